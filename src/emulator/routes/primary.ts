@@ -1,0 +1,3 @@
+import type { RouteDef } from "../http/contract.ts"
+
+export const routes: ReadonlyArray<RouteDef> = []

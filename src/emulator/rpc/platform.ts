@@ -1,0 +1,3 @@
+import type { RpcMethodDef } from "../http/contract.ts"
+
+export const methods: ReadonlyArray<RpcMethodDef> = []

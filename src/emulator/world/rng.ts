@@ -1,0 +1,63 @@
+/**
+ * Deterministic, stateless randomness: every value is a pure function of the seed and a key path,
+ * so any block, transaction or UTXO can be generated on demand (memory does not grow with
+ * --scale) and two emulators with one seed agree byte for byte.
+ */
+import { createHash } from "node:crypto"
+
+const mix32 = (h: number): number => {
+  h ^= h >>> 16
+  h = Math.imul(h, 0x7feb352d)
+  h ^= h >>> 15
+  h = Math.imul(h, 0x846ca68b)
+  h ^= h >>> 16
+  return h >>> 0
+}
+
+/** A 32-bit hash of a key path under a seed; fast enough for millions of calls. */
+export const hash32 = (seed: number, ...keys: ReadonlyArray<string | number | bigint>): number => {
+  let h = mix32(seed ^ 0x9e3779b9)
+  for (const k of keys) {
+    const s = String(k)
+    for (let i = 0; i < s.length; i++) h = mix32(h ^ s.charCodeAt(i)) + 0x632be5ab
+    h = mix32(h ^ 0x2f)
+  }
+  return h >>> 0
+}
+
+/** Uniform float in [0, 1). */
+export const unit = (seed: number, ...keys: ReadonlyArray<string | number | bigint>): number =>
+  hash32(seed, ...keys) / 0x1_0000_0000
+
+/** Uniform integer in [lo, hi] (inclusive). */
+export const intIn = (seed: number, lo: number, hi: number, ...keys: ReadonlyArray<string | number | bigint>): number =>
+  lo + Math.floor(unit(seed, ...keys) * (hi - lo + 1))
+
+/** Picks one element of a non-empty list. */
+export const pick = <T>(seed: number, list: ReadonlyArray<T>, ...keys: ReadonlyArray<string | number | bigint>): T =>
+  list[hash32(seed, ...keys) % list.length] as T
+
+/** n pseudo-random bytes (sha256 in counter mode): ids, hashes, addresses, keys. */
+export const bytes = (seed: number, n: number, ...keys: ReadonlyArray<string | number | bigint>): Uint8Array => {
+  const out = new Uint8Array(n)
+  let filled = 0
+  for (let counter = 0; filled < n; counter++) {
+    const h = createHash("sha256").update(`${seed}|${keys.join("|")}|${counter}`).digest()
+    const take = Math.min(h.length, n - filled)
+    out.set(h.subarray(0, take), filled)
+    filled += take
+  }
+  return out
+}
+
+/** 0x-prefixed lowercase hex of n pseudo-random bytes (EVM hashes and addresses). */
+export const hex = (seed: number, n: number, ...keys: ReadonlyArray<string | number | bigint>): string =>
+  "0x" + Buffer.from(bytes(seed, n, ...keys)).toString("hex")
+
+/** A random bigint in [0, max) for exact amounts (uint64/uint256). */
+export const bigIn = (seed: number, max: bigint, ...keys: ReadonlyArray<string | number | bigint>): bigint => {
+  const b = bytes(seed, 40, ...keys)
+  let v = 0n
+  for (const x of b) v = (v << 8n) | BigInt(x)
+  return v % max
+}
