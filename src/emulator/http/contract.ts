@@ -35,6 +35,19 @@ export interface RequestContext {
   readonly apiKey: string | undefined
   readonly world: World
   readonly clock: Clock
+  /**
+   * Where the metrics service's UUID page tokens live. The core always supplies it; optional so a
+   * context built by hand in a unit test still pages (pagination.ts then keeps one per clock).
+   */
+  readonly pageTokens?: PageTokenStore
+}
+
+/** Server-side store of UUID page tokens (seed: Limits, valid 24 hours from issue). */
+export interface PageTokenStore {
+  /** Keeps the payload and returns a fresh random UUID v4 naming it. */
+  issue(payload: string): string
+  /** The payload a token names, or why there is none. */
+  lookup(token: string): { readonly payload: string } | "expired" | "unknown"
 }
 
 /**
