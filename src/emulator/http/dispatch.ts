@@ -1,0 +1,188 @@
+/**
+ * One request, start to finish: admin controls, or else latency → routing → auth → rate limit →
+ * transient fault → handler → persistent faults → delivery (whole, reset or truncated).
+ */
+import type { IncomingMessage, ServerResponse } from "node:http"
+import { setTimeout as sleep } from "node:timers/promises"
+import type { World } from "../world/world.ts"
+import { HttpError, type Clock, type Host, type PageTokenStore, type RequestContext } from "./contract.ts"
+import { ADMIN_PREFIX, serveAdmin } from "./admin.ts"
+import { API_KEY_HEADER, authorize } from "./auth.ts"
+import { asHttpError, badRequest, hostOfPath } from "./errors.ts"
+import { applyPersistentFaults, pageKey, persistentFaultsOf, type TransientFault, type TransientFaults } from "./faults.ts"
+import { resolveRpcEndpoint, type RpcDispatcher } from "./jsonrpc.ts"
+import type { EmulatorOptions } from "./options.ts"
+import type { RateLimiter } from "./rateLimit.ts"
+import { errorOutcome, jsonOutcome, send, type Delivery, type Outcome } from "./respond.ts"
+import type { Router } from "./router.ts"
+import { countFault, type EmulatorStats } from "./stats.ts"
+
+export interface DispatchDeps {
+  readonly options: EmulatorOptions
+  readonly clock: Clock
+  readonly world: World
+  readonly router: Router
+  readonly rpc: RpcDispatcher
+  readonly limiter: RateLimiter
+  readonly transient: TransientFaults
+  readonly pageTokens: PageTokenStore
+  readonly stats: EmulatorStats
+}
+
+const MAX_BODY_BYTES = 1 << 20
+
+const readBody = async (req: IncomingMessage): Promise<string> => {
+  const chunks: Buffer[] = []
+  let size = 0
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length
+    if (size > MAX_BODY_BYTES) throw new HttpError(413, `request body larger than ${MAX_BODY_BYTES} bytes`)
+    chunks.push(chunk)
+  }
+  return Buffer.concat(chunks).toString("utf8")
+}
+
+const headerValue = (req: IncomingMessage, name: string): string | undefined => {
+  const v = req.headers[name]
+  return Array.isArray(v) ? v[0] : v
+}
+
+/** The payload as sent: itself, or a spoiled copy when this page carries persistent faults. */
+const withPersistentFaults = (deps: DispatchDeps, payload: unknown, key: string, notes: string[]): unknown => {
+  const due = persistentFaultsOf(deps.options.faults, key)
+  if (!due.malformed && !due.extraFields) return payload
+  // a copy: routes may hand out cached objects, which must stay intact for the next request
+  const copy: unknown = JSON.parse(JSON.stringify(payload))
+  notes.push(...applyPersistentFaults(copy, deps.options.faults, key))
+  return copy
+}
+
+/** A drawn 5xx or 429 answers before the handler runs, as a failing gateway would. */
+const failFast = (fault: TransientFault, deps: DispatchDeps, notes: string[]): void => {
+  if (fault.kind === "5xx") {
+    notes.push(`5xx status=${fault.status}`)
+    throw new HttpError(fault.status, "injected fault: the service failed this request, retry it")
+  }
+  if (fault.kind === "429") {
+    notes.push("429")
+    const retryAfter = String(deps.options.faults.retryAfterSeconds)
+    throw new HttpError(429, "injected fault: too many requests, retry later", { "retry-after": retryAfter })
+  }
+}
+
+const rateLimit = (deps: DispatchDeps, host: Host, apiKey: string | undefined): void => {
+  const r = deps.options.rateLimit
+  let bucket = "metrics:anonymous"
+  let perSecond = r.metricsPerSecond
+  if (host === "data") {
+    const caller = authorize(apiKey, deps.options.auth)
+    bucket = caller.kind === "keyed" ? `data:key:${caller.key}` : "data:anonymous"
+    perSecond = caller.kind === "keyed" ? r.keyedPerSecond : r.keylessPerSecond
+  }
+  const retryAfter = deps.limiter.take(bucket, perSecond, r.burst)
+  if (retryAfter > 0) {
+    deps.stats.rateLimited++
+    throw new HttpError(429, "rate limit exceeded", { "retry-after": String(retryAfter) })
+  }
+}
+
+const serveRest = async (
+  req: IncomingMessage,
+  url: URL,
+  fault: TransientFault,
+  deps: DispatchDeps,
+  notes: string[]
+): Promise<Outcome> => {
+  const method = req.method ?? "GET"
+  const path = url.pathname
+  const match = method === "GET" || method === "POST" ? deps.router.match(method, path) : undefined
+  if (!match) throw new HttpError(404, `Cannot ${method} ${path}`)
+  const apiKey = headerValue(req, API_KEY_HEADER)
+  rateLimit(deps, match.route.host, apiKey)
+  failFast(fault, deps, notes)
+  const raw = method === "POST" ? await readBody(req) : ""
+  let body: unknown
+  if (raw.trim() !== "") {
+    try {
+      body = JSON.parse(raw)
+    } catch (err) {
+      throw badRequest(`malformed JSON body: ${err instanceof Error ? err.message : String(err)}`)
+    }
+  }
+  const ctx: RequestContext = {
+    method: method as "GET" | "POST",
+    path,
+    params: match.params,
+    query: url.searchParams,
+    body,
+    apiKey,
+    world: deps.world,
+    clock: deps.clock,
+    pageTokens: deps.pageTokens
+  }
+  const payload = await match.route.handle(ctx)
+  if (payload === undefined) throw new Error(`route ${match.route.path} returned no body`)
+  return jsonOutcome(200, withPersistentFaults(deps, payload, pageKey(method, path, url.searchParams, raw), notes))
+}
+
+const serveRpc = async (
+  req: IncomingMessage,
+  url: URL,
+  fault: TransientFault,
+  deps: DispatchDeps,
+  notes: string[]
+): Promise<Outcome> => {
+  const endpoint = resolveRpcEndpoint(url.pathname, deps.options.nodeNetwork)
+  if (!endpoint || req.method !== "POST") throw new HttpError(404, `Cannot ${req.method ?? "GET"} ${url.pathname}`)
+  failFast(fault, deps, notes)
+  const response = await deps.rpc.dispatch(endpoint, await readBody(req), (result, method, params) => {
+    // the page key leaves out the request id, which clients change on every retry
+    const key = pageKey("POST", url.pathname, new URLSearchParams(), `${method} ${JSON.stringify(params)}`)
+    return withPersistentFaults(deps, result, key, notes)
+  })
+  return jsonOutcome(200, response)
+}
+
+const deliveryOf = (fault: TransientFault, status: number): Delivery =>
+  status >= 200 && status < 300 && (fault.kind === "reset" || fault.kind === "truncate") ? fault.kind : "whole"
+
+export const createRequestHandler = (deps: DispatchDeps) => {
+  const serve = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const url = new URL(req.url ?? "/", "http://emulator.invalid")
+    const method = req.method ?? "GET"
+    if (url.pathname.startsWith(ADMIN_PREFIX)) {
+      try {
+        return send(res, serveAdmin(method, url.pathname, url.searchParams, deps))
+      } catch (err) {
+        return send(res, errorOutcome("data", asHttpError(err)))
+      }
+    }
+    const isRpc = url.pathname.startsWith("/ext/")
+    const host: Host = isRpc ? "data" : hostOfPath(url.pathname)
+    const { stats } = deps
+    stats.total++
+    stats.byHost[isRpc ? "node" : host]++
+    const { fault, delayMs } = deps.transient.next()
+    if (delayMs > 0) await sleep(delayMs)
+    const notes: string[] = []
+    let outcome: Outcome
+    try {
+      outcome = isRpc ? await serveRpc(req, url, fault, deps, notes) : await serveRest(req, url, fault, deps, notes)
+    } catch (err) {
+      outcome = errorOutcome(host, asHttpError(err))
+    }
+    const delivery = deliveryOf(fault, outcome.status)
+    if (delivery !== "whole") notes.push(delivery)
+    for (const note of notes) countFault(stats, `${method} ${url.pathname}${url.search}`, note)
+    stats.byStatus[outcome.status] = (stats.byStatus[outcome.status] ?? 0) + 1
+    if (notes.length > 0) outcome = { ...outcome, headers: { ...outcome.headers, "x-emulator-fault": notes.join(", ") } }
+    send(res, outcome, delivery)
+  }
+  return (req: IncomingMessage, res: ServerResponse): void => {
+    serve(req, res).catch((err: unknown) => {
+      // only a failure of the response itself lands here (e.g. the client went away)
+      if (!res.headersSent) send(res, errorOutcome("data", asHttpError(err)))
+      else res.destroy()
+    })
+  }
+}
