@@ -1,0 +1,115 @@
+/**
+ * Builds `<outDir>/catalog.duckdb` (open it with `duckdb output/catalog.duckdb`, or ATTACH it from a
+ * notebook) and `<outDir>/catalog.sql` (the same statements: `duckdb -init output/catalog.sql`, or
+ * `.read output/catalog.sql`, from any working directory).
+ *
+ * Views read the parts through absolute paths, so both files work from anywhere but only where
+ * the output folder is now: after moving or copying it, run `chainetl catalog` again. Views also
+ * reflect which columns the files held when built: rebuild after a run (the runner does).
+ *
+ * The database is built under a temporary name, closed, then renamed over the old one: a notebook
+ * that has the old catalog open keeps reading the old file, and never sees a half-built one.
+ */
+import { DuckDBInstance } from "@duckdb/node-api"
+import { Effect } from "effect"
+import * as fs from "node:fs/promises"
+import * as path from "node:path"
+import { SinkError } from "../Errors.ts"
+import { type CatalogDataset, type DatasetFiles, datasetStatements, readParquetSql } from "./CatalogSql.ts"
+import { fsyncPath } from "./Durable.ts"
+
+export type { CatalogDataset, CatalogPartitionKey, PartitionKeyType } from "./CatalogSql.ts"
+
+export const CATALOG_FILE = "catalog.duckdb"
+export const CATALOG_SQL_FILE = "catalog.sql"
+
+export interface CatalogBuilt {
+  readonly databasePath: string
+  readonly sqlPath: string
+  /** Datasets that had no part yet and got an empty view. */
+  readonly empty: ReadonlyArray<string>
+}
+
+const hasParquet = async (dir: string): Promise<boolean> => {
+  const entries = await fs.readdir(dir, { recursive: true, withFileTypes: true }).catch((e: NodeJS.ErrnoException) => {
+    if (e.code === "ENOENT") return []
+    throw e
+  })
+  return entries.some((e) => e.isFile() && e.name.endsWith(".parquet"))
+}
+
+const writeAtomically = async (file: string, text: string): Promise<void> => {
+  const tmp = `${file}.tmp-${process.pid}`
+  await fs.writeFile(tmp, text)
+  await fsyncPath(tmp)
+  await fs.rename(tmp, file)
+}
+
+const removeDatabase = (file: string) =>
+  Promise.all([fs.rm(file, { force: true }), fs.rm(`${file}.wal`, { force: true })])
+
+const build = async (outDirInput: string, datasets: ReadonlyArray<CatalogDataset>): Promise<CatalogBuilt> => {
+  const outDir = path.resolve(outDirInput)
+  const databasePath = path.join(outDir, CATALOG_FILE)
+  const sqlPath = path.join(outDir, CATALOG_SQL_FILE)
+  const tmp = `${databasePath}.tmp-${process.pid}`
+  await fs.mkdir(outDir, { recursive: true })
+  await removeDatabase(tmp)
+  const statements: string[] = []
+  const empty: string[] = []
+  const db = await DuckDBInstance.create(tmp)
+  try {
+    const connection = await db.connect()
+    try {
+      for (const dataset of datasets) {
+        let files: DatasetFiles | undefined
+        if (await hasParquet(path.join(outDir, dataset.name))) {
+          const glob = path.join(outDir, dataset.name, "**", "*.parquet")
+          const described = await connection.runAndReadAll(`DESCRIBE SELECT * FROM ${readParquetSql(dataset, glob)}`)
+          files = { glob, columns: new Set(described.getRowObjectsJS().map((r) => String(r["column_name"]))) }
+        } else {
+          empty.push(dataset.name)
+        }
+        for (const statement of datasetStatements(dataset, files)) {
+          await connection.run(statement)
+          statements.push(statement)
+        }
+      }
+    } finally {
+      connection.closeSync()
+    }
+  } finally {
+    db.closeSync()
+  }
+  await fs.rm(`${tmp}.wal`, { force: true })
+  await fsyncPath(tmp)
+  await fs.rename(tmp, databasePath)
+  const header = [
+    "-- chainetl catalog: one view per dataset over its Parquet parts.",
+    `-- Paths are absolute (${outDir}): after moving the output folder, run \`chainetl catalog\` again.`,
+    "-- Use: duckdb -init catalog.sql   or, in a duckdb shell: .read catalog.sql",
+    ""
+  ]
+  await writeAtomically(sqlPath, `${header.join("\n")}\n${statements.join("\n")}\n`)
+  await fsyncPath(outDir)
+  return { databasePath, sqlPath, empty }
+}
+
+/** Rebuilds the catalog of `outDir` for these datasets (the list is the whole catalog). */
+export const buildCatalog = (
+  outDir: string,
+  datasets: ReadonlyArray<CatalogDataset>
+): Effect.Effect<CatalogBuilt, SinkError> =>
+  Effect.tryPromise({
+    try: () => build(outDir, datasets),
+    catch: (e) =>
+      new SinkError({
+        reason: "Catalog",
+        path: path.join(path.resolve(outDir), CATALOG_FILE),
+        detail: e instanceof Error ? e.message : String(e)
+      })
+  }).pipe(
+    Effect.tapError(() =>
+      Effect.promise(() => removeDatabase(path.join(path.resolve(outDir), `${CATALOG_FILE}.tmp-${process.pid}`)))
+    )
+  )
