@@ -1,0 +1,90 @@
+/**
+ * What an HTTP answer means for the caller: a JSON value, or a failure with its retryability.
+ * Pure, so every status rule is testable without a server.
+ */
+import { Either } from "effect"
+import { SourceError } from "../Errors.ts"
+import { type AttemptFailure, attemptFailure, parseRetryAfter } from "./Retry.ts"
+
+// Gateway and server trouble that tends to pass; 501/505 and friends do not.
+const transientStatuses = new Set([500, 502, 503, 504])
+
+// A 400 about the page token means the listing must restart, not that our request was malformed.
+// Only "page token"/"pageToken" counts: the token-transfer routes also speak of (ERC) tokens.
+const mentionsPageToken = /page[\s_-]*token/i
+const tokenIsBad = /\b(invalid|expired|malformed|unknown|not valid|no longer valid)\b/i
+
+const maxDetail = 500
+
+const clip = (text: string): string => (text.length > maxDetail ? `${text.slice(0, maxDetail)}…` : text)
+
+export const decodeText = (bytes: Uint8Array): string => new TextDecoder("utf-8").decode(bytes)
+
+/**
+ * The service's own words from an error body {message, statusCode, error}; `message` may be an
+ * array (metrics service) and a JSON-RPC body carries {error: {code, message}}.
+ */
+export const errorDetail = (text: string): string => {
+  let body: unknown
+  try {
+    body = JSON.parse(text)
+  } catch {
+    return clip(text.trim() === "" ? "(empty body)" : text.trim())
+  }
+  if (typeof body !== "object" || body === null) return clip(text.trim())
+  const { message, error } = body as { message?: unknown; error?: unknown }
+  const words = Array.isArray(message) ? message.map(String).join("; ") : typeof message === "string" ? message : undefined
+  if (typeof error === "object" && error !== null && "message" in error) {
+    return clip(String((error as { message: unknown }).message))
+  }
+  const kind = typeof error === "string" ? error : undefined
+  if (kind !== undefined && words !== undefined) return clip(`${kind}: ${words}`)
+  return clip(words ?? kind ?? text.trim())
+}
+
+export const isTokenProblem = (detail: string): boolean => mentionsPageToken.test(detail) && tokenIsBad.test(detail)
+
+/** Parses a 2xx body; a body that is not JSON (truncated, an HTML error page) is worth a retry. */
+export const parseJson = (request: string, status: number, bytes: Uint8Array): Either.Either<unknown, AttemptFailure> => {
+  const text = decodeText(bytes)
+  try {
+    return Either.right(JSON.parse(text))
+  } catch (cause) {
+    return Either.left(
+      attemptFailure(
+        new SourceError({
+          reason: "Decode",
+          request,
+          status,
+          detail: `body is not valid JSON (${bytes.length} bytes): ${cause instanceof Error ? cause.message : String(cause)}`
+        }),
+        "transient"
+      )
+    )
+  }
+}
+
+/** The failure a non-2xx answer stands for. */
+export const statusFailure = (
+  request: string,
+  status: number,
+  retryAfterHeader: string | undefined,
+  bytes: Uint8Array,
+  nowMs: number
+): AttemptFailure => {
+  const detail = errorDetail(decodeText(bytes))
+  if (status === 429) {
+    return attemptFailure(
+      new SourceError({ reason: "RateLimited", request, status, detail }),
+      "rateLimited",
+      parseRetryAfter(retryAfterHeader, nowMs)
+    )
+  }
+  if (status === 400 && isTokenProblem(detail)) {
+    return attemptFailure(new SourceError({ reason: "TokenExpired", request, status, detail }), "never")
+  }
+  return attemptFailure(
+    new SourceError({ reason: "HttpStatus", request, status, detail }),
+    transientStatuses.has(status) ? "transient" : "never"
+  )
+}

@@ -1,0 +1,141 @@
+/**
+ * The one HTTP exchange both clients go through: per-host limiter, per-attempt timeout over
+ * headers and body, status interpretation, the retry schedule and the stats. RestClient and
+ * JsonRpcClient only build requests and labels.
+ */
+import { Headers, HttpClient, type HttpClientError, type HttpClientRequest } from "@effect/platform"
+import { Clock, Context, Effect, Either, Layer, Schedule } from "effect"
+import { SourceConfig } from "../Config.ts"
+import { SourceError } from "../Errors.ts"
+import { RateLimiter } from "./RateLimiter.ts"
+import { parseJson, statusFailure } from "./Response.ts"
+import { type AttemptFailure, attemptFailure, clampRetryAfterMs, type RetryState, retrySchedule } from "./Retry.ts"
+import { SourceStats } from "./SourceStats.ts"
+
+export interface Outgoing {
+  /** Identifies the request in errors, logs and spans, e.g. `GET data /v1/chains/43114/blocks?pageSize=100`. */
+  readonly label: string
+  readonly request: HttpClientRequest.HttpClientRequest
+  /**
+   * Judges a parsed 2xx body inside the attempt, so an answer that is an error in disguise
+   * (a JSON-RPC error object) gets the same retry decision as a status code.
+   */
+  readonly check?: (body: unknown) => Either.Either<unknown, AttemptFailure>
+}
+
+interface Answer {
+  readonly status: number
+  readonly retryAfter: string | undefined
+  readonly bytes: Uint8Array
+}
+
+// The client's own error carries the request (URL, headers); keep only what went wrong.
+const describe = (error: HttpClientError.HttpClientError): string => {
+  const cause = error.cause
+  if (cause instanceof Error) {
+    const code = (cause as { code?: unknown }).code
+    return `${typeof code === "string" ? `${code} ` : ""}${cause.message}`
+  }
+  return `${error.reason} error`
+}
+
+const giveUpError = (failure: AttemptFailure, state: RetryState): SourceError => {
+  const spent = [
+    state.retries > 0 ? `${state.retries} retries` : undefined,
+    state.rateLimitedRetries > 0 ? `${state.rateLimitedRetries} waits on 429` : undefined
+  ].filter((s) => s !== undefined)
+  const e = failure.error
+  return spent.length === 0
+    ? e
+    : new SourceError({
+        reason: e.reason,
+        request: e.request,
+        ...(e.status === undefined ? {} : { status: e.status }),
+        detail: `${e.detail} (gave up after ${spent.join(" and ")})`
+      })
+}
+
+export const makeSourceHttp = Effect.gen(function* () {
+  const settings = yield* SourceConfig
+  const client = yield* HttpClient.HttpClient
+  const limiter = yield* RateLimiter
+  const stats = yield* SourceStats
+  const policy = { ...settings.retry, maxRetries: settings.maxRetries }
+
+  const execute = (outgoing: Outgoing): Effect.Effect<unknown, SourceError> => {
+    const { label, request } = outgoing
+    const host = new URL(request.url).host
+    const transient = (reason: "Transport" | "Timeout", detail: string) =>
+      attemptFailure(new SourceError({ reason, request: label, detail }), "transient")
+
+    const exchange: Effect.Effect<Answer, AttemptFailure> = client.execute(request).pipe(
+      Effect.mapError((e) => transient("Transport", describe(e))),
+      Effect.flatMap((response) =>
+        response.arrayBuffer.pipe(
+          Effect.map((buffer): Answer => ({
+            status: response.status,
+            retryAfter: response.headers["retry-after"],
+            bytes: new Uint8Array(buffer)
+          })),
+          // A reset mid-body lands here, after the status line looked fine.
+          Effect.mapError((e) => transient("Transport", `body of an HTTP ${response.status} answer broke off: ${describe(e)}`))
+        )
+      ),
+      Effect.timeoutFail({
+        duration: settings.timeoutMs,
+        onTimeout: () => transient("Timeout", `no complete answer within ${settings.timeoutMs} ms`)
+      }),
+      // The platform client writes request headers into its spans; the key header must not be one.
+      Effect.locallyWith(Headers.currentRedactedNames, (names) => [...names, settings.apiKeyHeader])
+    )
+
+    const understand = (answer: Answer): Effect.Effect<unknown, AttemptFailure> =>
+      Effect.gen(function* () {
+        yield* stats.add(host, { bytesReceived: answer.bytes.length, serverErrors: answer.status >= 500 ? 1 : 0 })
+        if (answer.status >= 200 && answer.status < 300) {
+          const body = Either.flatMap(parseJson(label, answer.status, answer.bytes), outgoing.check ?? Either.right)
+          if (Either.isRight(body)) yield* limiter.onSuccess(host)
+          return yield* body
+        }
+        const failure = statusFailure(label, answer.status, answer.retryAfter, answer.bytes, yield* Clock.currentTimeMillis)
+        if (failure.retry === "rateLimited") {
+          yield* stats.add(host, { rateLimited: 1 })
+          yield* limiter.onRateLimited(host, clampRetryAfterMs(failure.retryAfterMs, policy))
+        }
+        return yield* Effect.fail(failure)
+      })
+
+    const attempt = limiter.withPermit(host)(Effect.zipRight(stats.add(host, { requests: 1 }), exchange)).pipe(
+      Effect.flatMap(understand),
+      Effect.tapError((failure) => Effect.logDebug(`attempt failed: ${failure.error.message}`))
+    )
+
+    const schedule = retrySchedule(policy).pipe(
+      Schedule.tapOutput((state) =>
+        state.kind === "none"
+          ? Effect.void
+          : Effect.zipRight(
+              stats.add(host, { retries: 1, retryAfterWaitMs: state.kind === "rateLimited" ? state.delayMs : 0 }),
+              Effect.logDebug(`retrying ${label} in ${Math.round(state.delayMs)} ms (${state.kind})`)
+            )
+      )
+    )
+
+    return Effect.retryOrElse(attempt, schedule, (failure, state) =>
+      Effect.zipRight(stats.add(host, { failures: 1 }), Effect.fail(giveUpError(failure, state)))
+    ).pipe(Effect.withSpan("chainetl.source.request", { attributes: { "chainetl.request": label } }))
+  }
+
+  return { execute }
+})
+
+export class SourceHttp extends Context.Tag("chainetl/SourceHttp")<
+  SourceHttp,
+  { readonly execute: (outgoing: Outgoing) => Effect.Effect<unknown, SourceError> }
+>() {
+  static readonly layer: Layer.Layer<
+    SourceHttp,
+    never,
+    SourceConfig | HttpClient.HttpClient | RateLimiter | SourceStats
+  > = Layer.effect(SourceHttp, makeSourceHttp)
+}
