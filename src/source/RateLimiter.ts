@@ -26,8 +26,10 @@ const decreaseCooldownMs = 1_000
 interface Bucket {
   rate: number
   tokens: number
-  /** The instant `tokens` was measured at; after a 429 it lies in the future (the pause). */
+  /** The instant `tokens` was measured at; during a pause it lies in the future. */
   at: number
+  /** Until when a 429 holds every caller of the host back. */
+  pausedUntil: number
   successes: number
   lastDecreaseAt: number
   readonly semaphore: Effect.Semaphore
@@ -61,6 +63,7 @@ export const makeRateLimiter = (options: LimiterOptions): Effect.Effect<RateLimi
           rate: ceiling,
           tokens: options.burst,
           at: now,
+          pausedUntil: -Infinity,
           successes: 0,
           lastDecreaseAt: -Infinity,
           semaphore: Effect.unsafeMakeSemaphore(options.concurrency)
@@ -84,6 +87,19 @@ export const makeRateLimiter = (options: LimiterOptions): Effect.Effect<RateLimi
       return Math.max(0, readyAt - now)
     }
 
+    /** Waits for a token; one reserved before another caller's 429 is taken again after the pause. */
+    const takeToken = (b: Bucket): Effect.Effect<void> =>
+      Effect.gen(function* () {
+        const wait = reserve(b, yield* Clock.currentTimeMillis)
+        if (wait > 0) yield* Effect.sleep(wait)
+        const paused = b.pausedUntil - (yield* Clock.currentTimeMillis)
+        if (paused > 0) {
+          b.tokens += 1 // unused: give it back before queueing again behind the pause
+          yield* Effect.sleep(paused)
+          yield* takeToken(b)
+        }
+      })
+
     const withPermit =
       (host: string) =>
       <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
@@ -92,8 +108,7 @@ export const makeRateLimiter = (options: LimiterOptions): Effect.Effect<RateLimi
           const b = bucketOf(host, start)
           return yield* b.semaphore.withPermits(1)(
             Effect.gen(function* () {
-              const wait = reserve(b, yield* Clock.currentTimeMillis)
-              if (wait > 0) yield* Effect.sleep(wait)
+              yield* takeToken(b)
               const waited = (yield* Clock.currentTimeMillis) - start
               if (waited > 0) yield* stats.add(host, { limiterWaitMs: waited })
               return yield* effect
@@ -122,7 +137,9 @@ export const makeRateLimiter = (options: LimiterOptions): Effect.Effect<RateLimi
         }
         b.successes = 0
         b.tokens = Math.min(b.tokens, 0)
-        b.at = Math.max(b.at, now + pauseMs)
+        b.pausedUntil = Math.max(b.pausedUntil, now + pauseMs)
+        // Nothing accrues during the pause, so it does not end in a burst.
+        b.at = Math.max(b.at, b.pausedUntil)
       })
 
     const currentRate = (host: string) => Effect.map(Clock.currentTimeMillis, (now) => bucketOf(host, now).rate)
