@@ -75,6 +75,7 @@ export const startEmulator = async (input: EmulatorOptionsInput = {}, extra: Emu
   const port = (server.address() as AddressInfo).port
   const hostForUrl = options.host.includes(":") ? `[${options.host}]` : options.host
   const url = `http://${hostForUrl}:${port}`
+  let closing: Promise<void> | undefined
   return {
     baseUrl: url,
     metricsUrl: url,
@@ -85,11 +86,14 @@ export const startEmulator = async (input: EmulatorOptionsInput = {}, extra: Emu
     options,
     advance: (seconds) => clock.advance(seconds),
     state: () => emulatorState({ clock, options, stats }),
-    close: () =>
-      new Promise<void>((resolve, reject) => {
+    close: () => {
+      // idempotent: a test's own close and its afterEach hook may both call it
+      closing ??= new Promise<void>((resolve, reject) => {
         server.close((err) => (err ? reject(err) : resolve()))
         server.closeAllConnections()
       })
+      return closing
+    }
   }
 }
 
