@@ -4,7 +4,7 @@
  * JsonRpcClient only build requests and labels.
  */
 import { Headers, HttpClient, type HttpClientError, type HttpClientRequest } from "@effect/platform"
-import { Clock, Context, Effect, Either, Layer, Schedule } from "effect"
+import { Clock, Context, Effect, Either, Layer, Option, Redacted, Schedule } from "effect"
 import { SourceConfig } from "../Config.ts"
 import { SourceError } from "../Errors.ts"
 import { RateLimiter } from "./RateLimiter.ts"
@@ -39,21 +39,29 @@ const describe = (error: HttpClientError.HttpClientError): string => {
   return `${error.reason} error`
 }
 
-const giveUpError = (failure: AttemptFailure, state: RetryState): SourceError => {
+/**
+ * The error the caller sees: what was spent on retries appended, and the API key cut out in case
+ * the service echoed it back in its message.
+ */
+const giveUpError = (failure: AttemptFailure, state: RetryState, scrub: (text: string) => string): SourceError => {
   const spent = [
     state.retries > 0 ? `${state.retries} retries` : undefined,
     state.rateLimitedRetries > 0 ? `${state.rateLimitedRetries} waits on 429` : undefined
   ].filter((s) => s !== undefined)
   const e = failure.error
-  return spent.length === 0
-    ? e
-    : new SourceError({
-        reason: e.reason,
-        request: e.request,
-        ...(e.status === undefined ? {} : { status: e.status }),
-        detail: `${e.detail} (gave up after ${spent.join(" and ")})`
-      })
+  return new SourceError({
+    reason: e.reason,
+    request: e.request,
+    ...(e.status === undefined ? {} : { status: e.status }),
+    detail: scrub(spent.length === 0 ? e.detail : `${e.detail} (gave up after ${spent.join(" and ")})`)
+  })
 }
+
+const scrubber = (key: Option.Option<Redacted.Redacted<string>>) => (text: string): string =>
+  Option.match(key, {
+    onNone: () => text,
+    onSome: (k) => text.split(Redacted.value(k)).join("<redacted>")
+  })
 
 export const makeSourceHttp = Effect.gen(function* () {
   const settings = yield* SourceConfig
@@ -61,6 +69,7 @@ export const makeSourceHttp = Effect.gen(function* () {
   const limiter = yield* RateLimiter
   const stats = yield* SourceStats
   const policy = { ...settings.retry, maxRetries: settings.maxRetries }
+  const scrub = scrubber(settings.apiKey)
 
   const execute = (outgoing: Outgoing): Effect.Effect<unknown, SourceError> => {
     const { label, request } = outgoing
@@ -107,7 +116,7 @@ export const makeSourceHttp = Effect.gen(function* () {
 
     const attempt = limiter.withPermit(host)(Effect.zipRight(stats.add(host, { requests: 1 }), exchange)).pipe(
       Effect.flatMap(understand),
-      Effect.tapError((failure) => Effect.logDebug(`attempt failed: ${failure.error.message}`))
+      Effect.tapError((failure) => Effect.logDebug(scrub(`attempt failed: ${failure.error.message}`)))
     )
 
     const schedule = retrySchedule(policy).pipe(
@@ -122,7 +131,7 @@ export const makeSourceHttp = Effect.gen(function* () {
     )
 
     return Effect.retryOrElse(attempt, schedule, (failure, state) =>
-      Effect.zipRight(stats.add(host, { failures: 1 }), Effect.fail(giveUpError(failure, state)))
+      Effect.zipRight(stats.add(host, { failures: 1 }), Effect.fail(giveUpError(failure, state, scrub)))
     ).pipe(Effect.withSpan("chainetl.source.request", { attributes: { "chainetl.request": label } }))
   }
 

@@ -1,0 +1,124 @@
+import { describe, expect, it } from "@effect/vitest"
+import { Effect, Logger, LogLevel, Tracer } from "effect"
+import { RestClient } from "../../src/source/RestClient.ts"
+import { errorBody, json, sleep, startFakeServer } from "./support/fakeServer.ts"
+import { testSource } from "./support/settings.ts"
+
+const KEY = "k3y-Th4t-Must-N0t-Leak-91f2"
+
+describe("RestClient API key", () => {
+  it.scopedLive("given a key, when calling data and metrics, then only data gets the header", () =>
+    Effect.gen(function* () {
+      const server = yield* startFakeServer((_, res) => json(res, 200, {}))
+      yield* Effect.gen(function* () {
+        const rest = yield* RestClient
+        yield* rest.get("data", "/v1/chains/43114")
+        yield* rest.get("metrics", "/v2/chains/43114/metrics/txCount")
+        yield* rest.post("data", "/v1/networks/mainnet/blockchains/p-chain/utxos", undefined, { addresses: "P-avax1x" })
+      }).pipe(Effect.provide(testSource(server.url, { apiKey: KEY })))
+      expect(server.hits.map((h) => h.headers["x-service-api-key"])).toEqual([KEY, undefined, KEY])
+    })
+  )
+
+  it.scopedLive("given a configured header name, when calling data, then the key travels under that name only", () =>
+    Effect.gen(function* () {
+      const server = yield* startFakeServer((_, res) => json(res, 200, {}))
+      yield* Effect.flatMap(RestClient, (c) => c.get("data", "/v1/chains/43114")).pipe(
+        Effect.provide(testSource(server.url, { apiKey: KEY, apiKeyHeader: "X-Partner-Key" }))
+      )
+      expect(server.hits[0]?.headers["x-partner-key"]).toBe(KEY)
+      expect(server.hits[0]?.headers["x-service-api-key"]).toBeUndefined()
+    })
+  )
+
+  it.scopedLive("given no key, when calling data, then no key header is sent", () =>
+    Effect.gen(function* () {
+      const server = yield* startFakeServer((_, res) => json(res, 200, {}))
+      yield* Effect.flatMap(RestClient, (c) => c.get("data", "/v1/chains/43114")).pipe(Effect.provide(testSource(server.url)))
+      expect(Object.keys(server.hits[0]!.headers)).not.toContain("x-service-api-key")
+    })
+  )
+
+  it.scopedLive("given a key, when every kind of failure happens, then the key is in no error, log line or span", () =>
+    Effect.gen(function* () {
+      const server = yield* startFakeServer(async (hit, res) => {
+        switch (hit.path) {
+          case "/500":
+            return errorBody(res, 500, "Internal Server Error", "boom")
+          case "/404":
+            return errorBody(res, 404, "Not Found", "nothing here")
+          case "/401":
+            // a careless service that echoes the credential back
+            return errorBody(res, 401, "Unauthorized", `key ${String(hit.headers["x-service-api-key"])} is not valid`)
+          case "/429":
+            return errorBody(res, 429, "Too Many Requests", "slow down", { "retry-after": "0" })
+          case "/token":
+            return errorBody(res, 400, "Bad Request", "Invalid page token")
+          case "/decode":
+            res.writeHead(200, { "content-length": "3" })
+            return res.end("{{{")
+          case "/reset":
+            res.writeHead(200, { "content-length": "100" })
+            res.write("{")
+            return setTimeout(() => res.socket?.destroy(), 10)
+          case "/slow":
+            res.writeHead(200, { "content-length": "100" })
+            res.write("{")
+            await sleep(1_000)
+            return res.end()
+        }
+      })
+      const dead = yield* Effect.scoped(startFakeServer(() => undefined))
+
+      const lines: Array<string> = []
+      const spans: Array<Tracer.Span> = []
+      const native = yield* Effect.tracer
+      const recording = Tracer.make({
+        span: (...args) => {
+          const span = native.span(...args)
+          spans.push(span)
+          return span
+        },
+        context: (f) => f()
+      })
+      const observe = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+        effect.pipe(
+          Effect.withTracer(recording),
+          Effect.provide(Logger.replace(Logger.defaultLogger, Logger.map(Logger.logfmtLogger, (line) => void lines.push(line)))),
+          Logger.withMinimumLogLevel(LogLevel.All)
+        )
+      const overrides = { apiKey: KEY, maxRetries: 1, timeoutMs: 200, retry: { retryAfterMinMs: 10, maxRateLimitedRetries: 1 } }
+
+      const paths = ["/500", "/404", "/401", "/429", "/token", "/decode", "/reset", "/slow"]
+      const errors = yield* Effect.forEach(paths, (p) => Effect.flip(Effect.flatMap(RestClient, (c) => c.get("data", p, { pageSize: 1 })))).pipe(
+        observe,
+        Effect.provide(testSource(server.url, overrides))
+      )
+      const refused = yield* Effect.flip(Effect.flatMap(RestClient, (c) => c.get("data", "/refused"))).pipe(
+        observe,
+        Effect.provide(testSource(dead.url, overrides))
+      )
+      const all = [...errors, refused]
+
+      expect(all.map((e) => e.reason)).toEqual([
+        "HttpStatus", "HttpStatus", "HttpStatus", "RateLimited", "TokenExpired", "Decode", "Transport", "Timeout", "Transport"
+      ])
+      expect(errors[2]?.detail).toBe("Unauthorized: key <redacted> is not valid")
+      // the requests did carry it, so its absence below means something
+      expect(server.hits.every((h) => h.headers["x-service-api-key"] === KEY)).toBe(true)
+      expect(lines.length).toBeGreaterThan(0)
+      const headerAttributes = spans.flatMap((s) => [...s.attributes].filter(([k]) => k === "http.request.header.x-service-api-key"))
+      expect(headerAttributes.length).toBeGreaterThan(0)
+
+      for (const e of all) {
+        expect(e.message).not.toContain(KEY)
+        expect(JSON.stringify(e)).not.toContain(KEY)
+        expect(String(e)).not.toContain(KEY)
+      }
+      expect(lines.join("\n")).not.toContain(KEY)
+      for (const s of spans) {
+        expect(JSON.stringify([s.name, ...s.attributes])).not.toContain(KEY)
+      }
+    })
+  )
+})
