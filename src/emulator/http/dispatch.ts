@@ -1,6 +1,8 @@
 /**
  * One request, start to finish: admin controls, or else latency → routing → auth → rate limit →
  * transient fault → handler → persistent faults → delivery (whole, reset or truncated).
+ * The node's JSON-RPC has no key and no rate limit (its spec shows neither) but meets the same
+ * faults. Each fault applied is named in an x-emulator-fault header and counted in the state.
  */
 import type { IncomingMessage, ServerResponse } from "node:http"
 import { setTimeout as sleep } from "node:timers/promises"
@@ -14,7 +16,7 @@ import { resolveRpcEndpoint, type RpcDispatcher } from "./jsonrpc.ts"
 import type { EmulatorOptions } from "./options.ts"
 import type { RateLimiter } from "./rateLimit.ts"
 import { errorOutcome, jsonOutcome, send, type Delivery, type Outcome } from "./respond.ts"
-import type { Router } from "./router.ts"
+import type { RouteMatch, Router } from "./router.ts"
 import { countFault, type EmulatorStats } from "./stats.ts"
 
 export interface DispatchDeps {
@@ -94,9 +96,26 @@ const serveRest = async (
   notes: string[]
 ): Promise<Outcome> => {
   const method = req.method ?? "GET"
+  const match = method === "GET" || method === "POST" ? deps.router.match(method, url.pathname) : undefined
+  if (!match) throw new HttpError(404, `Cannot ${method} ${url.pathname}`)
+  try {
+    return await serveRoute(match, req, url, fault, deps, notes)
+  } catch (err) {
+    // the route's declared host decides the error body's shape (array message on metrics)
+    return errorOutcome(match.route.host, asHttpError(err))
+  }
+}
+
+const serveRoute = async (
+  match: RouteMatch,
+  req: IncomingMessage,
+  url: URL,
+  fault: TransientFault,
+  deps: DispatchDeps,
+  notes: string[]
+): Promise<Outcome> => {
+  const method = match.route.method
   const path = url.pathname
-  const match = method === "GET" || method === "POST" ? deps.router.match(method, path) : undefined
-  if (!match) throw new HttpError(404, `Cannot ${method} ${path}`)
   const apiKey = headerValue(req, API_KEY_HEADER)
   rateLimit(deps, match.route.host, apiKey)
   failFast(fault, deps, notes)
@@ -110,7 +129,7 @@ const serveRest = async (
     }
   }
   const ctx: RequestContext = {
-    method: method as "GET" | "POST",
+    method,
     path,
     params: match.params,
     query: url.searchParams,

@@ -2,7 +2,8 @@
  * The node's JSON-RPC 2.0 endpoints, /ext/bc/X, /ext/bc/P and /ext/bc/<blockchainId>, answering
  * the way avalanchego does: every JSON-RPC outcome, errors included, is HTTP 200; a parse error has
  * id null; a handler failure that is not an RpcError is -32000 with the failure's message.
- * Batches (arrays) are answered element by element, in order.
+ * Batches (arrays) are answered element by element, in order. A request without an id is still
+ * answered (with id null) rather than treated as a silent notification: nothing here has effects.
  */
 import { BLOCKCHAIN_ID, NETWORKS, type NetworkName } from "../world/constants.ts"
 import type { World } from "../world/world.ts"
