@@ -16,7 +16,7 @@ export interface Hit {
   readonly body: string
 }
 
-export type Handler = (hit: Hit, res: Http.ServerResponse) => void | Promise<void>
+export type Handler = (hit: Hit, res: Http.ServerResponse) => unknown
 
 export interface FakeServer {
   readonly url: string
