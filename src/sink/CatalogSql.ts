@@ -48,7 +48,7 @@ const nestedComments = (type: arrow.DataType): string => {
         : []
       : []
   const described = children.filter((c) => commentOf(c) !== "")
-  return described.length === 0 ? "" : ` Fields: ${described.map((c) => `${c.name}: ${commentOf(c)}`).join("; ")}.`
+  return described.length === 0 ? "" : ` (fields: ${described.map((c) => `${c.name}: ${commentOf(c)}`).join("; ")})`
 }
 
 export const viewColumns = (dataset: CatalogDataset): ReadonlyArray<ViewColumn> => {

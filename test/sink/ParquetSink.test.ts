@@ -1,0 +1,179 @@
+import { DuckDBInstance } from "@duckdb/node-api"
+import { Effect, Either } from "effect"
+import * as fs from "node:fs/promises"
+import * as path from "node:path"
+import { describe, expect, it } from "vitest"
+import { amount, defineSchema, int64, lineage, str } from "../../schemas/common.ts"
+import type { Row } from "../../schemas/common.ts"
+import { buildCatalog } from "../../src/sink/Catalog.ts"
+import { ParquetSink, STAGING_DIR, type WritePartInput } from "../../src/sink/ParquetSink.ts"
+
+const schema = defineSchema(
+  [str("chain", "Chain name", { nullable: false }), int64("height", "Block height", { nullable: false }), amount("fee", "Fee")],
+  "Small dataset for sink tests"
+)
+
+const rowsOf = (chain: string, heights: ReadonlyArray<bigint>): Row[] =>
+  heights.map((height) => ({ chain, height, fee: height * 10n, ...lineage("run-t", new Date(0)) }))
+
+const input = (seq: number, rows: ReadonlyArray<Row>, slice = "s-1"): WritePartInput => ({
+  dataset: "blocks",
+  slice,
+  seq,
+  schema,
+  rows,
+  partitionBy: [{ key: "chain", value: (row) => row["chain"] as string }]
+})
+
+const run = <A, E>(effect: Effect.Effect<A, E, ParquetSink>): Promise<A> =>
+  Effect.runPromise(Effect.scoped(Effect.provide(effect, ParquetSink.layerTest)))
+
+const listFiles = async (root: string): Promise<string[]> =>
+  (await fs.readdir(root, { recursive: true, withFileTypes: true }).catch(() => []))
+    .filter((e) => e.isFile())
+    .map((e) => path.relative(root, path.join(e.parentPath, e.name)))
+    .sort()
+
+const readAll = async (outDir: string, sql: string): Promise<unknown[][]> => {
+  const db = await DuckDBInstance.create(":memory:")
+  const connection = await db.connect()
+  const reader = await connection.runAndReadAll(sql.replaceAll("$OUT", outDir))
+  connection.closeSync()
+  db.closeSync()
+  return reader.getRowsJS()
+}
+
+describe("ParquetSink.writePart", () => {
+  it("given the same (slice, seq) written twice when read then the second write replaced the first", async () => {
+    const { outDir, files, rows } = await run(
+      Effect.gen(function* () {
+        const sink = yield* ParquetSink
+        yield* sink.writePart(input(7, rowsOf("c", [1n, 2n, 3n])))
+        yield* sink.writePart(input(7, rowsOf("c", [1n, 2n])))
+        const files = yield* Effect.promise(() => listFiles(path.join(sink.outDir, "blocks")))
+        const rows = yield* Effect.promise(() =>
+          readAll(sink.outDir, "SELECT height FROM read_parquet('$OUT/blocks/**/*.parquet') ORDER BY 1")
+        )
+        return { outDir: sink.outDir, files, rows }
+      })
+    )
+
+    expect(files).toEqual(["chain=c/part-s-1-000007.parquet"])
+    expect(rows).toEqual([[1n], [2n]])
+    expect(outDir).toMatch(/chainetl-sink-/)
+  })
+
+  it("given a completed write when the staging folder is listed then it is empty", async () => {
+    const staged = await run(
+      Effect.gen(function* () {
+        const sink = yield* ParquetSink
+        yield* sink.writePart(input(1, [...rowsOf("a", [1n]), ...rowsOf("b", [2n])]))
+        return yield* Effect.promise(() => fs.readdir(path.join(sink.outDir, STAGING_DIR)))
+      })
+    )
+
+    expect(staged).toEqual([])
+  })
+
+  it("given parts 1..4 of a slice when removePartsAfter 2 then parts 3 and 4 of that slice only are deleted", async () => {
+    const { removed, files } = await run(
+      Effect.gen(function* () {
+        const sink = yield* ParquetSink
+        for (const seq of [1, 2, 3, 4]) yield* sink.writePart(input(seq, [...rowsOf("a", [BigInt(seq)]), ...rowsOf("b", [BigInt(seq)])]))
+        yield* sink.writePart(input(9, rowsOf("a", [9n]), "s-10"))
+        yield* sink.writePart(input(9, rowsOf("a", [9n]), "s"))
+        const removed = yield* sink.removePartsAfter("blocks", "s-1", 2)
+        const files = yield* Effect.promise(() => listFiles(path.join(sink.outDir, "blocks")))
+        return { removed, files }
+      })
+    )
+
+    expect(removed).toBe(4)
+    expect(files).toEqual([
+      "chain=a/part-s-000009.parquet",
+      "chain=a/part-s-1-000001.parquet",
+      "chain=a/part-s-1-000002.parquet",
+      "chain=a/part-s-10-000009.parquet",
+      "chain=b/part-s-1-000001.parquet",
+      "chain=b/part-s-1-000002.parquet"
+    ])
+  })
+
+  it("given a dataset never written when removePartsAfter then it removes nothing", async () => {
+    expect(await run(Effect.flatMap(ParquetSink, (sink) => sink.removePartsAfter("blocks", "s-1", -1)))).toBe(0)
+  })
+
+  it("given leftovers in staging when clearStaging then staging is empty", async () => {
+    const left = await run(
+      Effect.gen(function* () {
+        const sink = yield* ParquetSink
+        yield* Effect.promise(async () => {
+          await fs.mkdir(path.join(sink.outDir, STAGING_DIR), { recursive: true })
+          await fs.writeFile(path.join(sink.outDir, STAGING_DIR, "half.parquet"), "PAR1")
+        })
+        yield* sink.clearStaging()
+        return yield* Effect.promise(() => fs.readdir(path.join(sink.outDir, STAGING_DIR)))
+      })
+    )
+
+    expect(left).toEqual([])
+  })
+
+  it("given hostile partition values when written and read through the catalog then files stay inside and values read back", async () => {
+    const hostile = ["../../escape", "a/b\\c", "100%", "Upper", "upper", "NULL", "k=v", "nul\u0000", "..", "€"]
+    const { files, chains } = await run(
+      Effect.gen(function* () {
+        const sink = yield* ParquetSink
+        yield* sink.writePart(input(1, hostile.flatMap((chain, i) => rowsOf(chain, [BigInt(i)]))))
+        const catalog = yield* buildCatalog(sink.outDir, [
+          { name: "blocks", schema, partitionKeys: [{ key: "chain", type: "VARCHAR" }] }
+        ])
+        const files = yield* Effect.promise(() => listFiles(sink.outDir))
+        const chains = yield* Effect.promise(() =>
+          readAll(sink.outDir, `ATTACH '${catalog.databasePath}' AS c (READ_ONLY); SELECT chain FROM c.blocks ORDER BY height`)
+        )
+        return { files, chains }
+      })
+    )
+
+    const parts = files.filter((f) => f.endsWith(".parquet"))
+    expect(parts).toHaveLength(hostile.length)
+    expect(parts.every((f) => f.startsWith("blocks/chain=") && f.split("/").length === 3)).toBe(true)
+    expect(chains.map((r) => r[0])).toEqual(hostile)
+  })
+
+  it("given a JS number in an int64 column when written then it fails Encode naming row and column", async () => {
+    const result = await run(
+      Effect.either(
+        Effect.flatMap(ParquetSink, (sink) =>
+          sink.writePart(input(1, [...rowsOf("a", [1n]), { ...rowsOf("a", [2n])[0], height: 2 }]))
+        )
+      )
+    )
+
+    expect(Either.isLeft(result) && result.left.reason).toBe("Encode")
+    expect(Either.isLeft(result) && result.left.detail).toBe("row 1, column height: expected a bigint within int64, got number 2")
+  })
+
+  it("given a decimal beyond 38 digits or an unknown column when written then it fails Encode", async () => {
+    const tooBig = await run(
+      Effect.either(Effect.flatMap(ParquetSink, (sink) => sink.writePart(input(1, [{ ...rowsOf("a", [1n])[0], fee: 10n ** 38n }]))))
+    )
+    const typo = await run(
+      Effect.either(Effect.flatMap(ParquetSink, (sink) => sink.writePart(input(1, [{ ...rowsOf("a", [1n])[0], feee: 1n }]))))
+    )
+
+    expect(Either.isLeft(tooBig) && tooBig.left.detail).toMatch(/column fee: expected a bigint with at most 38 digits/)
+    expect(Either.isLeft(typo) && typo.left.detail).toBe("row 0, column feee: is not a field of the schema")
+  })
+
+  it("given an unsafe slice id or dataset name when written then it fails before touching disk", async () => {
+    const slice = await run(Effect.either(Effect.flatMap(ParquetSink, (sink) => sink.writePart(input(1, rowsOf("a", [1n]), "../x")))))
+    const dataset = await run(
+      Effect.either(Effect.flatMap(ParquetSink, (sink) => sink.writePart({ ...input(1, rowsOf("a", [1n])), dataset: "Blocks" })))
+    )
+
+    expect(Either.isLeft(slice) && slice.left.detail).toMatch(/slice id "..\/x" must match/)
+    expect(Either.isLeft(dataset) && dataset.left.detail).toMatch(/dataset "Blocks" is not snake_case/)
+  })
+})
