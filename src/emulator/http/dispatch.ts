@@ -12,7 +12,7 @@ import { ADMIN_PREFIX, serveAdmin } from "./admin.ts"
 import { API_KEY_HEADER, authorize } from "./auth.ts"
 import { asHttpError, badRequest, hostOfPath } from "./errors.ts"
 import { applyPersistentFaults, pageKey, persistentFaultsOf, type TransientFault, type TransientFaults } from "./faults.ts"
-import { resolveRpcEndpoint, type RpcDispatcher } from "./jsonrpc.ts"
+import { RPC_PATH_PREFIX, resolveRpcEndpoint, type RpcDispatcher } from "./jsonrpc.ts"
 import type { EmulatorOptions } from "./options.ts"
 import type { RateLimiter } from "./rateLimit.ts"
 import { errorOutcome, jsonOutcome, send, type Delivery, type Outcome } from "./respond.ts"
@@ -176,7 +176,7 @@ export const createRequestHandler = (deps: DispatchDeps) => {
         return send(res, errorOutcome("data", asHttpError(err)))
       }
     }
-    const isRpc = url.pathname.startsWith("/ext/")
+    const isRpc = url.pathname.startsWith(RPC_PATH_PREFIX)
     const host: Host = isRpc ? "data" : hostOfPath(url.pathname)
     const { stats } = deps
     stats.total++

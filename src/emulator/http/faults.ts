@@ -8,6 +8,7 @@
  * defect on every fetch, as real bad data would, so a client cannot retry it away.
  */
 import { hash32, pick, unit } from "../world/rng.ts"
+import { canonicalQuery } from "./canonical.ts"
 import type { FaultOptions } from "./options.ts"
 
 export type TransientFault =
@@ -56,7 +57,7 @@ export const createTransientFaults = (f: FaultOptions): TransientFaults => {
 
 /** Identifies a page for persistent faults: query order does not matter, the body does. */
 export const pageKey = (method: string, path: string, query: URLSearchParams, body: string): string =>
-  `${method} ${path}?${[...query.entries()].map(([k, v]) => `${k}=${v}`).sort().join("&")}\n${body}`
+  `${method} ${path}?${canonicalQuery(query)}\n${body}`
 
 type JsonObject = Record<string, unknown>
 

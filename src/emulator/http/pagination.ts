@@ -9,6 +9,7 @@
  */
 import { createHash } from "node:crypto"
 import type { Clock, CursorPage, PageSpec, PageTokenStore, RequestContext } from "./contract.ts"
+import { canonicalQuery } from "./canonical.ts"
 import { badRequest } from "./errors.ts"
 import { createPageTokenStore } from "./pageTokens.ts"
 
@@ -42,13 +43,10 @@ export const readPageSize = (ctx: RequestContext, spec: PageSpec): number => {
 
 /** What a token must have been issued for: this route, this query, this body. */
 export const requestFingerprint = (ctx: RequestContext): string => {
-  const query = [...ctx.query.entries()]
-    .filter(([k]) => k !== "pageToken" && k !== "pageSize")
-    .map(([k, v]) => `${k}=${v}`)
-    .sort()
+  const query = canonicalQuery(ctx.query, ["pageToken", "pageSize"])
   const body = ctx.body === undefined ? "" : JSON.stringify(ctx.body)
   return createHash("sha256")
-    .update(`${ctx.method} ${ctx.path}\n${query.join("&")}\n${body}`)
+    .update(`${ctx.method} ${ctx.path}\n${query}\n${body}`)
     .digest("base64url")
     .slice(0, 22)
 }
