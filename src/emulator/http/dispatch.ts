@@ -59,6 +59,19 @@ const withPersistentFaults = (deps: DispatchDeps, payload: unknown, key: string,
   return copy
 }
 
+/**
+ * The query that names a page for persistent faults. A UUID token is new on every crawl, so it is
+ * replaced by the cursor it names: a restarted listing meets the same defects on the same pages.
+ */
+const pageQuery = (query: URLSearchParams, store: PageTokenStore): URLSearchParams => {
+  const token = query.get("pageToken")
+  const found = token ? store.lookup(token) : "unknown"
+  if (typeof found !== "object") return query
+  const stable = new URLSearchParams(query)
+  stable.set("pageToken", found.payload)
+  return stable
+}
+
 /** A drawn 5xx or 429 answers before the handler runs, as a failing gateway would. */
 const failFast = (fault: TransientFault, deps: DispatchDeps, notes: string[]): void => {
   if (fault.kind === "5xx") {
@@ -141,7 +154,8 @@ const serveRoute = async (
   }
   const payload = await match.route.handle(ctx)
   if (payload === undefined) throw new Error(`route ${match.route.path} returned no body`)
-  return jsonOutcome(200, withPersistentFaults(deps, payload, pageKey(method, path, url.searchParams, raw), notes))
+  const key = pageKey(method, path, pageQuery(url.searchParams, deps.pageTokens), raw)
+  return jsonOutcome(200, withPersistentFaults(deps, payload, key, notes))
 }
 
 const serveRpc = async (

@@ -41,7 +41,7 @@ export const createTransientFaults = (f: FaultOptions): TransientFaults => {
         burstLeft--
         return { fault: { kind: "429" }, delayMs }
       }
-      // one uniform draw partitioned by the rates, so each rate is exactly its share of requests
+      // one uniform draw cut into consecutive shares, one per rate, so the rates do not interact
       let u = unit(f.seed, "transient", n)
       if ((u -= f.rate5xx) < 0) return { fault: { kind: "5xx", status: pick(f.seed, SERVER_ERRORS, "status", n) }, delayMs }
       if ((u -= f.rate429) < 0) {

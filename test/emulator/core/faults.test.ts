@@ -110,6 +110,21 @@ describe("persistent faults", () => {
     expect(first).toContain(false)
   })
 
+  it("given UUID-paged metrics, when the listing is restarted with fresh tokens, then page 2 carries the same defect", async () => {
+    const e = await start({ faults: { seed: 9, malformedRate: 1 } })
+    const secondPage = async () => {
+      const first = await getJson(`${e.metricsUrl}/v2/test/points?pageSize=5`)
+      const second = await getJson(`${e.metricsUrl}/v2/test/points?pageSize=5&pageToken=${first.body.nextPageToken}`)
+      return { token: first.body.nextPageToken, note: second.headers.get("x-emulator-fault"), body: second.body }
+    }
+    const a = await secondPage()
+    const b = await secondPage()
+    expect(b.token).not.toBe(a.token)
+    expect(a.note).toMatch(/^malformed index=\d field=\w+ kind=/)
+    expect(b.note).toBe(a.note)
+    expect({ ...b.body, nextPageToken: undefined }).toEqual({ ...a.body, nextPageToken: undefined })
+  })
+
   it("given malformedRate=1, when the same route output is served again, then the route's objects were not mutated", async () => {
     const e = await start({ faults: { malformedRate: 1, extraFieldsRate: 1 } })
     await getJson(`${e.baseUrl}/v1/test/items`)
