@@ -1,0 +1,62 @@
+/**
+ * Keys already committed for a slice, read back from its Parquet parts. Used only when a listing
+ * restarts from its first page (expired token), to skip rows that are already on disk.
+ * Memory is one slice's keys, and only during a restart.
+ */
+import { DuckDBInstance } from "@duckdb/node-api"
+import { Context, Effect, Layer } from "effect"
+import { promises as fs } from "node:fs"
+import * as path from "node:path"
+import { SinkError } from "../Errors.ts"
+
+export class CommittedKeys extends Context.Tag("chainetl/CommittedKeys")<
+  CommittedKeys,
+  {
+    readonly read: (
+      dataset: string,
+      slice: string,
+      columns: ReadonlyArray<string>
+    ) => Effect.Effect<ReadonlySet<string>, SinkError>
+  }
+>() {
+  static readonly layer = (outDir: string) => Layer.succeed(CommittedKeys, { read: (d, s, c) => readKeys(outDir, d, s, c) })
+}
+
+/** The key of a row as the crawler compares it: columns joined by a separator no value contains. */
+export const keyOf = (row: Record<string, unknown>, columns: ReadonlyArray<string>): string =>
+  columns.map((c) => String(row[c])).join("\u0001")
+
+const partsOf = async (dir: string, slice: string): Promise<string[]> => {
+  const out: string[] = []
+  const walk = async (d: string) => {
+    for (const e of await fs.readdir(d, { withFileTypes: true }).catch(() => [])) {
+      const p = path.join(d, e.name)
+      if (e.isDirectory()) await walk(p)
+      else if (e.name.startsWith(`part-${slice}-`) && e.name.endsWith(".parquet")) out.push(p)
+    }
+  }
+  await walk(dir)
+  return out
+}
+
+const readKeys = (outDir: string, dataset: string, slice: string, columns: ReadonlyArray<string>) =>
+  Effect.tryPromise({
+    try: async () => {
+      const files = await partsOf(path.join(outDir, dataset), slice)
+      const keys = new Set<string>()
+      if (files.length === 0) return keys
+      const db = await DuckDBInstance.create(":memory:")
+      const conn = await db.connect()
+      try {
+        const list = files.map((f) => `'${f.replaceAll("'", "''")}'`).join(", ")
+        const cols = columns.map((c) => `CAST("${c}" AS VARCHAR)`).join(" || chr(1) || ")
+        const reader = await conn.runAndReadAll(`SELECT ${cols} AS k FROM read_parquet([${list}], hive_partitioning = false)`)
+        for (const [k] of reader.getRows()) keys.add(String(k))
+      } finally {
+        conn.closeSync()
+        db.closeSync()
+      }
+      return keys
+    },
+    catch: (e) => new SinkError({ reason: "Io", path: path.join(outDir, dataset), detail: `reading committed keys: ${String(e)}` })
+  })

@@ -1,0 +1,231 @@
+/**
+ * Crawls one slice, resuming from its checkpoint. The recipe:
+ *  1. recover: delete parts written after the last checkpoint (a crash between rename and
+ *     checkpoint), so this run rewrites exactly those names;
+ *  2. stream pages from the checkpoint's cursor (a cursor older than the listing's TTL is not
+ *     reused: the listing restarts from its first page);
+ *  3. map records to rows, malformed ones to `_rejects`, and buffer pages up to `partRows`;
+ *  4. commit a part: data first (stage, fsync, rename), checkpoint second;
+ *  5. on an expired/invalid token: commit what is buffered, restart from the first page and skip
+ *     keys already committed; a restart that makes no progress fails instead of looping.
+ */
+import { Chunk, Clock, Effect, Option, Stream } from "effect"
+import type { SinkError, CheckpointError } from "../Errors.ts"
+import { SourceError } from "../Errors.ts"
+import { ParquetSink } from "../sink/ParquetSink.ts"
+import { rejectsDataset, rejectsKey } from "../transform/Rejects.ts"
+import { toRows } from "../transform/ToRows.ts"
+import { type CheckpointState, CheckpointStore, initialState } from "./Checkpoint.ts"
+import { CommittedKeys, keyOf } from "./CommittedKeys.ts"
+import type { DatasetDef, Row } from "./Dataset.ts"
+import type { Slice } from "./Slice.ts"
+
+export interface CrawlOptions {
+  readonly runId: string
+  readonly ingestedAt: Date
+  /** Rows buffered before a part is written (a row group's worth in production). */
+  readonly partRows: number
+}
+
+export interface SliceResult {
+  readonly dataset: string
+  readonly slice: string
+  readonly params: Readonly<Record<string, string>>
+  readonly status: "done" | "failed" | "skipped"
+  /** Pages, rows and rejects committed by this run (not cumulative). */
+  readonly pages: number
+  readonly rows: number
+  readonly rejects: number
+  readonly restarts: number
+  readonly parts: number
+  readonly error?: string
+}
+
+interface FetchedPage {
+  readonly rows: ReadonlyArray<Row>
+  readonly rejects: ReadonlyArray<Row>
+  readonly next: string | undefined
+  readonly receivedAt: number
+}
+
+/** Restart requested by an expired cursor (ours or the service's). */
+class Restart {
+  readonly _tag = "Restart"
+}
+
+type CrawlError = SourceError | SinkError | CheckpointError
+
+export const crawlSlice = <R>(
+  dataset: DatasetDef<R>,
+  slice: Slice,
+  options: CrawlOptions
+): Effect.Effect<SliceResult, never, R | ParquetSink | CheckpointStore | CommittedKeys> =>
+  Effect.gen(function* () {
+    const sink = yield* ParquetSink
+    const store = yield* CheckpointStore
+    const committedKeys = yield* CommittedKeys
+    const ttlMs = dataset.listing.tokenTtlSeconds === undefined ? undefined : dataset.listing.tokenTtlSeconds * 1000
+
+    let loaded: CheckpointState | undefined
+    let start: CheckpointState = initialState(slice, options.runId)
+    let state = start
+    let parts = 0
+    let skip: { readonly rows: ReadonlySet<string>; readonly rejects: ReadonlySet<string> } | undefined
+
+    /** `then`: where the listing goes after these pages: on, restart from the top, or done. */
+    const commit = (pages: ReadonlyArray<FetchedPage>, then: "continue" | "restart") =>
+      Effect.gen(function* () {
+        const seq = state.lastSeq + 1
+        const rows = pages.flatMap((p) => p.rows)
+        const rejects = pages.flatMap((p) => p.rejects)
+        const last = pages[pages.length - 1]
+        const next = then === "restart" ? undefined : last?.next
+        const done = then === "continue" && last?.next === undefined
+        if (rows.length > 0) {
+          parts += (yield* sink.writePart({ dataset: dataset.name, slice: slice.id, seq, schema: dataset.schema, rows, partitionBy: dataset.partitionBy })).length
+        }
+        if (rejects.length > 0) {
+          yield* sink.writePart({ dataset: rejectsDataset.name, slice: slice.id, seq, schema: rejectsDataset.schema, rows: rejects, partitionBy: rejectsDataset.partitionBy })
+        }
+        // data is durable: only now may the checkpoint move past these pages
+        state = {
+          ...state,
+          cursor: next ?? null,
+          cursorIssuedAt: next === undefined || last === undefined ? null : last.receivedAt,
+          pagesCommitted: state.pagesCommitted + pages.length,
+          rowsCommitted: state.rowsCommitted + rows.length,
+          rejectsCommitted: state.rejectsCommitted + rejects.length,
+          lastSeq: seq,
+          status: done ? "done" : "running"
+        }
+        yield* store.save(state)
+        yield* Effect.logDebug(`${dataset.name} ${slice.id}: part ${seq} committed (${rows.length} rows, ${rejects.length} rejects)`)
+      })
+
+    const fetchPage = (cursor: string | undefined, pageNo: number) =>
+      Effect.gen(function* () {
+        const page = yield* dataset.listing.fetch(slice, cursor)
+        const receivedAt = yield* Clock.currentTimeMillis
+        const mapped = toRows(dataset, slice, page.records, {
+          runId: options.runId,
+          ingestedAt: options.ingestedAt,
+          page: pageNo
+        })
+        const rows = skip === undefined ? mapped.rows : mapped.rows.filter((r) => !skip!.rows.has(keyOf(r, dataset.key)))
+        const rejects = skip === undefined ? mapped.rejects : mapped.rejects.filter((r) => !skip!.rejects.has(keyOf(r, rejectsKey)))
+        const fetched: FetchedPage = { rows, rejects, next: page.next, receivedAt }
+        return fetched
+      })
+
+    // 2. one pass of the listing from the checkpoint's cursor; ends at the last page or a Restart
+    const pass = Effect.gen(function* () {
+      const now = yield* Clock.currentTimeMillis
+      const expired = state.cursor !== null && ttlMs !== undefined && state.cursorIssuedAt !== null && now - state.cursorIssuedAt > ttlMs
+      if (expired) return new Restart()
+      const first = state.cursor ?? undefined
+      const firstPageNo = state.pagesCommitted
+      const pages = Stream.paginateChunkEffect(
+        { cursor: first, pageNo: firstPageNo, started: false } as { cursor: string | undefined; pageNo: number; started: boolean },
+        (s) =>
+          fetchPage(s.cursor, s.pageNo).pipe(
+            Effect.map((p) => [
+              Chunk.of(p),
+              p.next === undefined ? Option.none() : Option.some({ cursor: p.next, pageNo: s.pageNo + 1, started: true })
+            ] as const)
+          )
+      )
+      // 3 + 4. buffer pages up to partRows, then commit
+      let buffer: FetchedPage[] = []
+      let buffered = 0
+      const outcome = yield* pages.pipe(
+        Stream.runForEach((page) =>
+          Effect.gen(function* () {
+            buffer.push(page)
+            buffered += page.rows.length + page.rejects.length
+            if (buffered >= options.partRows || page.next === undefined) {
+              const toCommit = buffer
+              buffer = []
+              buffered = 0
+              yield* commit(toCommit, "continue")
+            }
+          })
+        ),
+        Effect.as<"done" | Restart>("done"),
+        Effect.catchIf(
+          (e): e is SourceError => e instanceof SourceError && e.reason === "TokenExpired",
+          () =>
+            // keep the pages already fetched: they are valid data, and committing them is progress
+            (buffer.length > 0 ? commit(buffer, "restart") : Effect.void).pipe(Effect.as(new Restart()))
+        )
+      )
+      return outcome
+    })
+
+    const loadSkip = Effect.gen(function* () {
+      skip = {
+        rows: yield* committedKeys.read(dataset.name, slice.id, dataset.key),
+        rejects: yield* committedKeys.read(rejectsDataset.name, slice.id, rejectsKey)
+      }
+    })
+
+    const run: Effect.Effect<void, CrawlError, R> = Effect.gen(function* () {
+      loaded = yield* store.load(slice)
+      if (loaded?.status === "done") return
+      start = { ...(loaded ?? initialState(slice, options.runId)), runId: options.runId, status: "running", error: null }
+      state = start
+      // 1. recover
+      yield* sink.removePartsAfter(dataset.name, slice.id, start.lastSeq)
+      yield* sink.removePartsAfter(rejectsDataset.name, slice.id, start.lastSeq)
+      let restartedThisRun = false
+      for (;;) {
+        // a listing that starts over while rows are on disk (restart, or a crash after one) skips them
+        if (state.cursor === null && state.rowsCommitted + state.rejectsCommitted > 0) yield* loadSkip
+        const before = state.rowsCommitted + state.rejectsCommitted
+        const outcome = yield* pass
+        if (outcome === "done") return
+        // 5. restart from the first page; a second restart with nothing gained would loop forever
+        if (restartedThisRun && state.rowsCommitted + state.rejectsCommitted === before) {
+          return yield* Effect.fail(
+            new SourceError({
+              reason: "TokenExpired",
+              request: `${dataset.name} ${slice.id}`,
+              detail:
+                "page tokens expire before the listing gets past the rows already committed; raise the token lifetime or speed up the pages"
+            })
+          )
+        }
+        restartedThisRun = true
+        state = { ...state, cursor: null, cursorIssuedAt: null, status: "running", restarts: state.restarts + 1 }
+        yield* store.save(state)
+        yield* Effect.logInfo(`${dataset.name} ${slice.id}: page token expired, restarting the listing from its first page`)
+      }
+    })
+
+    return yield* run.pipe(
+      Effect.map(() => (loaded?.status === "done" ? summary(slice, "skipped", loaded, loaded) : summary(slice, "done", start, state, parts))),
+      Effect.catchAll((error) =>
+        store.save({ ...state, status: "failed", error: error.message }).pipe(
+          Effect.ignore,
+          Effect.as({ ...summary(slice, "failed", start, state, parts), error: error.message })
+        )
+      )
+    )
+  })
+
+const summary = (
+  slice: Slice,
+  status: SliceResult["status"],
+  before: CheckpointState,
+  after: CheckpointState,
+  parts = 0
+): SliceResult => ({
+  dataset: slice.dataset,
+  slice: slice.id,
+  params: slice.params,
+  status,
+  pages: after.pagesCommitted - before.pagesCommitted,
+  rows: after.rowsCommitted - before.rowsCommitted,
+  rejects: after.rejectsCommitted - before.rejectsCommitted,
+  restarts: after.restarts - before.restarts,
+  parts
+})

@@ -1,0 +1,45 @@
+/**
+ * Decoding a raw record with an Effect Schema: the schema states what the service promises, and
+ * its parse error becomes the reject reason (field path and what was wrong).
+ */
+import { Either, ParseResult, Schema } from "effect"
+import { RecordError } from "../crawl/Dataset.ts"
+
+/** Decodes or throws RecordError with a readable reason; unknown extra fields are ignored. */
+export const decoder = <A, I>(schema: Schema.Schema<A, I, never>) => {
+  const decode = Schema.decodeUnknownEither(schema, { errors: "first", onExcessProperty: "ignore" })
+  return (raw: unknown): A => {
+    const result = decode(raw)
+    if (Either.isLeft(result)) throw new RecordError(ParseResult.TreeFormatter.formatErrorSync(result.left).replace(/\s+/g, " "))
+    return result.right
+  }
+}
+
+/** A decimal string (block numbers, amounts) decoded to bigint, never via a JS number. */
+export const DecimalString = Schema.String.pipe(
+  Schema.pattern(/^-?[0-9]{1,78}$/, { message: () => "expected a decimal integer string" }),
+  Schema.compose(Schema.BigInt)
+)
+
+/** An integer that may arrive as a JSON number or, from the lossless parser, as a bigint. */
+export const IntegerLike = Schema.Union(
+  Schema.BigIntFromSelf,
+  Schema.Number.pipe(Schema.int())
+).pipe(
+  Schema.transform(Schema.BigIntFromSelf, {
+    strict: true,
+    decode: (v) => (typeof v === "bigint" ? v : BigInt(v)),
+    encode: (v) => v
+  })
+)
+
+/** Unix seconds → Date, rejecting values outside a plausible chain lifetime (year 2000–2200). */
+export const UnixSeconds = Schema.Number.pipe(
+  Schema.int(),
+  Schema.between(946_684_800, 7_258_118_400, { message: () => "expected a Unix timestamp in seconds between 2000 and 2200" }),
+  Schema.transform(Schema.DateFromSelf, {
+    strict: true,
+    decode: (s) => new Date(s * 1000),
+    encode: (d) => Math.floor(d.getTime() / 1000)
+  })
+)

@@ -1,0 +1,135 @@
+import { describe, expect, it } from "@effect/vitest"
+import * as arrow from "apache-arrow"
+import { Effect, Exit } from "effect"
+import { crawlSlice } from "../../src/crawl/Crawler.ts"
+import { type DatasetDef, RecordError } from "../../src/crawl/Dataset.ts"
+import { makeSlice } from "../../src/crawl/Slice.ts"
+import { SourceError } from "../../src/Errors.ts"
+import { KillSwitch, layers, newDisk, rowsOf } from "./fakes.ts"
+
+/** A listing of `total` records, `perPage` a page, cursor = index of the next record. */
+const listing = (total: number, perPage: number, log: Array<string | undefined>, opts: { expireOnce?: number; bad?: number } = {}) => {
+  let expired = false
+  return {
+    fetch: (_slice: unknown, cursor: string | undefined) =>
+      Effect.suspend(() => {
+        log.push(cursor)
+        const from = cursor === undefined ? 0 : Number(cursor)
+        if (opts.expireOnce !== undefined && from === opts.expireOnce && !expired) {
+          expired = true
+          return Effect.fail(new SourceError({ reason: "TokenExpired", request: "GET test", status: 400, detail: "page token expired" }))
+        }
+        const records = Array.from({ length: Math.min(perPage, total - from) }, (_, i) =>
+          from + i === opts.bad ? { id: "x", n: "not a number" } : { id: `r${String(from + i).padStart(3, "0")}`, n: from + i }
+        )
+        const next = from + perPage < total ? String(from + perPage) : undefined
+        return Effect.succeed({ records, next })
+      })
+  }
+}
+
+const dataset = (l: ReturnType<typeof listing>): DatasetDef<never> => ({
+  name: "things",
+  description: "test",
+  schema: new arrow.Schema([]),
+  partitionBy: [{ key: "parity", type: "VARCHAR", value: (r) => (Number(r["n"]) % 2 === 0 ? "even" : "odd") }],
+  key: ["id"],
+  slices: () => [],
+  listing: l,
+  toRow: (raw) => {
+    const r = raw as { id: string; n: unknown }
+    if (typeof r.n !== "number") throw new RecordError(`n: expected a number, got ${JSON.stringify(r.n)}`)
+    return { id: r.id, n: r.n }
+  }
+})
+
+const slice = makeSlice("things", { network: "mainnet" })
+const options = { runId: "run-1", ingestedAt: new Date(0), partRows: 5 }
+
+describe("crawlSlice", () => {
+  it.effect("given 25 records in pages of 3, when crawled without interruption, then every record lands once", () =>
+    Effect.gen(function* () {
+      const disk = newDisk()
+      const log: Array<string | undefined> = []
+      const result = yield* crawlSlice(dataset(listing(25, 3, log)), slice, options).pipe(Effect.provide(layers(disk, new KillSwitch(undefined))))
+      expect(result).toMatchObject({ status: "done", pages: 9, rows: 25, rejects: 0 })
+      expect(rowsOf(disk, "things", "id").map((r) => r["n"])).toEqual(Array.from({ length: 25 }, (_, i) => i))
+      expect(log).toEqual([undefined, "3", "6", "9", "12", "15", "18", "21", "24"])
+      expect(disk.checkpoints.get(`things/${slice.id}`)).toMatchObject({ status: "done", rowsCommitted: 25, cursor: null })
+    })
+  )
+
+  it.effect("given a kill at each durable operation, when the crawl is resumed, then rows equal an uninterrupted run and no committed page is fetched again", () =>
+    Effect.gen(function* () {
+      const reference = newDisk()
+      yield* crawlSlice(dataset(listing(25, 3, [])), slice, options).pipe(Effect.provide(layers(reference, new KillSwitch(undefined))))
+      const expected = rowsOf(reference, "things", "id")
+      // count the durable operations of a clean run, then kill at each one in turn
+      const counter = new KillSwitch(undefined)
+      yield* crawlSlice(dataset(listing(25, 3, [])), slice, options).pipe(Effect.provide(layers(newDisk(), counter)))
+      expect(counter.ops).toBeGreaterThan(10)
+      for (let killAt = 1; killAt <= counter.ops; killAt++) {
+        const disk = newDisk()
+        const first = yield* Effect.exit(
+          crawlSlice(dataset(listing(25, 3, [])), slice, options).pipe(Effect.provide(layers(disk, new KillSwitch(killAt))))
+        )
+        expect(Exit.isFailure(first)).toBe(true)
+        const committedCursor = disk.checkpoints.get(`things/${slice.id}`)?.cursor ?? null
+        const log: Array<string | undefined> = []
+        const second = yield* crawlSlice(dataset(listing(25, 3, log)), slice, options).pipe(Effect.provide(layers(disk, new KillSwitch(undefined))))
+        expect(second.status).toBe("done")
+        expect(rowsOf(disk, "things", "id")).toEqual(expected)
+        // the resumed run starts exactly at the committed cursor
+        expect(log[0]).toBe(committedCursor ?? undefined)
+      }
+    })
+  )
+
+  it.effect("given a page token that expires mid-listing, when the service says so, then the listing restarts and no row is doubled", () =>
+    Effect.gen(function* () {
+      const disk = newDisk()
+      const log: Array<string | undefined> = []
+      const result = yield* crawlSlice(dataset(listing(25, 3, log, { expireOnce: 12 })), slice, options).pipe(
+        Effect.provide(layers(disk, new KillSwitch(undefined)))
+      )
+      expect(result).toMatchObject({ status: "done", restarts: 1, rows: 25 })
+      expect(rowsOf(disk, "things", "id").map((r) => r["n"])).toEqual(Array.from({ length: 25 }, (_, i) => i))
+      // restarted from the first page after the failed request for cursor 12
+      expect(log.slice(0, 6)).toEqual([undefined, "3", "6", "9", "12", undefined])
+    })
+  )
+
+  it.effect("given one malformed record, when crawled, then it goes to _rejects with its reason and the rest of its page is kept", () =>
+    Effect.gen(function* () {
+      const disk = newDisk()
+      const result = yield* crawlSlice(dataset(listing(9, 3, [], { bad: 4 })), slice, options).pipe(
+        Effect.provide(layers(disk, new KillSwitch(undefined)))
+      )
+      expect(result).toMatchObject({ status: "done", rows: 8, rejects: 1 })
+      expect(rowsOf(disk, "things", "id").map((r) => r["n"])).toEqual([0, 1, 2, 3, 5, 6, 7, 8])
+      const rejects = rowsOf(disk, "_rejects", "raw")
+      expect(rejects).toEqual([
+        { dataset: "things", slice: slice.id, page: 1, raw: '{"id":"x","n":"not a number"}', reason: 'n: expected a number, got "not a number"' }
+      ])
+    })
+  )
+
+  it.effect("given a source failure beyond retries, when crawled, then the slice fails with the request named and resumes later", () =>
+    Effect.gen(function* () {
+      const disk = newDisk()
+      const failing = {
+        fetch: (_s: unknown, cursor: string | undefined) =>
+          cursor === "6"
+            ? Effect.fail(new SourceError({ reason: "HttpStatus", request: "GET data /things?pageToken=6", status: 503, detail: "Service Unavailable" }))
+            : listing(25, 3, []).fetch(_s, cursor)
+      }
+      const failed = yield* crawlSlice(dataset(failing), slice, { ...options, partRows: 1 }).pipe(Effect.provide(layers(disk, new KillSwitch(undefined))))
+      expect(failed.status).toBe("failed")
+      expect(failed.error).toContain("GET data /things?pageToken=6")
+      expect(disk.checkpoints.get(`things/${slice.id}`)).toMatchObject({ status: "failed", cursor: "6", rowsCommitted: 6 })
+      const resumed = yield* crawlSlice(dataset(listing(25, 3, [])), slice, options).pipe(Effect.provide(layers(disk, new KillSwitch(undefined))))
+      expect(resumed).toMatchObject({ status: "done", rows: 19 })
+      expect(rowsOf(disk, "things", "id")).toHaveLength(25)
+    })
+  )
+})

@@ -1,0 +1,91 @@
+/**
+ * In-memory stand-ins for the crawler's services, sharing one "disk" across simulated process
+ * lives so a test can kill a crawl at any commit point and resume it.
+ */
+import { Effect, Layer } from "effect"
+import { CheckpointStore, type CheckpointState } from "../../src/crawl/Checkpoint.ts"
+import { CommittedKeys, keyOf } from "../../src/crawl/CommittedKeys.ts"
+import type { Row } from "../../src/crawl/Dataset.ts"
+import { ParquetSink, type ParquetSinkService, type WrittenPart } from "../../src/sink/ParquetSink.ts"
+
+export interface Disk {
+  /** part name (dataset/partition/part-slice-seq) → rows */
+  readonly parts: Map<string, ReadonlyArray<Row>>
+  readonly checkpoints: Map<string, CheckpointState>
+}
+
+export const newDisk = (): Disk => ({ parts: new Map(), checkpoints: new Map() })
+
+/** Dies (like kill -9) at the n-th durable operation (part rename or checkpoint save), counting from 1. */
+export class KillSwitch {
+  ops = 0
+  constructor(readonly killAt: number | undefined) {}
+  tick(): Effect.Effect<void> {
+    this.ops++
+    return this.ops === this.killAt ? Effect.die(new Error(`killed at operation ${this.ops}`)) : Effect.void
+  }
+}
+
+const partName = (dataset: string, partition: string, slice: string, seq: number) =>
+  `${dataset}/${partition}/part-${slice}-${String(seq).padStart(6, "0")}`
+
+export const layers = (disk: Disk, kill: KillSwitch) => {
+  const service: ParquetSinkService = {
+    outDir: "memory",
+    writePart: (input) =>
+      Effect.gen(function* () {
+        const groups = new Map<string, Row[]>()
+        for (const row of input.rows) {
+          const partition = input.partitionBy.map((p) => `${p.key}=${p.value(row)}`).join("/")
+          groups.set(partition, [...(groups.get(partition) ?? []), row])
+        }
+        const written: WrittenPart[] = []
+        for (const [partition, rows] of groups) {
+          yield* kill.tick()
+          const name = partName(input.dataset, partition, input.slice, input.seq)
+          disk.parts.set(name, rows)
+          written.push({ path: name, rows: rows.length, bytes: 0, partition: [] })
+        }
+        return written
+      }),
+    removePartsAfter: (dataset, slice, last) =>
+      Effect.sync(() => {
+        let removed = 0
+        for (const name of [...disk.parts.keys()]) {
+          const m = name.match(/part-(.+)-(\d{6})$/)
+          if (name.startsWith(`${dataset}/`) && m !== null && m[1] === slice && Number(m[2]) > last) {
+            disk.parts.delete(name)
+            removed++
+          }
+        }
+        return removed
+      }),
+    clearStaging: () => Effect.void
+  }
+  const sink = Layer.succeed(ParquetSink, service)
+  const store = Layer.succeed(CheckpointStore, {
+    load: (slice) => Effect.sync(() => disk.checkpoints.get(`${slice.dataset}/${slice.id}`)),
+    save: (state) =>
+      kill.tick().pipe(Effect.andThen(Effect.sync(() => void disk.checkpoints.set(`${state.dataset}/${state.slice}`, state)))),
+    list: () => Effect.sync(() => [...disk.checkpoints.values()])
+  })
+  const keys = Layer.succeed(CommittedKeys, {
+    read: (dataset, slice, columns) =>
+      Effect.sync(() => {
+        const out = new Set<string>()
+        for (const [name, rows] of disk.parts) {
+          if (name.startsWith(`${dataset}/`) && name.includes(`/part-${slice}-`)) for (const r of rows) out.add(keyOf(r, columns))
+        }
+        return out
+      })
+  })
+  return Layer.mergeAll(sink, store, keys)
+}
+
+/** All rows of a dataset on the disk, sorted by key, without lineage columns. */
+export const rowsOf = (disk: Disk, dataset: string, key: string): Row[] =>
+  [...disk.parts.entries()]
+    .filter(([name]) => name.startsWith(`${dataset}/`))
+    .flatMap(([, rows]) => rows)
+    .map(({ run_id: _r, ingested_at: _i, ...rest }) => rest)
+    .sort((a, b) => String(a[key]).localeCompare(String(b[key])))
