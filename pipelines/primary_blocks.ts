@@ -1,0 +1,81 @@
+/**
+ * primary_blocks — route 12, one slice per network × primary blockchain, latest first.
+ */
+import { Schema } from "effect"
+import type { DatasetDef } from "../src/crawl/Dataset.ts"
+import { restListing } from "../src/crawl/RestListing.ts"
+import { makeSlice } from "../src/crawl/Slice.ts"
+import type { RestClient } from "../src/source/RestClient.ts"
+import { DecimalString, IntegerLike, UnixSeconds, decoder } from "../src/transform/Decode.ts"
+import { schema } from "../schemas/primary_blocks.ts"
+import { utcDate } from "./_shared.ts"
+
+const opt = Schema.optional
+
+const Block = Schema.Struct({
+  blockNumber: DecimalString,
+  blockHash: Schema.String,
+  parentHash: Schema.String,
+  blockTimestamp: UnixSeconds,
+  blockType: Schema.String,
+  txCount: Schema.Number.pipe(Schema.int()),
+  transactions: Schema.Array(Schema.String),
+  blockSizeBytes: IntegerLike,
+  l1ValidatorsAccruedFees: opt(IntegerLike),
+  activeL1Validators: opt(IntegerLike),
+  currentSupply: opt(DecimalString),
+  proposerDetails: opt(
+    Schema.Struct({
+      proposerId: opt(Schema.String),
+      proposerParentId: opt(Schema.String),
+      proposerNodeId: opt(Schema.String),
+      proposerPChainHeight: opt(IntegerLike),
+      proposerTimestamp: opt(UnixSeconds)
+    })
+  )
+})
+
+const decode = decoder(Block)
+
+export const dataset: DatasetDef<RestClient> = {
+  name: "primary_blocks",
+  description: "Primary-network blocks of the P-, X- and C-chain (chain-data route 12)",
+  schema,
+  partitionBy: [
+    { key: "network", type: "VARCHAR", value: (r) => String(r["network"]) },
+    { key: "blockchain", type: "VARCHAR", value: (r) => String(r["blockchain"]) },
+    { key: "date", type: "DATE", value: utcDate("block_timestamp") }
+  ],
+  key: ["block_hash"],
+  slices: (job) => job.networks.flatMap((network) => job.primaryBlockchains.map((blockchain) => makeSlice("primary_blocks", { network, blockchain }))),
+  listing: restListing({
+    service: "data",
+    path: (s) => `/v1/networks/${s.params["network"]}/blockchains/${s.params["blockchain"]}/blocks`,
+    items: "blocks",
+    pageSize: 100
+  }),
+  toRow: (raw, slice) => {
+    const b = decode(raw)
+    const p = b.proposerDetails
+    return {
+      network: slice.params["network"],
+      blockchain: slice.params["blockchain"],
+      block_number: b.blockNumber,
+      block_hash: b.blockHash,
+      parent_hash: b.parentHash,
+      block_timestamp: b.blockTimestamp,
+      block_type: b.blockType,
+      tx_count: b.txCount,
+      transactions: b.transactions,
+      block_size_bytes: b.blockSizeBytes,
+      l1_validators_accrued_fees: b.l1ValidatorsAccruedFees ?? null,
+      active_l1_validators: b.activeL1Validators ?? null,
+      current_supply: b.currentSupply ?? null,
+      proposer_id: p?.proposerId ?? null,
+      proposer_parent_id: p?.proposerParentId ?? null,
+      proposer_node_id: p?.proposerNodeId ?? null,
+      proposer_p_chain_height: p?.proposerPChainHeight ?? null,
+      proposer_timestamp: p?.proposerTimestamp ?? null
+    }
+  }
+}
