@@ -1,0 +1,72 @@
+/**
+ * The `chainetl` command tree. Commands, flags and environment variables are public interface:
+ * README documents each; keep them stable.
+ */
+import { Args, Command, Options } from "@effect/cli"
+import { Effect, Option } from "effect"
+import { datasetNames } from "../../pipelines/index.ts"
+import { ConfigError } from "../Errors.ts"
+import { catalogCommand } from "./catalogCommand.ts"
+import { emulatorFlags } from "./emulatorOptions.ts"
+import { runEmulator } from "./emulatorCommand.ts"
+import { runCommand } from "./runCommand.ts"
+import { statusCommand } from "./statusCommand.ts"
+
+const out = Options.directory("out").pipe(
+  Options.withDescription("Output folder (default: $CHAINETL_OUT or ./output)"),
+  Options.optional
+)
+
+const run = Command.make(
+  "run",
+  {
+    datasets: Args.text({ name: "dataset" }).pipe(Args.withDescription(`Datasets to run (default all): ${datasetNames.join(", ")}`), Args.repeated),
+    network: Options.choice("network", ["mainnet", "fuji"]).pipe(Options.withDescription("Network to crawl (repeat; default both)"), Options.repeated),
+    out,
+    emulator: Options.boolean("emulator").pipe(Options.withDescription("Start the built-in emulator in-process and crawl it")),
+    emulatorSeed: Options.integer("emulator-seed").pipe(Options.withDescription("Seed of the in-process emulator"), Options.optional),
+    emulatorScale: Options.float("emulator-scale").pipe(Options.withDescription("Scale of the in-process emulator"), Options.optional),
+    partRows: Options.integer("part-rows").pipe(Options.withDescription("Rows per Parquet part (a row group)"), Options.withDefault(100_000)),
+    concurrency: Options.integer("concurrency").pipe(Options.withDescription("Slices crawled at once"), Options.withDefault(4))
+  },
+  (a) =>
+    Effect.gen(function* () {
+      const unknown = a.datasets.filter((d) => !datasetNames.includes(d))
+      if (unknown.length > 0) {
+        return yield* Effect.fail(
+          new ConfigError({ reason: "Unknown", field: "dataset", detail: `unknown dataset ${unknown.join(", ")}`, fix: `choose from ${datasetNames.join(", ")}` })
+        )
+      }
+      if (a.partRows < 1) return yield* Effect.fail(new ConfigError({ reason: "Invalid", field: "--part-rows", detail: `got ${a.partRows}`, fix: "pass a whole number ≥ 1" }))
+      if (a.concurrency < 1) return yield* Effect.fail(new ConfigError({ reason: "Invalid", field: "--concurrency", detail: `got ${a.concurrency}`, fix: "pass a whole number ≥ 1" }))
+      return yield* runCommand({
+        datasets: a.datasets,
+        networks: a.network,
+        out: Option.getOrUndefined(a.out),
+        emulator: a.emulator,
+        emulatorSeed: Option.getOrUndefined(a.emulatorSeed),
+        emulatorScale: Option.getOrUndefined(a.emulatorScale),
+        partRows: a.partRows,
+        concurrency: a.concurrency
+      })
+    })
+).pipe(Command.withDescription("Crawl datasets into Parquet and rebuild the DuckDB catalog"))
+
+const emulator = Command.make("emulator", emulatorFlags, (flags) => runEmulator(flags)).pipe(
+  Command.withDescription("Serve the chain-data, metrics and node JSON-RPC emulator until interrupted")
+)
+
+const catalog = Command.make("catalog", { out }, (a) => catalogCommand(Option.getOrUndefined(a.out))).pipe(
+  Command.withDescription("Rebuild output/catalog.duckdb and output/catalog.sql from the Parquet on disk")
+)
+
+const status = Command.make("status", { out }, (a) => statusCommand(Option.getOrUndefined(a.out))).pipe(
+  Command.withDescription("Show every slice's checkpoint: pages, rows, state, last run")
+)
+
+export const chainetl = Command.make("chainetl").pipe(
+  Command.withDescription("ETL for blockchain data: chain-data REST, metrics and node JSON-RPC to Parquet + DuckDB"),
+  Command.withSubcommands([run, emulator, catalog, status])
+)
+
+export const cli = Command.run(chainetl, { name: "chainetl", version: "0.1.0" })

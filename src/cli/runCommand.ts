@@ -1,0 +1,52 @@
+/**
+ * `chainetl run`: crawl, write, catalog, then print what was written. With --emulator the
+ * services are an in-process emulator on a free port (what `npm start` does).
+ */
+import { Effect } from "effect"
+import type { SourceSettingsInput } from "../Config.ts"
+import { defaultJob, type Network } from "../Job.ts"
+import { run } from "../Runner.ts"
+import { startScopedEmulator } from "./emulatorCommand.ts"
+import { RunFailed } from "./exitCode.ts"
+import { runLayers } from "./layers.ts"
+import { resolveOut } from "./output.ts"
+import { printSummary } from "./summary.ts"
+
+export interface RunArgs {
+  readonly datasets: ReadonlyArray<string>
+  readonly networks: ReadonlyArray<Network>
+  readonly out: string | undefined
+  readonly emulator: boolean
+  readonly emulatorSeed: number | undefined
+  readonly emulatorScale: number | undefined
+  readonly partRows: number
+  readonly concurrency: number
+}
+
+export const runCommand = (args: RunArgs) =>
+  Effect.scoped(
+    Effect.gen(function* () {
+      const started = Date.now()
+      const out = resolveOut(args.out)
+      let overrides: SourceSettingsInput = { out }
+      if (args.emulator) {
+        const emu = yield* startScopedEmulator({ seed: args.emulatorSeed, scale: args.emulatorScale })
+        console.log(`emulator: ${emu.baseUrl} (seed ${emu.options.seed}, scale ${emu.options.scale})`)
+        overrides = { ...overrides, baseUrl: emu.baseUrl, metricsUrl: emu.metricsUrl, nodeUrl: emu.nodeUrl }
+      }
+      const job = { ...defaultJob, ...(args.networks.length > 0 ? { networks: args.networks } : {}) }
+      const report = yield* run({ out, job, datasets: args.datasets, partRows: args.partRows, sliceConcurrency: args.concurrency }).pipe(
+        Effect.provide(runLayers(out, overrides, { out: "--out" }))
+      )
+      yield* printSummary(out, report, Date.now() - started)
+      if (report.status === "failed") {
+        return yield* Effect.fail(
+          new RunFailed({
+            reason: "SlicesFailed",
+            failed: report.slices.filter((s) => s.status === "failed").map((s) => `${s.dataset}/${s.slice}`),
+            report: `${out}/_runs/${report.runId}.json`
+          })
+        )
+      }
+    })
+  )

@@ -1,0 +1,33 @@
+/** `chainetl status`: every slice's checkpoint, one line each. */
+import { Effect } from "effect"
+import { CheckpointStore } from "../crawl/Checkpoint.ts"
+import { resolveOut } from "./output.ts"
+import { table } from "./table.ts"
+
+export const statusCommand = (outFlag: string | undefined) =>
+  Effect.gen(function* () {
+    const out = resolveOut(outFlag)
+    const store = yield* CheckpointStore
+    const states = [...(yield* store.list())].sort((a, b) => `${a.dataset}/${a.slice}`.localeCompare(`${b.dataset}/${b.slice}`))
+    if (states.length === 0) {
+      console.log(`no checkpoints under ${out}/_state: nothing has run here yet`)
+      return
+    }
+    console.log(
+      table(
+        ["dataset", "slice", "state", "pages", "rows", "rejects", "restarts", "last run", "updated", "error"],
+        states.map((s) => [
+          s.dataset,
+          Object.values(s.params).join("/"),
+          s.status,
+          s.pagesCommitted,
+          s.rowsCommitted,
+          s.rejectsCommitted,
+          s.restarts,
+          s.runId,
+          s.updatedAt.slice(0, 19) + "Z",
+          s.error ?? ""
+        ])
+      )
+    )
+  }).pipe(Effect.provide(CheckpointStore.layer(resolveOut(outFlag))))

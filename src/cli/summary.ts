@@ -1,0 +1,58 @@
+/**
+ * What a run prints at the end: rows and parts per dataset, elapsed time, and one example query
+ * against the fresh catalog with its result, so a new user sees the data is there and how to ask.
+ */
+import { DuckDBInstance } from "@duckdb/node-api"
+import { Effect } from "effect"
+import * as path from "node:path"
+import type { RunReport } from "../Runner.ts"
+import { table } from "./table.ts"
+
+export const EXAMPLE_QUERY = `SELECT network, blockchain, count(*) AS blocks, max(block_number) AS latest_block, max(block_timestamp) AS latest_time
+FROM primary_blocks GROUP BY ALL ORDER BY ALL`
+
+const queryCatalog = async (out: string, sql: string) => {
+  const db = await DuckDBInstance.create(path.join(out, "catalog.duckdb"), { access_mode: "READ_ONLY" })
+  const conn = await db.connect()
+  try {
+    const reader = await conn.runAndReadAll(sql)
+    return { columns: reader.columnNames(), rows: reader.getRows().map((r) => r.map((v) => String(v))) }
+  } finally {
+    conn.closeSync()
+    db.closeSync()
+  }
+}
+
+export const printSummary = (out: string, report: RunReport, elapsedMs: number) =>
+  Effect.promise(async () => {
+    const byDataset = new Map<string, { slices: number; failed: number; pages: number; rows: number; rejects: number; parts: number }>()
+    for (const s of report.slices) {
+      const d = byDataset.get(s.dataset) ?? { slices: 0, failed: 0, pages: 0, rows: 0, rejects: 0, parts: 0 }
+      byDataset.set(s.dataset, {
+        slices: d.slices + 1,
+        failed: d.failed + (s.status === "failed" ? 1 : 0),
+        pages: d.pages + s.pages,
+        rows: d.rows + s.rows,
+        rejects: d.rejects + s.rejects,
+        parts: d.parts + s.parts
+      })
+    }
+    console.log("")
+    console.log(
+      table(
+        ["dataset", "slices", "failed", "pages", "rows", "rejects", "files"],
+        [...byDataset].map(([name, d]) => [name, d.slices, d.failed, d.pages, d.rows, d.rejects, d.parts])
+      )
+    )
+    console.log("")
+    console.log(`run ${report.runId} ${report.status} in ${(elapsedMs / 1000).toFixed(1)} s; output ${out}`)
+    console.log(`catalog: ${path.join(out, "catalog.duckdb")} (views: ${report.datasets.join(", ")}, _rejects)`)
+    if (report.datasets.includes("primary_blocks")) {
+      const result = await queryCatalog(out, EXAMPLE_QUERY).catch((e: unknown) => ({ error: String(e) }))
+      console.log("")
+      console.log(`example: duckdb ${path.join(out, "catalog.duckdb")}`)
+      console.log(`D ${EXAMPLE_QUERY.replace(/\n/g, "\n  ")};`)
+      if ("error" in result) console.log(`(query failed: ${result.error})`)
+      else console.log(table(result.columns, result.rows))
+    }
+  })
