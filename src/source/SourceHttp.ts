@@ -102,9 +102,9 @@ export const makeSourceHttp = Effect.gen(function* () {
       Effect.gen(function* () {
         yield* stats.add(host, { bytesReceived: answer.bytes.length, serverErrors: answer.status >= 500 ? 1 : 0 })
         if (answer.status >= 200 && answer.status < 300) {
-          const body = Either.flatMap(parseJson(label, answer.status, answer.bytes), outgoing.check ?? Either.right)
-          if (Either.isRight(body)) yield* limiter.onSuccess(host)
-          return yield* body
+          // Any 2xx means the host let us through, which is all the limiter wants to know.
+          yield* limiter.onSuccess(host)
+          return yield* Either.flatMap(parseJson(label, answer.status, answer.bytes), outgoing.check ?? Either.right)
         }
         const failure = statusFailure(label, answer.status, answer.retryAfter, answer.bytes, yield* Clock.currentTimeMillis)
         if (failure.retry === "rateLimited") {
