@@ -6,7 +6,7 @@ import type { EvmChain } from "./chain.ts"
 import { bytesOf, h32 } from "./hash.ts"
 import { FAUCET_REF, ZERO_REF, type Ref } from "./refs.ts"
 import { lotAmount, type TokenSpec } from "./spec.ts"
-import { eventCore, eventsThroughTx, lotOwnersAt, tokenIdOfLot, totalSupply } from "./tokens.ts"
+import { eventCore, eventsThroughTx, eventTxOf, firstEventOfLot, lotOwnerAt, lotOwnersAt, tokenIdOfLot, totalSupply } from "./tokens.ts"
 import type { Holder, NftTokenInfo } from "./types.ts"
 import { tokenRefOf } from "./render.ts"
 
@@ -85,26 +85,29 @@ export const nftHolders = (chain: EvmChain, system: number): NftHolders | undefi
   return { name: token.name, symbol: token.symbol, holders, totalHolders: holders.length, totalTokens: Number(total) }
 }
 
-export const nftTokenOf = (chain: EvmChain, system: number, tokenId: bigint): NftTokenInfo | undefined => {
+/**
+ * An NFT's details as of transaction n: undefined until minted. Metadata dates from the first
+ * mint of the token id; the owner is given for ERC-721 only.
+ */
+export const nftTokenOf = (chain: EvmChain, system: number, tokenId: bigint, n = chain.model.lastTxAt(chain.latest())): NftTokenInfo | undefined => {
   const token = specOf(chain, system)
   if (token.ercType === "ERC-20") return undefined
   const m = chain.model
-  const latestTx = m.lastTxAt(chain.latest())
-  const owners = lotOwnersAt(m, system, latestTx)
-  const lots = owners.map((o, lot) => ({ o, lot })).filter(({ o, lot }) => o !== undefined && tokenIdOfLot(token, lot) === tokenId)
-  const firstLot = lots[0]
-  if (!firstLot) return undefined
-  // the token's metadata was indexed when it was first minted
-  let mintTx = Number.MAX_SAFE_INTEGER
-  const events = eventsThroughTx(m, system, latestTx)
-  for (let e = 0; e < Math.min(events, token.lots); e++) {
-    const t = eventCore(m, system, e)
-    if (t.tokenId === tokenId) {
-      mintTx = Math.min(mintTx, t.n)
-      if (token.ercType === "ERC-721") break
+  const events = eventsThroughTx(m, system, n)
+  let firstMint = Number.MAX_SAFE_INTEGER
+  let firstLot = -1
+  for (let lot = 0; lot < token.lots; lot++) {
+    if (tokenIdOfLot(token, lot) !== tokenId) continue
+    const e = firstEventOfLot(token, lot)
+    if (e < events && e < firstMint) {
+      firstMint = e
+      firstLot = lot
     }
+    // an ERC-721 id is one lot: no need to look further
+    if (token.ercType === "ERC-721") break
   }
-  const mintTime = m.timeline.time(m.counts.blockOf(mintTx))
+  if (firstLot < 0) return undefined
+  const mintTime = m.timeline.time(m.counts.blockOf(eventTxOf(m, system, firstMint)))
   const cid = "bafybei" + bytesOf(m.sub("cid"), 24, system).toString("hex").slice(0, 46)
   const traits = ["Ember", "Tide", "Moss", "Frost", "Dusk", "Gale"]
   const trait = traits[h32(m.sub("trait"), system, Number(tokenId % 1_000_000n)) % traits.length] as string
@@ -112,15 +115,17 @@ export const nftTokenOf = (chain: EvmChain, system: number, tokenId: bigint): Nf
     { trait_type: "Element", value: trait },
     { trait_type: "Rank", value: Number(tokenId % 97n) }
   ])
+  const owner = token.ercType === "ERC-721" ? lotOwnerAt(m, system, firstLot, n) : undefined
   return {
     contract: tokenRefOf(m, system),
     tokenId,
     tokenUri: `ipfs://${cid}/${tokenId}.json`,
-    ...(token.ercType === "ERC-721" ? { ownerAddress: m.hex(firstLot.o as Ref) } : {}),
+    ...(owner !== undefined ? { ownerAddress: m.hex(owner) } : {}),
     metadata: {
       name: `${token.name} #${tokenId}`,
       description: `${token.name} item ${tokenId}.`,
       imageUri: `ipfs://${cid}/${tokenId}.png`,
+      animationUri: `ipfs://${cid}/${tokenId}.mp4`,
       externalUrl: `https://${token.symbol.toLowerCase()}.example/items/${tokenId}`,
       background: `#${bytesOf(m.sub("bg"), 3, system, String(tokenId)).toString("hex")}`,
       attributes,

@@ -151,3 +151,15 @@ export const lotOwnersAt = (model: ChainModel, system: number, n: number): Array
   }
   return owners
 }
+
+/** The token's first event that moves a lot (its mint for NFTs). */
+export const firstEventOfLot = (token: TokenSpec, lot: number): number => (lot * inverseStride(token)) % token.lots
+
+/** Owner of one lot after transactions 0..n (see lotOwnersAt). */
+export const lotOwnerAt = (model: ChainModel, system: number, lot: number, n: number): Ref | undefined => {
+  const token = tokenOf(model, system)
+  const events = eventsThroughTx(model, system, n)
+  const first = firstEventOfLot(token, lot)
+  if (first >= events) return token.ercType === "ERC-20" && n >= system ? FAUCET_REF : undefined
+  return ownerAfter(model, system, first + Math.floor((events - 1 - first) / token.lots) * token.lots)
+}

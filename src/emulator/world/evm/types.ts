@@ -144,6 +144,7 @@ export interface NftTokenInfo {
     readonly name: string
     readonly description: string
     readonly imageUri: string
+    readonly animationUri: string
     readonly externalUrl: string
     readonly background: string
     /** JSON text: attributes (ERC-721) or properties (ERC-1155). */
