@@ -39,14 +39,16 @@ const describe = (error: HttpClientError.HttpClientError): string => {
   return `${error.reason} error`
 }
 
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`
+
 /**
  * The error the caller sees: what was spent on retries appended, and the API key cut out in case
  * the service echoed it back in its message.
  */
 const giveUpError = (failure: AttemptFailure, state: RetryState, scrub: (text: string) => string): SourceError => {
   const spent = [
-    state.retries > 0 ? `${state.retries} retries` : undefined,
-    state.rateLimitedRetries > 0 ? `${state.rateLimitedRetries} waits on 429` : undefined
+    state.retries > 0 ? plural(state.retries, "retry", "retries") : undefined,
+    state.rateLimitedRetries > 0 ? plural(state.rateLimitedRetries, "wait on 429", "waits on 429") : undefined
   ].filter((s) => s !== undefined)
   const e = failure.error
   return new SourceError({
@@ -124,7 +126,7 @@ export const makeSourceHttp = Effect.gen(function* () {
         state.kind === "none"
           ? Effect.void
           : Effect.zipRight(
-              stats.add(host, { retries: 1, retryAfterWaitMs: state.kind === "rateLimited" ? state.delayMs : 0 }),
+              stats.add(host, { retries: 1, retryAfterWaitMs: state.kind === "rateLimited" ? Math.round(state.delayMs) : 0 }),
               Effect.logDebug(`retrying ${label} in ${Math.round(state.delayMs)} ms (${state.kind})`)
             )
       )

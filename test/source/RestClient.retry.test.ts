@@ -71,7 +71,7 @@ describe("RestClient retries", () => {
       expect(error.reason).toBe("Transport")
       expect(error.request).toBe("GET metrics /v2/chains/43114/metrics/txCount")
       expect(error.detail).toContain("ECONNREFUSED")
-      expect(error.detail).toContain("(gave up after 1 retries)")
+      expect(error.detail).toContain("(gave up after 1 retry)")
     })
   )
 
@@ -129,7 +129,7 @@ describe("RestClient retries", () => {
         Effect.provide(testSource(server.url, { timeoutMs: 150, maxRetries: 1 }))
       )
       expect(error.reason).toBe("Timeout")
-      expect(error.message).toBe("Timeout on GET data /v1/chains/43114: no complete answer within 150 ms (gave up after 1 retries)")
+      expect(error.message).toBe("Timeout on GET data /v1/chains/43114: no complete answer within 150 ms (gave up after 1 retry)")
     })
   )
 
