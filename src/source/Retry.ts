@@ -67,8 +67,10 @@ export const parseRetryAfter = (header: string | undefined, nowMs: number): numb
   return Number.isNaN(date) ? undefined : Math.max(0, date - nowMs)
 }
 
-const giveUp = (state: RetryState) =>
-  [{ ...state, delayMs: 0, kind: "none" as const }, { ...state, delayMs: 0, kind: "none" as const }, ScheduleDecision.done] as const
+const giveUp = (state: RetryState) => {
+  const stopped: RetryState = { ...state, delayMs: 0, kind: "none" }
+  return [stopped, stopped, ScheduleDecision.done] as const
+}
 
 export const retrySchedule = (policy: RetryPolicy): Schedule.Schedule<RetryState, AttemptFailure> =>
   Schedule.makeWithState(initialRetryState, (now, failure: AttemptFailure, state: RetryState) =>
