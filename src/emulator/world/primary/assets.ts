@@ -1,0 +1,67 @@
+/**
+ * X-chain assets: AVAX (real id per network) plus a few minted ones, each created by a
+ * CreateAssetTx early in the history whose id is the asset id.
+ */
+import { AVAX_DENOMINATION } from "../constants.ts"
+import type { NetCtx } from "./context.ts"
+import { Kind } from "./ids.ts"
+import type { AssetInfo } from "./types.ts"
+
+const CATALOGUE: ReadonlyArray<{ readonly name: string; readonly symbol: string; readonly denomination: number }> = [
+  { name: "Aurum Gold Token", symbol: "AGT", denomination: 6 },
+  { name: "Harbor Credits", symbol: "HBC", denomination: 2 },
+  { name: "Summit Shares", symbol: "SMT", denomination: 0 },
+  { name: "Lumen Bond", symbol: "LMB", denomination: 9 },
+  { name: "Orchard Points", symbol: "ORP", denomination: 4 },
+  { name: "Glacier Coupon", symbol: "GLC", denomination: 8 }
+]
+
+export const ASSET_COUNT = 4
+
+export interface MintedAsset extends AssetInfo {
+  readonly index: number
+  readonly createdAt: number
+  readonly creatorWallet: number
+  readonly initialSupply: bigint
+}
+
+export class Assets {
+  readonly avax: AssetInfo
+  private readonly list: ReadonlyArray<MintedAsset>
+
+  constructor(private readonly ctx: NetCtx) {
+    this.avax = { assetId: ctx.avaxAssetId, name: "Avalanche", symbol: "AVAX", denomination: AVAX_DENOMINATION }
+    this.list = Array.from({ length: ASSET_COUNT }, (_, k) => this.make(k))
+  }
+
+  minted(k: number): MintedAsset | undefined {
+    return this.list[k]
+  }
+
+  private make(k: number): MintedAsset {
+    const { ctx } = this
+    const offset = ctx.int(0, CATALOGUE.length - 1, "catalogue")
+    const entry = CATALOGUE[(offset + k) % CATALOGUE.length] as (typeof CATALOGUE)[number]
+    return {
+      ...entry,
+      index: k,
+      assetId: ctx.id(Kind.AssetTx, k),
+      createdAt: ctx.start + Math.floor(((k + 1) * ctx.cfg.spanSeconds) / 25) + ctx.int(0, 3600, "asset-t", k),
+      creatorWallet: k % ctx.cfg.wallets,
+      initialSupply: ctx.big(1_000_000n, 50_000_000n, "supply", k) * 10n ** BigInt(entry.denomination)
+    }
+  }
+
+  all(): ReadonlyArray<MintedAsset> {
+    return this.list
+  }
+
+  /** AVAX or a minted asset by id (minted ones exist only once created by `t`). */
+  byId(assetId: string, t: number): AssetInfo | undefined {
+    if (assetId === this.avax.assetId) return this.avax
+    const loc = this.ctx.locate(assetId)
+    if (loc?.kind !== Kind.AssetTx) return undefined
+    const a = this.minted(loc.a)
+    return a && this.ctx.blockAt("X", a.createdAt).timestamp <= t ? a : undefined
+  }
+}

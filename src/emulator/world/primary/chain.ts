@@ -1,0 +1,125 @@
+/**
+ * A P- or X-chain as blocks: block h holds every generated tx timed inside its window (see
+ * Timeline.window), ordered by time then id, plus "background" traffic between parties the world
+ * does not model, so no block is empty. Blocks are rebuilt on demand and memoised in a small LRU.
+ */
+import type { NetCtx, PxChain } from "./context.ts"
+import { Kind, ZERO_ID } from "./ids.ts"
+import { Lru } from "./lru.ts"
+import type { BlockRecord, TxRecord, UtxoRecord } from "./types.ts"
+
+export interface TxSource {
+  txsIn(from: number, to: number): TxRecord[]
+}
+
+const BACKGROUND_KIND: Readonly<Record<PxChain, Kind>> = { P: Kind.BackgroundPTx, X: Kind.BackgroundXTx }
+
+/** Rough serialized size: enough for blockSizeBytes to move with content. */
+const txSize = (tx: TxRecord): number =>
+  90 +
+  tx.inputs.length * 80 +
+  (tx.imported?.utxos.length ?? 0) * 80 +
+  (tx.outputs.length + (tx.stake?.length ?? 0) + (tx.exported?.utxos.length ?? 0)) * 84 +
+  (tx.staking ? 200 : 0) +
+  (tx.l1 ? 300 : 0)
+
+export class Chain {
+  private readonly cache = new Lru<number, ReadonlyArray<TxRecord>>(256)
+
+  constructor(
+    private readonly ctx: NetCtx,
+    readonly chain: PxChain,
+    private readonly sources: ReadonlyArray<TxSource>
+  ) {}
+
+  get blockchainId(): string {
+    return this.ctx.chainIds[this.chain]
+  }
+
+  /** Height of the last block revealed at `now` (-1 before genesis). */
+  height(now: number): number {
+    return this.ctx.timelines[this.chain].heightAt(now)
+  }
+
+  private background(h: number, slot: number, at: number): TxRecord {
+    const { ctx } = this
+    const id = ctx.id(BACKGROUND_KIND[this.chain], h, slot)
+    const fee = ctx.cfg.txFee
+    const amount = ctx.big(10_000_000n, 900_000_000_000n, "bg-amount", this.chain, h, slot)
+    const change = ctx.big(1_000_000n, 90_000_000_000n, "bg-change", this.chain, h, slot)
+    const block = ctx.blockRef(this.chain, h)
+    const genesis = ctx.blockRef(this.chain, 0)
+    const party = (n: number): Uint8Array => ctx.shortId(Kind.ExternalAddress, 2 ** 26 + h, slot * 4 + n + (this.chain === "X" ? 2 : 0))
+    const utxo = (index: number, value: bigint, owner: number): UtxoRecord => ({
+      txId: id,
+      outputIndex: index,
+      assetId: ctx.avaxAssetId,
+      amount: value,
+      owners: ctx.owner(party(owner)),
+      stakeableLocktime: 0n,
+      createdOn: this.chain,
+      consumedOn: this.chain,
+      created: block,
+      listed: block,
+      spent: undefined,
+      kind: "transfer"
+    })
+    const input: UtxoRecord = {
+      ...utxo(0, amount + change + fee, 0),
+      txId: ctx.id(Kind.ExternalTx, 2 ** 27 + h, slot, this.chain === "P" ? 200 : 201),
+      created: genesis,
+      listed: genesis,
+      spent: { txId: id, block }
+    }
+    return {
+      id,
+      chain: this.chain,
+      type: "BaseTx",
+      block,
+      issueTime: at,
+      inputs: [input],
+      outputs: [utxo(0, amount, 1), utxo(1, change, 0)],
+      memo: ctx.bytes(ctx.int(0, 1, "bg-memo", this.chain, h, slot) * 8, "memo", this.chain, h, slot),
+      burned: fee
+    }
+  }
+
+  /** All txs of block h in block order (regardless of now). */
+  txs(h: number): ReadonlyArray<TxRecord> {
+    return this.cache.get(h, () => {
+      const [from, to] = this.ctx.timelines[this.chain].window(h)
+      const found = this.sources.flatMap((s) => s.txsIn(from, to))
+      const count = found.length === 0 ? 1 : this.ctx.unit("bg", this.chain, h) < 0.25 ? 1 : 0
+      for (let slot = 0; slot < count; slot++) found.push(this.background(h, slot, from + slot))
+      return found.sort((a, b) => a.issueTime - b.issueTime || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+    })
+  }
+
+  block(h: number): BlockRecord {
+    const txs = this.txs(h)
+    const ref = this.ctx.blockRef(this.chain, h)
+    const onlyReward = txs.length === 1 && txs[0]?.type === "RewardValidatorTx"
+    return {
+      chain: this.chain,
+      height: ref.height,
+      id: ref.blockId,
+      parentId: h === 0 ? ZERO_ID : this.ctx.blockId(this.chain, h - 1),
+      timestamp: ref.timestamp,
+      txIds: txs.map((t) => t.id),
+      blockType: this.chain === "X" ? "StandardBlock" : onlyReward ? "BanffProposalBlock" : "BanffStandardBlock",
+      sizeBytes: 6 + 32 + 8 + 8 + 4 + txs.reduce((sum, t) => sum + txSize(t), 0)
+    }
+  }
+
+  /** Block height named by a block id of this chain (regardless of now). */
+  heightOf(blockId: string): number | undefined {
+    const loc = this.ctx.locate(blockId)
+    const kind = this.chain === "P" ? Kind.PBlock : Kind.XBlock
+    return loc?.kind === kind && loc.b === 0 && loc.c === 0 ? loc.a : undefined
+  }
+
+  /** A background tx by its locator (block, slot). */
+  backgroundTx(h: number, slot: number): TxRecord | undefined {
+    return this.txs(h).find((t) => t.id === this.ctx.id(BACKGROUND_KIND[this.chain], h, slot))
+  }
+}

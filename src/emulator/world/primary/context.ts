@@ -1,0 +1,129 @@
+/**
+ * Everything the generators of one network share: its real constants, its sizes, the three
+ * chains' timelines, seeded randomness scoped to the network, and the id codec.
+ */
+import { AVAX_ASSET_ID, BECH32_HRP, BLOCKCHAIN_ID, NETWORK_ID, type NetworkName } from "../constants.ts"
+import { bytes, hash32, intIn, unit } from "../rng.ts"
+import { networkConfig, type NetworkConfig } from "./config.ts"
+import { Kind, bech32, cb58, chainAddress, decodeId, encodeId, fromCb58, type Locator } from "./ids.ts"
+import { Lru } from "./lru.ts"
+import { Timeline } from "./timeline.ts"
+import type { BlockRef, Owners } from "./types.ts"
+
+type Key = string | number | bigint
+
+/** Chains whose blocks this world generates (the C-chain's come from the EVM world). */
+export type PxChain = "P" | "X"
+
+const BLOCK_KIND: Readonly<Record<PxChain, Kind>> = { P: Kind.PBlock, X: Kind.XBlock }
+
+export class NetCtx {
+  readonly cfg: NetworkConfig
+  readonly networkId: number
+  readonly hrp: string
+  readonly chainIds: { readonly P: string; readonly X: string; readonly C: string }
+  readonly avaxAssetId: string
+  readonly timelines: Readonly<Record<PxChain, Timeline>>
+  /** Unix seconds the world was built at: history ends here, the future continues from it. */
+  readonly anchor: number
+  /** Before it, validators use AddValidatorTx; from it, the permissionless txs with BLS keys. */
+  readonly durangoTime: number
+  private readonly seedN: number
+  private readonly blockIds = new Lru<string, string>(8192)
+  /** Ids are recomputed constantly (spend references, block lists); a bounded memo saves the hashing. */
+  private readonly ids = new Lru<string, string>(32_768)
+
+  constructor(
+    readonly seed: number,
+    readonly name: NetworkName,
+    scale: number,
+    anchor: number
+  ) {
+    this.cfg = networkConfig(name, scale)
+    this.networkId = NETWORK_ID[name]
+    this.hrp = BECH32_HRP[name]
+    this.chainIds = BLOCKCHAIN_ID[name]
+    this.avaxAssetId = AVAX_ASSET_ID[name]
+    this.anchor = Math.floor(anchor)
+    this.seedN = hash32(seed, "primary", name)
+    const c = this.cfg
+    this.timelines = {
+      P: new Timeline({ anchor: this.anchor, history: c.pHistoryBlocks, spanSeconds: c.spanSeconds, interval: c.pInterval }),
+      X: new Timeline({ anchor: this.anchor - 7, history: c.xHistoryBlocks, spanSeconds: c.spanSeconds, interval: c.xInterval })
+    }
+    this.durangoTime = this.anchor - Math.floor(c.spanSeconds * 0.55)
+  }
+
+  /** Earliest moment generated activity may happen: an hour after the latest of the genesis blocks. */
+  get start(): number {
+    return Math.max(this.timelines.P.genesisTime, this.timelines.X.genesisTime) + 3600
+  }
+
+  // — randomness scoped to this network —
+  unit(...keys: Key[]): number {
+    return unit(this.seedN, ...keys)
+  }
+  int(lo: number, hi: number, ...keys: Key[]): number {
+    return intIn(this.seedN, lo, hi, ...keys)
+  }
+  /** Uniform bigint in [lo, hi] (ranges below 2^64; two 32-bit draws, no sha256: amounts are hot). */
+  big(lo: bigint, hi: bigint, ...keys: Key[]): bigint {
+    const v = (BigInt(hash32(this.seedN, ...keys, "hi")) << 32n) | BigInt(hash32(this.seedN, ...keys, "lo"))
+    return lo + (v % (hi - lo + 1n))
+  }
+  bytes(n: number, ...keys: Key[]): Uint8Array {
+    return bytes(this.seedN, n, ...keys)
+  }
+
+  // — ids —
+  idBytes(kind: Kind, a: number, b = 0, c = 0): Uint8Array {
+    return encodeId(this.seed, this.name, { kind, a, b, c }, 32)
+  }
+  id(kind: Kind, a: number, b = 0, c = 0): string {
+    return this.ids.get(`${kind}.${a}.${b}.${c}`, () => cb58(this.idBytes(kind, a, b, c)))
+  }
+  shortId(kind: Kind, a: number, b = 0): Uint8Array {
+    return encodeId(this.seed, this.name, { kind, a, b, c: 0 }, 20)
+  }
+  /** The locator of a cb58 id of this network, if it is one. */
+  locate(id: string): Locator | undefined {
+    const b = fromCb58(id)
+    return b === undefined ? undefined : decodeId(this.seed, this.name, b)
+  }
+  locateShort(b: Uint8Array): Locator | undefined {
+    return decodeId(this.seed, this.name, b)
+  }
+
+  blockId(chain: PxChain, height: number): string {
+    return this.blockIds.get(`${chain}${height}`, () => this.id(BLOCK_KIND[chain], height))
+  }
+  /** The block of `chain` that includes something timed at `t` (clamped to genesis). */
+  blockAt(chain: PxChain, t: number): BlockRef {
+    return this.blockRef(chain, Math.max(0, this.timelines[chain].heightAt(t)))
+  }
+  blockRef(chain: PxChain, height: number): BlockRef {
+    return { chain, height: BigInt(height), blockId: this.blockId(chain, height), timestamp: this.timelines[chain].time(height) }
+  }
+
+  // — wallets' addresses —
+  /** How many addresses wallet w owns (1–4). */
+  walletAddressCount(wallet: number): number {
+    return 1 + this.int(0, 3, "addr-count", wallet)
+  }
+  address(wallet: number, index: number): Uint8Array {
+    return this.shortId(Kind.Address, wallet, index)
+  }
+  /** "P-avax1…" form of a 20-byte address (the node's form). */
+  chainAddressOf(chain: "P" | "X" | "C", address: Uint8Array): string {
+    return chainAddress(chain, this.hrp, address)
+  }
+  /** "avax1…" form (the REST services' form). */
+  bech32Of(address: Uint8Array): string {
+    return bech32(this.hrp, address)
+  }
+
+  /** One-address owner, spendable now. */
+  owner(address: Uint8Array): Owners {
+    return { addresses: [address], threshold: 1, locktime: 0n }
+  }
+}

@@ -1,0 +1,167 @@
+/**
+ * Identifiers of the primary-network world. Every id (tx, block, node, address) looks random but
+ * carries a masked locator of the entity it names, so a lookup by id regenerates that one entity
+ * instead of searching or keeping an index: memory stays flat whatever the scale.
+ *
+ * Layout: the leading bytes are a hash of (seed, network, locator); the trailing bytes are the
+ * locator XOR a mask derived from the leading bytes. Decoding unmasks the locator and accepts it
+ * only if re-encoding gives the same id, so foreign or mistyped ids never resolve.
+ */
+import { createHash } from "node:crypto"
+import { avax } from "./avax.ts"
+import { bytes } from "../rng.ts"
+
+/** What a locator names; the numeric value is part of the id bytes, so never renumber. */
+export enum Kind {
+  PBlock = 1,
+  XBlock = 2,
+  CBlock = 3,
+  Validation = 10,
+  Delegation = 11,
+  ValidationReward = 12,
+  DelegationReward = 13,
+  WalletPTx = 20,
+  WalletXTx = 21,
+  BackgroundPTx = 22,
+  BackgroundXTx = 23,
+  ExternalTx = 24,
+  AssetTx = 25,
+  WalletImportPTx = 26,
+  WalletImportXTx = 27,
+  GenesisAllocation = 28,
+  L1Tx = 30,
+  L1Validation = 31,
+  Node = 40,
+  L1Node = 41,
+  Address = 50,
+  ExternalAddress = 51
+}
+
+/** A locator: kind plus up to three small coordinates (a < 2^28, b < 2^20, c < 2^8). */
+export interface Locator {
+  readonly kind: Kind
+  readonly a: number
+  readonly b: number
+  readonly c: number
+}
+
+const A_BITS = 28n
+const B_BITS = 20n
+const C_BITS = 8n
+
+const pack = (l: Locator): bigint => {
+  if (l.a < 0 || l.a >= 2 ** 28 || l.b < 0 || l.b >= 2 ** 20 || l.c < 0 || l.c >= 2 ** 8) {
+    throw new RangeError(`locator out of range: ${JSON.stringify(l)}`)
+  }
+  return (BigInt(l.kind) << (A_BITS + B_BITS + C_BITS)) | (BigInt(l.a) << (B_BITS + C_BITS)) | (BigInt(l.b) << C_BITS) | BigInt(l.c)
+}
+
+const unpack = (v: bigint): Locator => ({
+  kind: Number(v >> (A_BITS + B_BITS + C_BITS)) as Kind,
+  a: Number((v >> (B_BITS + C_BITS)) & ((1n << A_BITS) - 1n)),
+  b: Number((v >> C_BITS) & ((1n << B_BITS) - 1n)),
+  c: Number(v & ((1n << C_BITS) - 1n))
+})
+
+const mask = (seed: number, head: Uint8Array, n: number): Uint8Array =>
+  createHash("sha256").update(head).update(`|mask|${seed}`).digest().subarray(0, n)
+
+const toBytesBE = (v: bigint, n: number): Uint8Array => {
+  const out = new Uint8Array(n)
+  for (let i = n - 1; i >= 0; i--) {
+    out[i] = Number(v & 0xffn)
+    v >>= 8n
+  }
+  return out
+}
+
+const fromBytesBE = (b: Uint8Array): bigint => b.reduce((acc, x) => (acc << 8n) | BigInt(x), 0n)
+
+/** Locator bytes in an id of `size` bytes: 8 for 32-byte ids, 7 for 20-byte ids (whose c is 0). */
+const tailSize = (size: number): number => (size >= 32 ? 8 : 7)
+
+const packFor = (loc: Locator, size: number): bigint => {
+  if (size === 32) return pack(loc)
+  if (loc.c !== 0) throw new RangeError("20-byte ids carry no third coordinate")
+  return pack(loc) >> C_BITS
+}
+
+const unpackFor = (v: bigint, size: number): Locator => unpack(size === 32 ? v : v << C_BITS)
+
+/** The id bytes (32 for txs/blocks, 20 for nodes/addresses) naming `loc` in one network. */
+export const encodeId = (seed: number, network: string, loc: Locator, size: 32 | 20): Uint8Array => {
+  const tail = tailSize(size)
+  const packed = packFor(loc, size)
+  const head = bytes(seed, size - tail, "id", network, size, packed)
+  const m = mask(seed, head, tail)
+  const t = toBytesBE(packed, tail).map((x, i) => x ^ (m[i] as number))
+  const out = new Uint8Array(size)
+  out.set(head, 0)
+  out.set(t, size - tail)
+  return out
+}
+
+/** The locator inside an id of this world and network, or undefined for any other bytes. */
+export const decodeId = (seed: number, network: string, id: Uint8Array): Locator | undefined => {
+  if (id.length !== 32 && id.length !== 20) return undefined
+  const size = id.length as 32 | 20
+  const tail = tailSize(size)
+  const head = id.subarray(0, size - tail)
+  const m = mask(seed, head, tail)
+  const packed = fromBytesBE(id.subarray(size - tail).map((x, i) => x ^ (m[i] as number)))
+  const loc = unpackFor(packed, size)
+  if (!(loc.kind in Kind)) return undefined
+  try {
+    const again = encodeId(seed, network, loc, size)
+    return Buffer.from(again).equals(Buffer.from(id)) ? loc : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/** cb58: base58 of the bytes plus the last 4 bytes of their sha256 (avalanchejs base58check). */
+export const cb58 = (b: Uint8Array): string => avax.utils.base58check.encode(b)
+
+/** Bytes of a cb58 string, or undefined when it is not valid cb58. */
+export const fromCb58 = (s: string): Uint8Array | undefined => {
+  try {
+    return avax.utils.base58check.decode(s)
+  } catch {
+    return undefined
+  }
+}
+
+export const NODE_ID_PREFIX = "NodeID-"
+
+export const nodeIdString = (b: Uint8Array): string => NODE_ID_PREFIX + cb58(b)
+
+export const nodeIdBytes = (s: string): Uint8Array | undefined =>
+  s.startsWith(NODE_ID_PREFIX) ? fromCb58(s.slice(NODE_ID_PREFIX.length)) : undefined
+
+/** The all-zero id: the P-chain's id, the primary subnet's id and the genesis block's parent. */
+export const ZERO_ID = cb58(new Uint8Array(32))
+
+export const hex0x = (b: Uint8Array): string => "0x" + Buffer.from(b).toString("hex")
+
+/** Bare bech32 address ("avax1…"), the REST services' form. */
+export const bech32 = (hrp: string, b: Uint8Array): string => avax.utils.formatBech32(hrp, b)
+
+/** Chain-prefixed address ("P-avax1…"), the node's form. */
+export const chainAddress = (chain: "P" | "X" | "C", hrp: string, b: Uint8Array): string => avax.utils.format(chain, hrp, b)
+
+/**
+ * Parses an address as the REST and JSON-RPC inputs allow it: bare or with a chain letter prefix.
+ * Returns the hrp and 20 address bytes, or a reason it is not an address.
+ */
+export const parseAddress = (s: string): { readonly chain?: string; readonly hrp: string; readonly bytes: Uint8Array } | string => {
+  const dash = s.indexOf("-")
+  const chain = dash > 0 ? s.slice(0, dash) : undefined
+  const rest = dash > 0 ? s.slice(dash + 1) : s
+  try {
+    const [hrp, b] = avax.utils.parseBech32(rest)
+    if (b.length !== 20) return `"${s}" does not hold a 20-byte address`
+    return chain === undefined ? { hrp, bytes: b } : { chain, hrp, bytes: b }
+  } catch {
+    return `"${s}" is not a bech32 address`
+  }
+}

@@ -1,0 +1,274 @@
+/**
+ * One primary network (mainnet or fuji): the query API the REST routes and the JSON-RPC methods
+ * read. Every answer is "as of now" (the clock): blocks, txs and UTXOs exist once their block's
+ * timestamp is ≤ now; statuses (pending/active/completed, spent/unspent) are evaluated at now.
+ */
+import type { Clock } from "../../http/contract.ts"
+import type { NetworkName } from "../constants.ts"
+import type { EvmChain } from "../evm/index.ts"
+import { AssetTxs } from "./assetTxs.ts"
+import { Assets } from "./assets.ts"
+import { Chain } from "./chain.ts"
+import { NetCtx } from "./context.ts"
+import { Kind } from "./ids.ts"
+import { L1Txs } from "./l1Txs.ts"
+import { L1s, type AdoptedL1 } from "./l1.ts"
+import { Lru } from "./lru.ts"
+import { Staking } from "./staking.ts"
+import { StakingTxs } from "./stakingTxs.ts"
+import type { AssetInfo, BlockRecord, ChainLetter, TxRecord, UtxoRecord } from "./types.ts"
+import { Wallets } from "./wallets.ts"
+
+export type PxChain = "P" | "X"
+
+export interface UtxoQuery {
+  /** Also spent outputs (REST includeSpent). */
+  readonly includeSpent?: boolean
+  /**
+   * "rest": everything the indexer shows, staked outputs included (flagged by `staking`).
+   * "node": what the node's getUTXOs returns: only outputs it lists (staked ones once returned).
+   */
+  readonly view: "rest" | "node"
+  /** Node view only: atomic UTXOs exported from this chain and not yet imported. */
+  readonly sourceChain?: ChainLetter
+}
+
+export interface AddressSet {
+  readonly wallet: number
+  /** 20-byte short ids. */
+  readonly addresses: ReadonlyArray<Uint8Array>
+  readonly p: ReadonlyArray<string>
+  readonly x: ReadonlyArray<string>
+}
+
+export class PrimaryNetwork {
+  readonly ctx: NetCtx
+  readonly staking: Staking
+  readonly stakingTxs: StakingTxs
+  readonly wallets: Wallets
+  readonly assets: Assets
+  readonly assetTxs: AssetTxs
+  readonly l1s: L1s
+  readonly l1Txs: L1Txs
+  readonly p: Chain
+  readonly x: Chain
+  private readonly walletCache = new Lru<string, UtxoRecord[]>(64)
+
+  constructor(
+    seed: number,
+    readonly name: NetworkName,
+    scale: number,
+    private readonly clock: Clock,
+    /** The network's C-chain from the EVM world: route 12's c-chain blocks are its blocks. */
+    readonly cChain: EvmChain,
+    /** Unix seconds the world was built at: the same history whenever the network is first used. */
+    anchor: number,
+    adoptedL1?: AdoptedL1
+  ) {
+    this.ctx = new NetCtx(seed, name, scale, anchor)
+    this.staking = new Staking(this.ctx)
+    this.stakingTxs = new StakingTxs(this.ctx, this.staking)
+    this.assets = new Assets(this.ctx)
+    this.assetTxs = new AssetTxs(this.ctx, this.assets)
+    this.wallets = new Wallets(this.ctx, this.assets)
+    this.l1s = new L1s(this.ctx, adoptedL1)
+    this.l1Txs = new L1Txs(this.ctx, this.l1s)
+    this.p = new Chain(this.ctx, "P", [this.stakingTxs, { txsIn: (a, b) => this.wallets.txsIn("P", a, b) }, this.l1Txs])
+    this.x = new Chain(this.ctx, "X", [this.assetTxs, { txsIn: (a, b) => this.wallets.txsIn("X", a, b) }])
+  }
+
+  now(): number {
+    return this.clock.now()
+  }
+
+  get networkId(): number {
+    return this.ctx.networkId
+  }
+  get hrp(): string {
+    return this.ctx.hrp
+  }
+  get blockchainIds(): { readonly P: string; readonly X: string; readonly C: string } {
+    return this.ctx.chainIds
+  }
+  get avaxAssetId(): string {
+    return this.ctx.avaxAssetId
+  }
+
+  /** P, X or C for a blockchain id or alias of this network (REST aliases p-chain…, node aliases P…). */
+  chainOf(idOrAlias: string): ChainLetter | undefined {
+    const ids = this.ctx.chainIds
+    const a = idOrAlias.toLowerCase()
+    if (idOrAlias === ids.P || a === "p-chain" || idOrAlias === "P") return "P"
+    if (idOrAlias === ids.X || a === "x-chain" || idOrAlias === "X") return "X"
+    if (idOrAlias === ids.C || a === "c-chain" || idOrAlias === "C") return "C"
+    return undefined
+  }
+
+  chain(c: PxChain): Chain {
+    return c === "P" ? this.p : this.x
+  }
+
+  // — blocks and txs —
+
+  /** Height of the last accepted block at now. */
+  height(c: PxChain): bigint {
+    return BigInt(this.chain(c).height(this.now()))
+  }
+
+  private visibleHeight(c: PxChain, height: bigint): number | undefined {
+    const h = Number(height)
+    return Number.isSafeInteger(h) && h >= 0 && h <= this.chain(c).height(this.now()) ? h : undefined
+  }
+
+  block(c: PxChain, height: bigint): BlockRecord | undefined {
+    const h = this.visibleHeight(c, height)
+    return h === undefined ? undefined : this.chain(c).block(h)
+  }
+
+  blockById(c: PxChain, blockId: string): BlockRecord | undefined {
+    const h = this.chain(c).heightOf(blockId)
+    return h === undefined ? undefined : this.block(c, BigInt(h))
+  }
+
+  /** The txs of a revealed block, in block order. */
+  blockTxs(c: PxChain, height: bigint): ReadonlyArray<TxRecord> {
+    const h = this.visibleHeight(c, height)
+    return h === undefined ? [] : this.chain(c).txs(h)
+  }
+
+  /** A tx of any P/X chain by id, regardless of now (undefined for ids this world never issued). */
+  private txAnyTime(txId: string): TxRecord | undefined {
+    const loc = this.ctx.locate(txId)
+    if (!loc) {
+      const adopted = this.l1s.bySubnetId(txId) ?? this.l1s.byChainId(txId)
+      if (!adopted) return undefined
+      return txId === adopted.subnetId ? this.l1Txs.createSubnetTx(adopted) : this.l1Txs.createChainTx(adopted)
+    }
+    const { kind, a, b, c } = loc
+    switch (kind) {
+      case Kind.Validation:
+      case Kind.Delegation:
+      case Kind.ValidationReward:
+      case Kind.DelegationReward:
+        return this.stakingTxs.txByLocator(kind, a, b, c)
+      case Kind.WalletPTx:
+      case Kind.WalletXTx:
+      case Kind.WalletImportPTx:
+      case Kind.WalletImportXTx:
+        return c === 0 ? this.wallets.txByLocator(kind, a, b) : undefined
+      case Kind.L1Tx:
+        return this.l1Txs.txByLocator(a, b, c)
+      case Kind.BackgroundPTx:
+        return c === 0 ? this.p.backgroundTx(a, b) : undefined
+      case Kind.BackgroundXTx:
+        return c === 0 ? this.x.backgroundTx(a, b) : undefined
+      case Kind.AssetTx: {
+        const asset = b === 0 && c === 0 ? this.assets.minted(a) : undefined
+        return asset && this.assetTxs.createAssetTx(asset)
+      }
+      default:
+        return undefined
+    }
+  }
+
+  /** A tx accepted by now, optionally only of one chain. */
+  tx(txId: string, chain?: PxChain): TxRecord | undefined {
+    const tx = this.txAnyTime(txId)
+    if (!tx || (chain && tx.chain !== chain)) return undefined
+    return tx.block.timestamp <= this.now() ? tx : undefined
+  }
+
+  /** avm.getTxStatus / platform.getTxStatus: Accepted once revealed, else Unknown. */
+  txStatus(txId: string, chain: PxChain): "Accepted" | "Unknown" {
+    return this.tx(txId, chain) ? "Accepted" : "Unknown"
+  }
+
+  // — assets and fees —
+
+  asset(assetId: string): AssetInfo | undefined {
+    return this.assets.byId(assetId, this.now())
+  }
+
+  /** AVAX and the minted assets created by now. */
+  assetList(): AssetInfo[] {
+    return [this.assets.avax, ...this.assets.all().filter((a) => this.ctx.blockAt("X", a.createdAt).timestamp <= this.now())]
+  }
+
+  txFee(): { readonly txFee: bigint; readonly createAssetTxFee: bigint } {
+    return { txFee: this.ctx.cfg.txFee, createAssetTxFee: this.ctx.cfg.createAssetTxFee }
+  }
+
+  // — addresses and UTXOs —
+
+  /** The wallets (address sets) whose UTXOs the world generates. */
+  addressSets(): AddressSet[] {
+    return Array.from({ length: this.wallets.count }, (_, w) => {
+      const addresses = this.wallets.addresses(w)
+      return {
+        wallet: w,
+        addresses,
+        p: addresses.map((a) => this.ctx.chainAddressOf("P", a)),
+        x: addresses.map((a) => this.ctx.chainAddressOf("X", a))
+      }
+    })
+  }
+
+  /** Every output of wallet w consumable on chain c and created by now (spent or not, staked or not). */
+  private walletUtxos(w: number, c: PxChain): UtxoRecord[] {
+    const now = this.now()
+    return this.walletCache.get(`${w}|${c}|${now}`, () => {
+      const found = [...this.wallets.utxos(w, c, now), ...(c === "P" ? this.stakingTxs.walletUtxos(w, now) : this.assetTxs.walletUtxos(w))]
+      const seen = new Set<string>()
+      return found.filter((u) => {
+        const key = `${u.txId}:${u.outputIndex}`
+        if (seen.has(key) || u.created.timestamp > now) return false
+        seen.add(key)
+        return true
+      })
+    })
+  }
+
+  /**
+   * UTXOs consumable on chain c owned by any of `addresses` (20-byte short ids), as of now.
+   * Order: creation block timestamp, then tx id, then output index.
+   */
+  utxos(c: PxChain, addresses: ReadonlyArray<Uint8Array>, q: UtxoQuery): UtxoRecord[] {
+    const now = this.now()
+    const wanted = new Set(addresses.map((a) => Buffer.from(a).toString("hex")))
+    const wallets = new Set<number>()
+    for (const a of addresses) {
+      const w = this.wallets.walletOf(a)
+      if (w !== undefined) wallets.add(w)
+    }
+    const out: UtxoRecord[] = []
+    for (const w of [...wallets].sort((a, b) => a - b)) {
+      for (const u of this.walletUtxos(w, c)) {
+        if (!u.owners.addresses.some((a) => wanted.has(Buffer.from(a).toString("hex")))) continue
+        const spent = u.spent !== undefined && u.spent.block.timestamp <= now
+        if (q.view === "node") {
+          if (spent) continue
+          if (q.sourceChain !== undefined ? u.createdOn !== q.sourceChain || u.createdOn === c : u.createdOn !== c) continue
+          if (u.listed === undefined || u.listed.timestamp > now) continue
+        } else if (spent && !q.includeSpent) continue
+        out.push(u)
+      }
+    }
+    const seen = new Set<string>()
+    return out
+      .filter((u) => {
+        const key = `${u.txId}:${u.outputIndex}`
+        if (seen.has(key)) return false
+        seen.add(key)
+        return true
+      })
+      .sort((a, b) => a.created.timestamp - b.created.timestamp || (a.txId < b.txId ? -1 : a.txId > b.txId ? 1 : 0) || a.outputIndex - b.outputIndex)
+  }
+
+  // — supply —
+
+  /** nAVAX supply at time t (genesis supply plus steady minting); ignores burns, as the node's does. */
+  supplyAt(t: number): bigint {
+    const since = Math.max(0, t - this.ctx.timelines.P.genesisTime)
+    return this.ctx.cfg.genesisSupply + this.ctx.cfg.mintPerSecond * BigInt(since)
+  }
+}

@@ -1,0 +1,251 @@
+/**
+ * The P-chain txs of the staking schedule: a validator or delegator tx per validation and
+ * delegation, and a RewardValidatorTx when each ends. UTXO flow follows the node: stake outputs
+ * are listed by the node only after the reward tx returns them (same tx id, indices after the
+ * outputs, as avalanchego keys them); rewards follow at the next indices; a node's next
+ * validation re-stakes the stake returned by the previous one. What is not modelled (the
+ * operators' other funds) enters as one genesis-allocation input per tx.
+ */
+import { PRIMARY_SUBNET_ID } from "../constants.ts"
+import type { NetCtx } from "./context.ts"
+import { Kind } from "./ids.ts"
+import type { Delegation, NodeParams, Staking, Validation } from "./staking.ts"
+import type { Owners, TxRecord, UtxoRecord } from "./types.ts"
+
+export class StakingTxs {
+  constructor(
+    private readonly ctx: NetCtx,
+    readonly staking: Staking
+  ) {}
+
+  validationTxId(v: Validation): string {
+    return this.ctx.id(Kind.Validation, v.node.index, v.j)
+  }
+  validationRewardTxId(v: Validation): string {
+    return this.ctx.id(Kind.ValidationReward, v.node.index, v.j)
+  }
+  delegationTxId(d: Delegation): string {
+    return this.ctx.id(Kind.Delegation, d.validation.node.index, d.validation.j, d.k)
+  }
+  delegationRewardTxId(d: Delegation): string {
+    return this.ctx.id(Kind.DelegationReward, d.validation.node.index, d.validation.j, d.k)
+  }
+
+  private change(kind: "v" | "d", i: number, j: number, k: number): bigint {
+    return this.ctx.big(100_000_000n, 50_000_000_000n, "stake-change", kind, i, j, k)
+  }
+
+  private genesisFunding(i: number, j: number, c: number, amount: bigint, owner: Owners, spentBy: string, at: number): UtxoRecord {
+    const genesis = this.ctx.blockRef("P", 0)
+    return {
+      txId: this.ctx.id(Kind.GenesisAllocation, i, j, c),
+      outputIndex: 0,
+      assetId: this.ctx.avaxAssetId,
+      amount,
+      owners: owner,
+      stakeableLocktime: 0n,
+      createdOn: "P",
+      consumedOn: "P",
+      created: genesis,
+      listed: genesis,
+      spent: { txId: spentBy, block: this.ctx.blockAt("P", at) },
+      kind: "transfer"
+    }
+  }
+
+  private plain(txId: string, index: number, amount: bigint, owner: Owners, at: number): UtxoRecord {
+    const block = this.ctx.blockAt("P", at)
+    return {
+      txId,
+      outputIndex: index,
+      assetId: this.ctx.avaxAssetId,
+      amount,
+      owners: owner,
+      stakeableLocktime: 0n,
+      createdOn: "P",
+      consumedOn: "P",
+      created: block,
+      listed: block,
+      spent: undefined,
+      kind: "transfer"
+    }
+  }
+
+  /** Stake outputs of a validation: returned at its end, re-staked by the node's next period. */
+  private validationStake(v: Validation): UtxoRecord[] {
+    const n = v.node
+    const txId = this.validationTxId(v)
+    const next = this.staking.validation(n, v.j + 1)
+    const parts = n.stakeOutputs
+    const share = v.stake / BigInt(parts)
+    return Array.from({ length: parts }, (_, k) => ({
+      txId,
+      outputIndex: 1 + k,
+      assetId: this.ctx.avaxAssetId,
+      amount: k === parts - 1 ? v.stake - share * BigInt(parts - 1) : share,
+      owners: this.staking.operatorOwner(n),
+      stakeableLocktime: 0n,
+      createdOn: "P",
+      consumedOn: "P",
+      created: this.ctx.blockAt("P", v.issue),
+      listed: this.ctx.blockAt("P", v.end),
+      spent: next && { txId: this.validationTxId(next), block: this.ctx.blockAt("P", next.issue) },
+      kind: "stake",
+      staking: { start: v.start, end: v.end }
+    }))
+  }
+
+  private validationRewards(v: Validation): UtxoRecord[] {
+    const txId = this.validationTxId(v)
+    const owner = this.staking.operatorOwner(v.node)
+    const base = 1 + v.node.stakeOutputs
+    const rewards: UtxoRecord[] = [{ ...this.plain(txId, base, v.reward, owner, v.end), kind: "reward", rewardType: "VALIDATOR" }]
+    const fees = this.staking.feeReward(v)
+    if (fees > 0n) rewards.push({ ...this.plain(txId, base + 1, fees, owner, v.end), kind: "reward", rewardType: "VALIDATOR_FEE" })
+    return rewards
+  }
+
+  validationTx(v: Validation): TxRecord {
+    const { ctx } = this
+    const n: NodeParams = v.node
+    const id = this.validationTxId(v)
+    const owner = this.staking.operatorOwner(n)
+    const fee = ctx.cfg.txFee
+    const change = this.change("v", n.index, v.j, 0)
+    const prev = this.staking.validation(n, v.j - 1)
+    const restaked = prev ? this.validationStake(prev) : []
+    const funding = this.genesisFunding(n.index, v.j, 0, fee + change + (prev ? 0n : v.stake), owner, id, v.issue)
+    return {
+      id,
+      chain: "P",
+      type: v.permissionless ? "AddPermissionlessValidatorTx" : "AddValidatorTx",
+      block: ctx.blockAt("P", v.issue),
+      issueTime: v.issue,
+      inputs: [...restaked, funding],
+      outputs: [this.plain(id, 0, change, owner, v.issue)],
+      stake: this.validationStake(v),
+      rewards: this.validationRewards(v),
+      staking: {
+        role: "validator",
+        nodeId: n.nodeId,
+        subnetId: PRIMARY_SUBNET_ID,
+        start: v.start,
+        end: v.end,
+        weight: v.stake,
+        shares: n.shares,
+        rewardOwner: owner,
+        delegationRewardOwner: owner,
+        ...(v.permissionless ? { signer: n.signer } : {}),
+        estimatedReward: v.reward
+      },
+      rewardTxId: this.validationRewardTxId(v),
+      memo: new Uint8Array(0),
+      burned: fee
+    }
+  }
+
+  delegationTx(d: Delegation): TxRecord {
+    const { ctx } = this
+    const v = d.validation
+    const id = this.delegationTxId(d)
+    const owner = this.staking.delegatorOwner(d)
+    const fee = ctx.cfg.txFee
+    const change = this.change("d", v.node.index, v.j, d.k)
+    const stake: UtxoRecord = {
+      ...this.plain(id, 1, d.amount, owner, d.issue),
+      listed: ctx.blockAt("P", d.end),
+      kind: "stake",
+      staking: { start: d.start, end: d.end }
+    }
+    return {
+      id,
+      chain: "P",
+      type: d.permissionless ? "AddPermissionlessDelegatorTx" : "AddDelegatorTx",
+      block: ctx.blockAt("P", d.issue),
+      issueTime: d.issue,
+      inputs: [this.genesisFunding(v.node.index, v.j, 1 + d.k, fee + change + d.amount, owner, id, d.issue)],
+      outputs: [this.plain(id, 0, change, owner, d.issue)],
+      stake: [stake],
+      rewards: [{ ...this.plain(id, 2, d.netReward, owner, d.end), kind: "reward", rewardType: "DELEGATOR" }],
+      staking: {
+        role: "delegator",
+        nodeId: v.node.nodeId,
+        subnetId: PRIMARY_SUBNET_ID,
+        start: d.start,
+        end: d.end,
+        weight: d.amount,
+        rewardOwner: owner,
+        estimatedReward: d.netReward
+      },
+      rewardTxId: this.delegationRewardTxId(d),
+      memo: new Uint8Array(0),
+      burned: fee
+    }
+  }
+
+  private rewardTx(id: string, rewardedTxId: string, at: number): TxRecord {
+    return {
+      id,
+      chain: "P",
+      type: "RewardValidatorTx",
+      block: this.ctx.blockAt("P", at),
+      issueTime: at,
+      inputs: [],
+      outputs: [],
+      rewardedTxId,
+      memo: new Uint8Array(0),
+      burned: 0n
+    }
+  }
+
+  validationRewardTx(v: Validation): TxRecord {
+    return this.rewardTx(this.validationRewardTxId(v), this.validationTxId(v), v.end)
+  }
+
+  delegationRewardTx(d: Delegation): TxRecord {
+    return this.rewardTx(this.delegationRewardTxId(d), this.delegationTxId(d), d.end)
+  }
+
+  /** Every staking-schedule tx timed in [from, to). */
+  txsIn(from: number, to: number): TxRecord[] {
+    const out: TxRecord[] = []
+    for (let i = 0; i < this.staking.nodeCount; i++) {
+      const n = this.staking.node(i)
+      for (const v of this.staking.validationsIssuedIn(n, from, to)) out.push(this.validationTx(v))
+      for (const v of this.staking.validationsEndingIn(n, from, to)) out.push(this.validationRewardTx(v))
+      for (const v of this.staking.validationsOverlapping(n, from, to)) {
+        for (const d of this.staking.delegations(v)) {
+          if (d.issue >= from && d.issue < to) out.push(this.delegationTx(d))
+          if (d.end >= from && d.end < to) out.push(this.delegationRewardTx(d))
+        }
+      }
+    }
+    return out
+  }
+
+  /** A staking-schedule tx by locator, whether or not revealed yet. */
+  txByLocator(kind: Kind, i: number, j: number, k: number): TxRecord | undefined {
+    if (i >= this.staking.nodeCount) return undefined
+    const v = this.staking.validation(this.staking.node(i), j)
+    if (!v) return undefined
+    if (kind === Kind.Validation) return this.validationTx(v)
+    if (kind === Kind.ValidationReward) return this.validationRewardTx(v)
+    const d = this.staking.delegation(v, k)
+    if (!d) return undefined
+    return kind === Kind.Delegation ? this.delegationTx(d) : kind === Kind.DelegationReward ? this.delegationRewardTx(d) : undefined
+  }
+
+  /**
+   * P-chain outputs owned by wallet w from staking (changes, stakes, rewards, re-staked funds),
+   * created by txs issued before t + slack; the caller filters by revealed blocks.
+   */
+  walletUtxos(w: number, t: number): UtxoRecord[] {
+    const out: UtxoRecord[] = []
+    const all = (tx: TxRecord): UtxoRecord[] => [...tx.inputs.filter((u) => u.kind === "transfer" && u.created.height === 0n), ...tx.outputs, ...(tx.stake ?? []), ...(tx.rewards ?? [])]
+    for (let i = w; i < this.staking.nodeCount; i += this.ctx.cfg.wallets) {
+      for (const v of this.staking.validationsUpTo(this.staking.node(i), t)) out.push(...all(this.validationTx(v)))
+    }
+    for (const d of this.staking.delegationsOfWallet(w, t)) out.push(...all(this.delegationTx(d)))
+    return out
+  }
+}

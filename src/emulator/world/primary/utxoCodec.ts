@@ -1,0 +1,77 @@
+/**
+ * UTXO bytes exactly as a node serves them, produced and read by avalanchejs (no home-made codec):
+ * codec version (2 bytes) + Utxo serialization; on the wire `0x` + bytes + 4-byte checksum (last
+ * 4 bytes of sha256). The UTXO id is avalanchejs' UTXOID.ID(): cb58 of sha256(outputIndex as
+ * uint64 BE ‖ txID), avalanchego's txID.Prefix(index) — checked against the shared vectors.
+ */
+import { avax, type UtxoT } from "./avax.ts"
+
+const { Address, BigIntPr, Id, Int, OutputOwners, TransferOutput, Utxo, pvmSerial, utils } = avax
+const { UTXOID } = avax.avaxSerial
+
+export type UtxoChain = "X" | "P"
+
+/** The decoded fields of a secp256k1 transfer UTXO (optionally wrapped in a stakeable lock). */
+export interface UtxoFields {
+  readonly txId: string
+  readonly outputIndex: number
+  readonly assetId: string
+  readonly amount: bigint
+  readonly locktime: bigint
+  readonly threshold: number
+  /** 20-byte short ids of the owners, in output order (ascending bytes, as the node requires). */
+  readonly addresses: ReadonlyArray<Uint8Array>
+  /** Non-zero only for a P-chain StakeableLockOut. */
+  readonly stakeableLocktime: bigint
+}
+
+const managerOf = (chain: UtxoChain) => utils.getManagerForVM(chain === "X" ? "AVM" : "PVM")
+
+/** Owners sorted by bytes: the node rejects outputs whose addresses are not sorted and unique. */
+export const sortAddresses = (addrs: ReadonlyArray<Uint8Array>): Uint8Array[] =>
+  [...addrs].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)))
+
+const toUtxo = (f: UtxoFields): UtxoT => {
+  const owners = new OutputOwners(
+    new BigIntPr(f.locktime),
+    new Int(f.threshold),
+    sortAddresses(f.addresses).map((a) => new Address(a))
+  )
+  const transfer = new TransferOutput(new BigIntPr(f.amount), owners)
+  const output = f.stakeableLocktime > 0n ? new pvmSerial.StakeableLockOut(new BigIntPr(f.stakeableLocktime), transfer) : transfer
+  return new Utxo(new UTXOID(Id.fromString(f.txId), new Int(f.outputIndex)), Id.fromString(f.assetId), output)
+}
+
+/** Codec version + Utxo bytes, without checksum. */
+export const encodeUtxo = (chain: UtxoChain, f: UtxoFields): Uint8Array => {
+  if (chain === "X" && f.stakeableLocktime > 0n) throw new Error("stakeable locks exist only on the P-chain")
+  const manager = managerOf(chain)
+  return utils.concatBytes(manager.getDefaultCodecId().toBytes(), toUtxo(f).toBytes(manager.getDefaultCodec()))
+}
+
+/** The node's hex form: 0x + bytes + checksum. */
+export const utxoHex = (chain: UtxoChain, f: UtxoFields): string => utils.bufferToHex(utils.addChecksum(encodeUtxo(chain, f)))
+
+/** cb58 UTXO id of (txId, outputIndex). */
+export const utxoId = (txId: string, outputIndex: number): string => UTXOID.fromNative(txId, outputIndex).ID()
+
+/** Reads a node hex UTXO back into its fields (checksum verified); throws on malformed input. */
+export const decodeUtxoHex = (chain: UtxoChain, hex: string): UtxoFields & { readonly utxoId: string } => {
+  const all = utils.hexToBuffer(hex)
+  const body = all.subarray(0, all.length - 4)
+  if (utils.bufferToHex(utils.addChecksum(body)) !== hex.toLowerCase()) throw new Error("UTXO checksum mismatch")
+  const utxo = managerOf(chain).unpack(body, Utxo)
+  const info = utils.getUtxoInfo(utxo)
+  const owners = utxo.getOutputOwners()
+  return {
+    txId: utxo.utxoId.txID.toString(),
+    outputIndex: utxo.utxoId.outputIdx.value(),
+    assetId: info.assetId,
+    amount: info.amount,
+    locktime: info.locktime,
+    threshold: info.threshold,
+    addresses: owners.addrs.map((a) => a.toBytes()),
+    stakeableLocktime: info.stakeableLocktime,
+    utxoId: utxo.ID()
+  }
+}

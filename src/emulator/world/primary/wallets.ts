@@ -1,0 +1,385 @@
+/**
+ * Wallets (the address sets): each owns 1–4 addresses and runs one stream of txs on the P-chain
+ * and one on the X-chain. Event e of a stream happens at a jittered arithmetic time, so a block's
+ * window maps to a few events per wallet without any index. An event spends some outputs of the
+ * 1–10 events before it (a pure rule, so both "who spends (e,o)" and "what does e spend" are
+ * arithmetic), and balances per asset against one external party, whose side is not modelled.
+ *
+ * Exports: an ExportTx event on one chain puts AVAX into shared memory for the other; a derived
+ * ImportTx on the other chain takes it out a while later (seconds to two days), so atomic UTXOs
+ * are pending in between.
+ */
+import { DAY } from "./config.ts"
+import type { NetCtx } from "./context.ts"
+import type { Assets } from "./assets.ts"
+import { Kind } from "./ids.ts"
+import type { BlockRef, Owners, TxRecord, UtxoRecord } from "./types.ts"
+
+export type StreamChain = "P" | "X"
+export type WalletEventType = "BaseTx" | "ExportTx"
+
+export interface WalletEvent {
+  readonly wallet: number
+  readonly chain: StreamChain
+  readonly e: number
+  readonly time: number
+  readonly type: WalletEventType
+}
+
+interface OutSpec {
+  readonly assetId: string
+  readonly amount: bigint
+  readonly owners: Owners
+  readonly stakeableLocktime: bigint
+  /** Spent by the event this many later; undefined = never. */
+  readonly spendOffset: number | undefined
+}
+
+const MAX_SPEND_OFFSET = 10
+const MAX_IMPORT_DELAY = 2 * DAY
+const OTHER: Readonly<Record<StreamChain, StreamChain>> = { P: "X", X: "P" }
+const STREAM_KIND: Readonly<Record<StreamChain, Kind>> = { P: Kind.WalletPTx, X: Kind.WalletXTx }
+const IMPORT_KIND: Readonly<Record<StreamChain, Kind>> = { P: Kind.WalletImportPTx, X: Kind.WalletImportXTx }
+
+export class Wallets {
+  constructor(
+    private readonly ctx: NetCtx,
+    private readonly assets: Assets
+  ) {}
+
+  get count(): number {
+    return this.ctx.cfg.wallets
+  }
+
+  addressCount(w: number): number {
+    return this.ctx.walletAddressCount(w)
+  }
+
+  addresses(w: number): Uint8Array[] {
+    return Array.from({ length: this.addressCount(w) }, (_, a) => this.ctx.address(w, a))
+  }
+
+  /** Wallet of a 20-byte address, when it is one of this world's wallet addresses. */
+  walletOf(address: Uint8Array): number | undefined {
+    const loc = this.ctx.locateShort(address)
+    if (loc?.kind !== Kind.Address || loc.a >= this.count || loc.b >= this.addressCount(loc.a)) return undefined
+    return loc.a
+  }
+
+  // — stream timing —
+
+  private interval(w: number, chain: StreamChain): number {
+    const events = chain === "P" ? this.ctx.int(14, 30, "p-events", w) : this.ctx.int(30, 70, "x-events", w)
+    return Math.floor(this.ctx.cfg.spanSeconds / events)
+  }
+
+  private firstTime(w: number, chain: StreamChain): number {
+    return this.ctx.start + Math.floor(this.ctx.unit("first", chain, w) * this.interval(w, chain))
+  }
+
+  eventTime(w: number, chain: StreamChain, e: number): number {
+    const q = this.interval(w, chain)
+    return this.firstTime(w, chain) + e * q + Math.floor(this.ctx.unit("jitter", chain, w, e) * (q / 2))
+  }
+
+  event(w: number, chain: StreamChain, e: number): WalletEvent {
+    const exportShare = chain === "P" ? 0.15 : 0.14
+    const type: WalletEventType = e > 0 && this.ctx.unit("type", chain, w, e) < exportShare ? "ExportTx" : "BaseTx"
+    return { wallet: w, chain, e, time: this.eventTime(w, chain, e), type }
+  }
+
+  /** Event indices of wallet w on chain whose time lies in [from, to). */
+  private indicesIn(w: number, chain: StreamChain, from: number, to: number): number[] {
+    const q = this.interval(w, chain)
+    const first = this.firstTime(w, chain)
+    const lo = Math.max(0, Math.floor((from - first) / q) - 1)
+    const hi = Math.floor((to - first) / q)
+    const out: number[] = []
+    for (let e = lo; e <= hi; e++) {
+      const t = this.eventTime(w, chain, e)
+      if (t >= from && t < to) out.push(e)
+    }
+    return out
+  }
+
+  eventsIn(chain: StreamChain, from: number, to: number): WalletEvent[] {
+    const out: WalletEvent[] = []
+    for (let w = 0; w < this.count; w++) for (const e of this.indicesIn(w, chain, from, to)) out.push(this.event(w, chain, e))
+    return out
+  }
+
+  /** Events of wallet w on chain whose block is revealed at t. */
+  private eventsVisibleAt(w: number, chain: StreamChain, t: number): WalletEvent[] {
+    // a block may hold events timed after its own timestamp: look a little past t, then filter
+    return this.indicesIn(w, chain, Number.MIN_SAFE_INTEGER / 4, t + 7 * DAY)
+      .map((e) => this.event(w, chain, e))
+      .filter((ev) => this.ctx.blockAt(chain, ev.time).timestamp <= t)
+  }
+
+  // — imports derived from exports —
+
+  private importDelay(ev: WalletEvent): number {
+    return this.ctx.int(60, MAX_IMPORT_DELAY, "import-delay", ev.chain, ev.wallet, ev.e)
+  }
+
+  importTime(exportEv: WalletEvent): number {
+    return exportEv.time + this.importDelay(exportEv)
+  }
+
+  /** Exports of the other chain whose import onto `chain` is timed in [from, to). */
+  importsIn(chain: StreamChain, from: number, to: number): WalletEvent[] {
+    const src = OTHER[chain]
+    return this.eventsIn(src, from - MAX_IMPORT_DELAY, to).filter((ev) => {
+      if (ev.type !== "ExportTx") return false
+      const t = this.importTime(ev)
+      return t >= from && t < to
+    })
+  }
+
+  importTxId(exportEv: WalletEvent): string {
+    return this.ctx.id(IMPORT_KIND[OTHER[exportEv.chain]], exportEv.wallet, exportEv.e)
+  }
+
+  // — outputs —
+
+  txId(ev: WalletEvent): string {
+    return this.ctx.id(STREAM_KIND[ev.chain], ev.wallet, ev.e)
+  }
+
+  private outSpecs(ev: WalletEvent): OutSpec[] {
+    const { ctx } = this
+    const keys = [ev.chain, ev.wallet, ev.e] as const
+    const n = ev.type === "ExportTx" ? ctx.int(0, 1, "n-out", ...keys) : ctx.int(1, 3, "n-out", ...keys)
+    const addrs = this.addresses(ev.wallet)
+    const minted = ev.chain === "X" ? this.assets.all().filter((a) => ctx.blockAt("X", a.createdAt).timestamp < ev.time) : []
+    return Array.from({ length: n }, (_, o) => {
+      const r = (tag: string): number => ctx.unit(tag, ...keys, o)
+      const asset = minted.length > 0 && r("asset") < 0.3 ? minted[Math.floor(r("which") * minted.length)] : undefined
+      const amount =
+        asset === undefined
+          ? ctx.big(50_000_000n, 400_000_000_000n, "amount", ...keys, o)
+          : ctx.big(1n, 1_000_000n, "amount", ...keys, o) * 10n ** BigInt(asset.denomination)
+      const lockDraw = r("lock")
+      const locktime = lockDraw < 0.05 ? BigInt(ev.time + 30 * DAY) : 0n
+      const stakeableLocktime = ev.chain === "P" && lockDraw >= 0.05 && lockDraw < 0.09 ? BigInt(ev.time + 90 * DAY) : 0n
+      const multisig = addrs.length >= 2 && r("multisig") < 0.12
+      const owners: Owners = multisig
+        ? { addresses: [addrs[0] as Uint8Array, addrs[1] as Uint8Array], threshold: r("threshold") < 0.5 ? 1 : 2, locktime }
+        : { addresses: [addrs[Math.floor(r("owner") * addrs.length)] as Uint8Array], threshold: 1, locktime }
+      const locked = locktime > 0n || stakeableLocktime > 0n
+      const spendOffset = !locked && r("spend") < 0.55 ? 1 + Math.floor(r("offset") * MAX_SPEND_OFFSET) : undefined
+      return { assetId: asset?.assetId ?? ctx.avaxAssetId, amount, owners, stakeableLocktime, spendOffset }
+    })
+  }
+
+  private exportSpecs(ev: WalletEvent): OutSpec[] {
+    if (ev.type !== "ExportTx") return []
+    const { ctx } = this
+    const keys = [ev.chain, ev.wallet, ev.e] as const
+    const addrs = this.addresses(ev.wallet)
+    return Array.from({ length: ctx.int(1, 2, "n-export", ...keys) }, (_, k) => ({
+      assetId: ctx.avaxAssetId,
+      amount: ctx.big(1_000_000_000n, 200_000_000_000n, "export-amount", ...keys, k),
+      owners: ctx.owner(addrs[k % addrs.length] as Uint8Array),
+      stakeableLocktime: 0n,
+      spendOffset: undefined
+    }))
+  }
+
+  private block(chain: StreamChain, t: number): BlockRef {
+    return this.ctx.blockAt(chain, t)
+  }
+
+  /** Outputs of earlier events spent by ev, as (event, output index). */
+  private spentBy(ev: WalletEvent): Array<{ readonly source: WalletEvent; readonly o: number; readonly spec: OutSpec }> {
+    const out: Array<{ source: WalletEvent; o: number; spec: OutSpec }> = []
+    for (let d = MAX_SPEND_OFFSET; d >= 1; d--) {
+      if (ev.e - d < 0) continue
+      const source = this.event(ev.wallet, ev.chain, ev.e - d)
+      this.outSpecs(source).forEach((spec, o) => {
+        if (spec.spendOffset === d) out.push({ source, o, spec })
+      })
+    }
+    return out
+  }
+
+  private localUtxo(ev: WalletEvent, o: number, spec: OutSpec): UtxoRecord {
+    const spender = spec.spendOffset === undefined ? undefined : this.event(ev.wallet, ev.chain, ev.e + spec.spendOffset)
+    return {
+      txId: this.txId(ev),
+      outputIndex: o,
+      assetId: spec.assetId,
+      amount: spec.amount,
+      owners: spec.owners,
+      stakeableLocktime: spec.stakeableLocktime,
+      createdOn: ev.chain,
+      consumedOn: ev.chain,
+      created: this.block(ev.chain, ev.time),
+      listed: this.block(ev.chain, ev.time),
+      spent: spender && { txId: this.txId(spender), block: this.block(ev.chain, spender.time) },
+      kind: "transfer"
+    }
+  }
+
+  private externalUtxo(ev: WalletEvent, assetSlot: number, assetId: string, amount: bigint, spentBy: string): UtxoRecord {
+    const chain = ev.chain
+    return {
+      txId: this.ctx.id(Kind.ExternalTx, ev.wallet, ev.e, (chain === "P" ? 0 : 64) + assetSlot),
+      outputIndex: 0,
+      assetId,
+      amount,
+      owners: this.ctx.owner(this.ctx.shortId(Kind.ExternalAddress, ev.wallet, ev.e)),
+      stakeableLocktime: 0n,
+      createdOn: chain,
+      consumedOn: chain,
+      // funded before the generated history: shown as created at genesis
+      created: this.ctx.blockRef(chain, 0),
+      listed: this.ctx.blockRef(chain, 0),
+      spent: { txId: spentBy, block: this.block(chain, ev.time) },
+      kind: "transfer"
+    }
+  }
+
+  /** The full tx of a stream event: inputs, outputs, external balance, exports. */
+  tx(ev: WalletEvent): TxRecord {
+    const { ctx } = this
+    const id = this.txId(ev)
+    const specs = this.outSpecs(ev)
+    const outputs: UtxoRecord[] = specs.map((s, o) => this.localUtxo(ev, o, s))
+    const inputs: UtxoRecord[] = this.spentBy(ev).map(({ source, o, spec }) => this.localUtxo(source, o, spec))
+    const exportSpecs = this.exportSpecs(ev)
+    const assetOrder = [ctx.avaxAssetId, ...this.assets.all().map((a) => a.assetId)]
+    const fee = ctx.cfg.txFee
+    const extInputs: UtxoRecord[] = []
+    const extOutputs: Array<{ assetId: string; amount: bigint }> = []
+    assetOrder.forEach((assetId, slot) => {
+      const sum = (xs: ReadonlyArray<{ assetId: string; amount: bigint }>): bigint =>
+        xs.filter((x) => x.assetId === assetId).reduce((acc, x) => acc + x.amount, 0n)
+      const need = sum(specs) + sum(exportSpecs) + (slot === 0 ? fee : 0n) - sum(inputs)
+      if (need > 0n) extInputs.push(this.externalUtxo(ev, slot, assetId, need, id))
+      else if (need < 0n) extOutputs.push({ assetId, amount: -need })
+    })
+    extOutputs.forEach((x, k) => {
+      outputs.push({
+        txId: id,
+        outputIndex: outputs.length,
+        assetId: x.assetId,
+        amount: x.amount,
+        owners: ctx.owner(ctx.shortId(Kind.ExternalAddress, ev.wallet, ev.e + k * 100_000)),
+        stakeableLocktime: 0n,
+        createdOn: ev.chain,
+        consumedOn: ev.chain,
+        created: this.block(ev.chain, ev.time),
+        listed: this.block(ev.chain, ev.time),
+        spent: undefined,
+        kind: "transfer"
+      })
+    })
+    const base = {
+      id,
+      chain: ev.chain,
+      type: ev.type,
+      block: this.block(ev.chain, ev.time),
+      issueTime: ev.time,
+      inputs: [...inputs, ...extInputs],
+      outputs,
+      memo: new Uint8Array(0),
+      burned: fee
+    }
+    if (ev.type !== "ExportTx") return base
+    return { ...base, exported: { destinationChain: OTHER[ev.chain], utxos: this.exportedUtxos(ev, outputs.length, exportSpecs) } }
+  }
+
+  private exportedUtxos(ev: WalletEvent, localCount: number, specs: OutSpec[]): UtxoRecord[] {
+    const dest = OTHER[ev.chain]
+    const importAt = this.importTime(ev)
+    return specs.map((s, k) => ({
+      txId: this.txId(ev),
+      outputIndex: localCount + k,
+      assetId: s.assetId,
+      amount: s.amount,
+      owners: s.owners,
+      stakeableLocktime: 0n,
+      createdOn: ev.chain,
+      consumedOn: dest,
+      created: this.block(ev.chain, ev.time),
+      listed: this.block(ev.chain, ev.time),
+      spent: { txId: this.importTxId(ev), block: this.block(dest, importAt) },
+      kind: "transfer"
+    }))
+  }
+
+  /** The ImportTx on the other chain that takes an export's outputs out of shared memory. */
+  importTx(exportEv: WalletEvent): TxRecord {
+    const chain = OTHER[exportEv.chain]
+    const exported = this.tx(exportEv).exported?.utxos ?? []
+    const at = this.importTime(exportEv)
+    const id = this.importTxId(exportEv)
+    const fee = this.ctx.cfg.txFee
+    const total = exported.reduce((acc, u) => acc + u.amount, 0n)
+    const owner = this.ctx.owner(this.addresses(exportEv.wallet)[0] as Uint8Array)
+    const out: UtxoRecord = {
+      txId: id,
+      outputIndex: 0,
+      assetId: this.ctx.avaxAssetId,
+      amount: total - fee,
+      owners: owner,
+      stakeableLocktime: 0n,
+      createdOn: chain,
+      consumedOn: chain,
+      created: this.block(chain, at),
+      listed: this.block(chain, at),
+      spent: undefined,
+      kind: "transfer"
+    }
+    return {
+      id,
+      chain,
+      type: "ImportTx",
+      block: this.block(chain, at),
+      issueTime: at,
+      inputs: [],
+      outputs: [out],
+      imported: { sourceChain: exportEv.chain, utxos: exported },
+      memo: new Uint8Array(0),
+      burned: fee
+    }
+  }
+
+  /** Every tx of the wallet streams and imports on `chain` timed in [from, to). */
+  txsIn(chain: StreamChain, from: number, to: number): TxRecord[] {
+    return [...this.eventsIn(chain, from, to).map((ev) => this.tx(ev)), ...this.importsIn(chain, from, to).map((ev) => this.importTx(ev))]
+  }
+
+  /** A wallet tx by locator (stream event or derived import), whether or not revealed yet. */
+  txByLocator(kind: Kind, w: number, e: number): TxRecord | undefined {
+    if (w >= this.count) return undefined
+    if (kind === Kind.WalletPTx || kind === Kind.WalletXTx) return this.tx(this.event(w, kind === Kind.WalletPTx ? "P" : "X", e))
+    if (kind === Kind.WalletImportPTx || kind === Kind.WalletImportXTx) {
+      const src: StreamChain = kind === Kind.WalletImportPTx ? "X" : "P"
+      const ev = this.event(w, src, e)
+      return ev.type === "ExportTx" ? this.importTx(ev) : undefined
+    }
+    return undefined
+  }
+
+  /**
+   * Every output of wallet w consumable on `chain` whose creating block is revealed at t, spent or
+   * not (the caller filters by spend and owner): stream outputs, imports, and exports from the
+   * other chain.
+   */
+  utxos(w: number, chain: StreamChain, t: number): UtxoRecord[] {
+    const mine = new Set(this.addresses(w).map((a) => Buffer.from(a).toString("hex")))
+    const owned = (u: UtxoRecord): boolean => u.owners.addresses.some((a) => mine.has(Buffer.from(a).toString("hex")))
+    const out: UtxoRecord[] = []
+    for (const ev of this.eventsVisibleAt(w, chain, t)) {
+      this.outSpecs(ev).forEach((spec, o) => out.push(this.localUtxo(ev, o, spec)))
+    }
+    for (const ev of this.eventsVisibleAt(w, OTHER[chain], t)) {
+      if (ev.type !== "ExportTx") continue
+      out.push(...(this.tx(ev).exported?.utxos ?? []))
+      if (this.block(chain, this.importTime(ev)).timestamp <= t) out.push(...this.importTx(ev).outputs)
+    }
+    return out.filter(owned)
+  }
+}
