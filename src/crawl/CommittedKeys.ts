@@ -22,9 +22,18 @@ export class CommittedKeys extends Context.Tag("chainetl/CommittedKeys")<
   static readonly layer = (outDir: string) => Layer.succeed(CommittedKeys, { read: (d, s, c) => readKeys(outDir, d, s, c) })
 }
 
-/** The key of a row as the crawler compares it: columns joined by a separator no value contains. */
+/**
+ * The key of a row as the crawler compares it: columns joined by a separator no value contains.
+ * Instants are epoch microseconds so a JS Date and a Parquet TIMESTAMPTZ spell the same key.
+ */
 export const keyOf = (row: Record<string, unknown>, columns: ReadonlyArray<string>): string =>
-  columns.map((c) => String(row[c])).join("\u0001")
+  columns.map((c) => keyPart(row[c])).join("\u0001")
+
+const keyPart = (v: unknown): string => (v instanceof Date ? String(BigInt(v.getTime()) * 1000n) : String(v))
+
+/** The SQL twin of keyPart for a column of the given DuckDB type. */
+const sqlKeyPart = (column: string, type: string): string =>
+  type.startsWith("TIMESTAMP") ? `epoch_us("${column}")::VARCHAR` : `CAST("${column}" AS VARCHAR)`
 
 const partsOf = async (dir: string, slice: string): Promise<string[]> => {
   const out: string[] = []
@@ -49,8 +58,11 @@ const readKeys = (outDir: string, dataset: string, slice: string, columns: Reado
       const conn = await db.connect()
       try {
         const list = files.map((f) => `'${f.replaceAll("'", "''")}'`).join(", ")
-        const cols = columns.map((c) => `CAST("${c}" AS VARCHAR)`).join(" || chr(1) || ")
-        const reader = await conn.runAndReadAll(`SELECT ${cols} AS k FROM read_parquet([${list}], hive_partitioning = false)`)
+        const source = `read_parquet([${list}], hive_partitioning = false, union_by_name = true)`
+        const described = await conn.runAndReadAll(`DESCRIBE SELECT ${columns.map((c) => `"${c}"`).join(", ")} FROM ${source}`)
+        const types = new Map(described.getRowObjectsJS().map((r) => [String(r["column_name"]), String(r["column_type"])]))
+        const cols = columns.map((c) => sqlKeyPart(c, types.get(c) ?? "VARCHAR")).join(" || chr(1) || ")
+        const reader = await conn.runAndReadAll(`SELECT ${cols} AS k FROM ${source}`)
         for (const [k] of reader.getRows()) keys.add(String(k))
       } finally {
         conn.closeSync()

@@ -7,7 +7,7 @@ import { quotedIdentifier, quotedString } from "@duckdb/node-api"
 import * as arrow from "apache-arrow"
 import { COMMENT_KEY, commentOf } from "../../schemas/common.ts"
 import { sqlTypeOf } from "./DuckTypes.ts"
-import { assertSnakeCase } from "./HivePath.ts"
+import { assertDatasetName, assertSnakeCase } from "./HivePath.ts"
 
 /** Types a Hive path value can be read as; DuckDB would guess BIGINT for "43114" and DATE for days. */
 export type PartitionKeyType = "VARCHAR" | "DATE" | "BIGINT" | "INTEGER" | "BOOLEAN"
@@ -52,7 +52,7 @@ const nestedComments = (type: arrow.DataType): string => {
 }
 
 export const viewColumns = (dataset: CatalogDataset): ReadonlyArray<ViewColumn> => {
-  assertSnakeCase(dataset.name, "dataset")
+  assertDatasetName(dataset.name)
   const fromSchema = dataset.schema.fields.map((f) => ({
     name: f.name,
     sqlType: sqlTypeOf(f.type, f.name),

@@ -71,12 +71,22 @@ export const assertSnakeCase = (name: string, what: string): void => {
   if (!isSnakeCase(name)) throw new Error(`${what} "${name}" is not snake_case (want ${SNAKE_CASE.source})`)
 }
 
+/**
+ * Dataset names are snake_case; chainetl's own bookkeeping datasets (`_rejects`) take one leading
+ * underscore, like `_state` and `_runs`, so they sort apart from the service's data.
+ */
+export const assertDatasetName = (name: string): void => {
+  if (!isSnakeCase(name.startsWith("_") ? name.slice(1) : name)) {
+    throw new Error(`dataset "${name}" is not snake_case (want ${SNAKE_CASE.source}, optionally after one "_")`)
+  }
+}
+
 /** `<dataset>/<k1>=<v1>/…` relative to the output folder, with encoded values. */
 export const partitionDir = (
   dataset: string,
   partition: ReadonlyArray<readonly [key: string, value: string]>
 ): string => {
-  assertSnakeCase(dataset, "dataset")
+  assertDatasetName(dataset)
   const seen = new Set<string>()
   const segments = partition.map(([key, value]) => {
     assertSnakeCase(key, "partition key")

@@ -22,7 +22,7 @@ import * as path from "node:path"
 import type { Row } from "../../schemas/common.ts"
 import { SinkError } from "../Errors.ts"
 import { commitFile, fsyncPath } from "./Durable.ts"
-import { assertSnakeCase, isInside, partitionDir } from "./HivePath.ts"
+import { assertDatasetName, isInside, partitionDir } from "./HivePath.ts"
 import { writeParquetFile } from "./PartWriter.ts"
 import { type CompiledRows, EncodeIssue, compileRows } from "./RowEncoder.ts"
 
@@ -80,7 +80,7 @@ const invalid = (where: string, detail: string) => new SinkError({ reason: "Enco
 
 const validateIds = (dataset: string, slice: string, seq: number, outDir: string): SinkError | undefined => {
   try {
-    assertSnakeCase(dataset, "dataset")
+    assertDatasetName(dataset)
   } catch (e) {
     return invalid(outDir, (e as Error).message)
   }

@@ -1,0 +1,80 @@
+/**
+ * Runs the real spine (clients, crawler, Parquet sink, checkpoints, catalog) in-process against a
+ * running emulator, and reads results back through DuckDB.
+ */
+import { DuckDBInstance } from "@duckdb/node-api"
+import { Effect, Layer } from "effect"
+import { promises as fs } from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+import { CheckpointStore } from "../../src/crawl/Checkpoint.ts"
+import { CommittedKeys } from "../../src/crawl/CommittedKeys.ts"
+import { defaultJob, type Job } from "../../src/Job.ts"
+import { run } from "../../src/Runner.ts"
+import { ParquetSink } from "../../src/sink/ParquetSink.ts"
+import { sourceLayerWith } from "../../src/source/SourceLayer.ts"
+
+export interface Urls {
+  readonly baseUrl: string
+  readonly metricsUrl: string
+  readonly nodeUrl: string
+}
+
+export const tempOut = () => fs.mkdtemp(path.join(os.tmpdir(), "chainetl-e2e-"))
+
+/** Fast retries so fault tests stay short; the policy is the production one. */
+export const fastRetry = { baseDelayMs: 5, maxDelayMs: 50, retryAfterMinMs: 250, retryAfterMaxMs: 2000, maxRateLimitedRetries: 30 }
+
+export const spineLayers = (out: string, urls: Urls, extra: Partial<Parameters<typeof sourceLayerWith>[0]> = {}) =>
+  Layer.mergeAll(
+    sourceLayerWith({ ...urls, out, retry: fastRetry, rateLimit: 1000, concurrency: 8, maxRetries: 12, ...extra }),
+    ParquetSink.layer(out),
+    CheckpointStore.layer(out),
+    CommittedKeys.layer(out)
+  )
+
+export interface SpineRun {
+  readonly datasets?: ReadonlyArray<string>
+  readonly job?: Job
+  readonly partRows?: number
+}
+
+export const runSpine = (out: string, urls: Urls, opts: SpineRun = {}, wrap: <A, E, R>(e: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R> = (e) => e) =>
+  wrap(
+    run({ out, job: opts.job ?? defaultJob, datasets: opts.datasets ?? [], partRows: opts.partRows ?? 100_000, sliceConcurrency: 2 })
+  ).pipe(Effect.provide(spineLayers(out, urls)))
+
+/** Rows of a query over a catalog, values as DuckDB's JS conversion gives them. */
+export const query = async (catalog: string, sql: string): Promise<Record<string, unknown>[]> => {
+  const db = await DuckDBInstance.create(catalog, { access_mode: "READ_ONLY" })
+  const conn = await db.connect()
+  try {
+    return (await conn.runAndReadAll(sql)).getRowObjectsJS() as Record<string, unknown>[]
+  } finally {
+    conn.closeSync()
+    db.closeSync()
+  }
+}
+
+/** Every file below `dir`, relative, sorted. */
+export const filesUnder = async (dir: string): Promise<string[]> =>
+  (await fs.readdir(dir, { recursive: true, withFileTypes: true }).catch(() => []))
+    .filter((e) => e.isFile())
+    .map((e) => path.relative(dir, path.join(e.parentPath, e.name)))
+    .sort()
+
+/** All records of a list route, fetched page by page with plain fetch: the emulator's own truth. */
+export const fetchAll = async (url: string, items: string, query: Record<string, string> = {}): Promise<Record<string, unknown>[]> => {
+  const out: Record<string, unknown>[] = []
+  let token: string | undefined
+  do {
+    const u = new URL(url)
+    for (const [k, v] of Object.entries({ ...query, pageSize: "100", ...(token ? { pageToken: token } : {}) })) u.searchParams.set(k, v)
+    const res = await fetch(u)
+    if (!res.ok) throw new Error(`${u}: ${res.status} ${await res.text()}`)
+    const body = (await res.json()) as Record<string, unknown>
+    out.push(...(body[items] as Record<string, unknown>[]))
+    token = body["nextPageToken"] as string | undefined
+  } while (token)
+  return out
+}
