@@ -1,16 +1,141 @@
 /**
- * What one run crawls. The spine needs only networks and the primary blockchains; the job file
- * (issue: dataset catalogue) grows this with chains, address sets, contracts and thresholds.
+ * What one run crawls: networks, chains, address sets, contracts, thresholds, metrics, datasets.
+ * A job file is JSON (see pipelines/jobs/); every field has a default so `{}` is a valid job.
+ * The schema is the documentation: each field says what reads it.
  */
-export type Network = "mainnet" | "fuji"
+import { Either, ParseResult, Schema } from "effect"
+import { promises as fs } from "node:fs"
+import { ConfigError } from "./Errors.ts"
 
-export interface Job {
-  readonly networks: ReadonlyArray<Network>
-  /** Route 12 blockchains, e.g. p-chain, x-chain, c-chain. */
-  readonly primaryBlockchains: ReadonlyArray<string>
-}
+export const Network = Schema.Literal("mainnet", "fuji")
+export type Network = typeof Network.Type
 
-export const defaultJob: Job = {
-  networks: ["mainnet", "fuji"],
-  primaryBlockchains: ["p-chain", "x-chain", "c-chain"]
+const withDefault = <A, I>(schema: Schema.Schema<A, I, never>, value: () => A) =>
+  Schema.optionalWith(schema, { default: value, exact: true })
+
+const ChainId = Schema.String.pipe(Schema.pattern(/^[0-9]{1,20}$/, { message: () => "an EVM chain id (decimal digits), e.g. \"43114\"" }))
+const EvmAddress = Schema.String.pipe(Schema.pattern(/^0x[0-9a-fA-F]{40}$/, { message: () => "a 0x-prefixed 20-byte hex address" }))
+const EvmTxHash = Schema.String.pipe(Schema.pattern(/^0x[0-9a-fA-F]{64}$/, { message: () => "a 0x-prefixed 32-byte hex hash" }))
+const DecimalString = Schema.String.pipe(Schema.pattern(/^[0-9]{1,78}$/, { message: () => "a decimal integer string" }))
+const Height = Schema.String.pipe(Schema.pattern(/^[0-9]{1,20}$/, { message: () => "a block height as a decimal string" }))
+const PrimaryChain = Schema.Literal("p-chain", "x-chain", "c-chain")
+
+export const AddressSet = Schema.Struct({
+  /** Names the set in slice ids and partitions. */
+  name: Schema.String.pipe(Schema.pattern(/^[a-z0-9_-]{1,40}$/, { message: () => "lowercase letters, digits, _ or -, at most 40" })),
+  network: Network,
+  /** utxos: the REST blockchain; avm_utxos: x-chain only. */
+  blockchain: PrimaryChain,
+  /** Bech32 addresses with or without the chain prefix, e.g. X-avax1… or avax1… */
+  addresses: Schema.Array(Schema.String).pipe(Schema.minItems(1))
+})
+
+export const ContractRef = Schema.Struct({ chainId: ChainId, address: EvmAddress })
+export const TokenHolderQuery = Schema.Struct({
+  chainId: ChainId,
+  address: EvmAddress,
+  /** Minimum balance in the token's smallest unit (route 14 `threshold`). */
+  threshold: DecimalString
+})
+export const HeightRange = Schema.Struct({
+  /** Inclusive. */
+  from: Height,
+  /** Exclusive; absent = up to the latest height at run time. */
+  to: Schema.optional(Height)
+})
+
+export const JobSchema = Schema.Struct({
+  /** Every primary-network dataset runs once per network. */
+  networks: withDefault(Schema.Array(Network).pipe(Schema.minItems(1)), () => ["mainnet", "fuji"] as const),
+  /** Datasets to run; absent = every dataset except the legacy ones. CLI arguments win. */
+  datasets: Schema.optional(Schema.Array(Schema.String)),
+  /** primary_blocks (route 12). */
+  primaryBlockchains: withDefault(Schema.Array(PrimaryChain), () => ["p-chain", "x-chain", "c-chain"] as const),
+  /** evm_blocks, chains, chain_metrics, avg_tps: EVM chain ids. */
+  evmChains: withDefault(Schema.Array(ChainId), () => ["43114", "43113"]),
+  /** utxos (REST routes 2/3) and avm_utxos (avm.getUTXOs). */
+  addressSets: withDefault(Schema.Array(AddressSet), () => []),
+  /** utxos: also list spent UTXOs. */
+  includeSpent: withDefault(Schema.Boolean, () => false),
+  /** avm_utxos: also fetch atomic UTXOs exported to the X-chain from these chains. */
+  atomicSourceChains: withDefault(Schema.Array(Schema.Literal("P", "C")), () => ["P", "C"] as const),
+  /** token_transfers (and through them evm_transactions, nft_tokens), contract_metadata. */
+  tokenContracts: withDefault(Schema.Array(ContractRef), () => []),
+  /** token_transfers: blocks per slice; a closed window is final and never crawled again. */
+  transferBlockWindow: withDefault(Height, () => "10000"),
+  /** evm_transactions: hashes to fetch besides those found in token_transfers. */
+  transactionHashes: withDefault(Schema.Array(Schema.Struct({ chainId: ChainId, txHash: EvmTxHash })), () => []),
+  /** native_balances: addresses whose native balance is snapshotted. */
+  nativeBalances: withDefault(Schema.Array(ContractRef), () => []),
+  /** native_balances: price currency (route 9 `currency`). */
+  currency: withDefault(
+    Schema.Literal("usd", "eur", "aud", "cad", "chf", "clp", "cny", "czk", "dkk", "gbp", "hkd", "huf", "jpy", "nzd"),
+    () => "usd" as const
+  ),
+  /** nft_holders. */
+  nftContracts: withDefault(Schema.Array(ContractRef), () => []),
+  /** token_holders (route 14). */
+  tokenHolders: withDefault(Schema.Array(TokenHolderQuery), () => []),
+  /** chain_metrics: metric names (absent = all) and the time window (Unix seconds; absent = all history). */
+  metrics: withDefault(
+    Schema.Struct({
+      metrics: Schema.optional(Schema.Array(Schema.String)),
+      startTimestamp: Schema.optional(Schema.Number.pipe(Schema.int(), Schema.nonNegative())),
+      endTimestamp: Schema.optional(Schema.Number.pipe(Schema.int(), Schema.nonNegative()))
+    }),
+    () => ({})
+  ),
+  /** current_validators: subnets besides the primary network. */
+  subnets: withDefault(Schema.Array(Schema.String), () => []),
+  /** node_x_blocks / node_p_blocks: heights per slice window, and an optional fixed range. */
+  nodeHeightWindow: withDefault(Height, () => "1000"),
+  nodeXHeights: Schema.optional(HeightRange),
+  nodePHeights: Schema.optional(HeightRange),
+  /** legacy_balances: deprecated node methods, off unless enabled. */
+  legacy: withDefault(
+    Schema.Struct({
+      enabled: withDefault(Schema.Boolean, () => false),
+      /** X-/P-chain addresses for avm.getBalance/getAllBalances and platform.getBalance. */
+      addresses: withDefault(Schema.Array(Schema.Struct({ network: Network, address: Schema.String })), () => [])
+    }),
+    () => ({ enabled: false, addresses: [] })
+  )
+})
+
+export type Job = typeof JobSchema.Type
+
+const decodeJob = Schema.decodeUnknownEither(JobSchema, { errors: "all", onExcessProperty: "error" })
+
+/** The defaults, i.e. the job of `{}`. */
+export const defaultJob: Job = Either.getOrThrow(decodeJob({}))
+
+/** Validates a parsed job; errors name the field path, what was expected and what was got. */
+export const parseJob = (raw: unknown, source: string): Either.Either<Job, ConfigError> =>
+  Either.mapLeft(decodeJob(raw), (error) => {
+    const issues = ParseResult.ArrayFormatter.formatErrorSync(error)
+    const first = issues[0]
+    const field = first === undefined || first.path.length === 0 ? source : `${source}: ${first.path.join(".")}`
+    return new ConfigError({
+      reason: "Invalid",
+      field,
+      detail: issues.map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`).join("; "),
+      fix: "correct the job file (README: Job files)"
+    })
+  })
+
+/** Reads and validates a JSON job file. */
+export const loadJobFile = async (file: string): Promise<Either.Either<Job, ConfigError>> => {
+  let text: string
+  try {
+    text = await fs.readFile(file, "utf8")
+  } catch (e) {
+    return Either.left(new ConfigError({ reason: "Missing", field: "--job", detail: `cannot read ${file}: ${(e as Error).message}`, fix: "pass the path of an existing job file" }))
+  }
+  let raw: unknown
+  try {
+    raw = JSON.parse(text)
+  } catch (e) {
+    return Either.left(new ConfigError({ reason: "Invalid", field: file, detail: `not JSON: ${(e as Error).message}`, fix: "make the job file valid JSON" }))
+  }
+  return parseJob(raw, file)
 }

@@ -46,15 +46,19 @@ const reportPath = (out: string, runId: string) => path.join(out, "_runs", `${ru
 const saveReport = (out: string, report: RunReport) =>
   Effect.promise(() => writeFileAtomic(reportPath(out, report.runId), JSON.stringify(report, null, 2)))
 
-export const selectDatasets = (names: ReadonlyArray<string>): ReadonlyArray<AnyDataset> =>
-  names.length === 0 ? registry : registry.filter((d) => names.includes(d.name))
+/** Named datasets, else the job's list, else every dataset (legacy ones only when the job enables them). */
+export const selectDatasets = (names: ReadonlyArray<string>, job: Job): ReadonlyArray<AnyDataset> => {
+  const wanted = names.length > 0 ? names : job.datasets
+  if (wanted !== undefined && wanted.length > 0) return registry.filter((d) => wanted.includes(d.name))
+  return registry.filter((d) => d.legacy !== true || job.legacy.enabled)
+}
 
 export const run = (options: RunOptions) =>
   Effect.scoped(
     Effect.gen(function* () {
       const started = new Date(yield* Clock.currentTimeMillis)
       const runId = newRunId(started)
-      const selected = selectDatasets(options.datasets)
+      const selected = selectDatasets(options.datasets, options.job)
       // 1.
       yield* acquireOutputLock(options.out, runId)
       // 2.
@@ -74,7 +78,7 @@ export const run = (options: RunOptions) =>
       const crawl: CrawlOptions = { runId, ingestedAt: started, partRows: options.partRows }
       const results: SliceResult[] = []
       for (const dataset of selected) {
-        const slices = dataset.slices(options.job)
+        const slices = dataset.slices(options.job, { runDate: started.toISOString().slice(0, 10) })
         const done = yield* Effect.forEach(slices, (slice) => crawlSlice(dataset, slice, crawl), {
           concurrency: options.sliceConcurrency
         })

@@ -4,7 +4,7 @@ import type { CatalogDataset } from "./sink/Catalog.ts"
 import { rejectsDataset } from "./transform/Rejects.ts"
 
 export const catalogEntries = (): ReadonlyArray<CatalogDataset> =>
-  [...datasets, rejectsDataset].map((d) => ({
+  [...datasets.flatMap((d) => [d, ...(d.children ?? [])]), rejectsDataset].map((d) => ({
     name: d.name,
     schema: d.schema,
     partitionKeys: d.partitionBy.map((p) => ({ key: p.key, type: p.type }))

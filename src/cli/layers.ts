@@ -6,6 +6,8 @@ import { Layer } from "effect"
 import type { SourceSettingsInput } from "../Config.ts"
 import { CheckpointStore } from "../crawl/Checkpoint.ts"
 import { CommittedKeys } from "../crawl/CommittedKeys.ts"
+import { OutputReader } from "../crawl/OutputReader.ts"
+import { catalogEntries } from "../catalogEntries.ts"
 import { ParquetSink } from "../sink/ParquetSink.ts"
 import { sourceLayerFromEnv } from "../source/SourceLayer.ts"
 
@@ -14,5 +16,6 @@ export const runLayers = (out: string, overrides: SourceSettingsInput, labels: R
     sourceLayerFromEnv(overrides, labels),
     ParquetSink.layer(out),
     CheckpointStore.layer(out),
-    CommittedKeys.layer(out)
+    CommittedKeys.layer(out),
+    OutputReader.layer(out, catalogEntries())
   )

@@ -14,7 +14,7 @@ import type { SinkError, CheckpointError } from "../Errors.ts"
 import { SourceError } from "../Errors.ts"
 import { ParquetSink } from "../sink/ParquetSink.ts"
 import { rejectsDataset, rejectsKey } from "../transform/Rejects.ts"
-import { toRows } from "../transform/ToRows.ts"
+import { type Mapped, toRows } from "../transform/ToRows.ts"
 import { type CheckpointState, CheckpointStore, initialState } from "./Checkpoint.ts"
 import { CommittedKeys, keyOf } from "./CommittedKeys.ts"
 import type { DatasetDef, Row } from "./Dataset.ts"
@@ -42,7 +42,7 @@ export interface SliceResult {
 }
 
 interface FetchedPage {
-  readonly rows: ReadonlyArray<Row>
+  readonly rows: ReadonlyArray<Mapped>
   readonly rejects: ReadonlyArray<Row>
   readonly next: string | undefined
   readonly receivedAt: number
@@ -76,13 +76,20 @@ export const crawlSlice = <R>(
     const commit = (pages: ReadonlyArray<FetchedPage>, then: "continue" | "restart") =>
       Effect.gen(function* () {
         const seq = state.lastSeq + 1
-        const rows = pages.flatMap((p) => p.rows)
+        const mapped = pages.flatMap((p) => p.rows)
+        const rows = mapped.map((m) => m.row)
         const rejects = pages.flatMap((p) => p.rejects)
         const last = pages[pages.length - 1]
         const next = then === "restart" ? undefined : last?.next
         const done = then === "continue" && last?.next === undefined
         if (rows.length > 0) {
           parts += (yield* sink.writePart({ dataset: dataset.name, slice: slice.id, seq, schema: dataset.schema, rows, partitionBy: dataset.partitionBy })).length
+        }
+        for (const child of dataset.children ?? []) {
+          const childRows = mapped.flatMap((m) => m.children.find(([name]) => name === child.name)?.[1] ?? [])
+          if (childRows.length > 0) {
+            yield* sink.writePart({ dataset: child.name, slice: slice.id, seq, schema: child.schema, rows: childRows, partitionBy: child.partitionBy })
+          }
         }
         if (rejects.length > 0) {
           yield* sink.writePart({ dataset: rejectsDataset.name, slice: slice.id, seq, schema: rejectsDataset.schema, rows: rejects, partitionBy: rejectsDataset.partitionBy })
@@ -111,7 +118,7 @@ export const crawlSlice = <R>(
           ingestedAt: options.ingestedAt,
           page: pageNo
         })
-        const rows = skip === undefined ? mapped.rows : mapped.rows.filter((r) => !skip!.rows.has(keyOf(r, dataset.key)))
+        const rows = skip === undefined ? mapped.mapped : mapped.mapped.filter((m) => !skip!.rows.has(keyOf(m.row, dataset.key)))
         const rejects = skip === undefined ? mapped.rejects : mapped.rejects.filter((r) => !skip!.rejects.has(keyOf(r, rejectsKey)))
         const fetched: FetchedPage = { rows, rejects, next: page.next, receivedAt }
         return fetched
@@ -141,7 +148,7 @@ export const crawlSlice = <R>(
         Stream.runForEach((page) =>
           Effect.gen(function* () {
             buffer.push(page)
-            buffered += page.rows.length + page.rejects.length
+            buffered += page.rows.reduce((n, m) => n + 1 + m.children.reduce((k, [, c]) => k + c.length, 0), 0) + page.rejects.length
             if (buffered >= options.partRows || page.next === undefined) {
               const toCommit = buffer
               buffer = []
@@ -170,16 +177,18 @@ export const crawlSlice = <R>(
 
     const run: Effect.Effect<void, CrawlError, R> = Effect.gen(function* () {
       loaded = yield* store.load(slice)
-      if (loaded?.status === "done") return
-      start = { ...(loaded ?? initialState(slice, options.runId)), runId: options.runId, status: "running", error: null }
+      if (loaded?.status === "done" && dataset.rerun !== "always") return
+      const reopened = loaded?.status === "done" ? { ...loaded, cursor: null, cursorIssuedAt: null } : loaded
+      start = { ...(reopened ?? initialState(slice, options.runId)), runId: options.runId, status: "running", error: null }
       state = start
       // 1. recover
-      yield* sink.removePartsAfter(dataset.name, slice.id, start.lastSeq)
-      yield* sink.removePartsAfter(rejectsDataset.name, slice.id, start.lastSeq)
+      for (const name of [dataset.name, ...(dataset.children ?? []).map((c) => c.name), rejectsDataset.name]) {
+        yield* sink.removePartsAfter(name, slice.id, start.lastSeq)
+      }
       let restartedThisRun = false
       for (;;) {
         // a listing that starts over while rows are on disk (restart, or a crash after one) skips them
-        if (state.cursor === null && state.rowsCommitted + state.rejectsCommitted > 0) yield* loadSkip
+        if (state.cursor === null && state.rowsCommitted + state.rejectsCommitted > 0 && dataset.listing.excludesCommitted !== true) yield* loadSkip
         const before = state.rowsCommitted + state.rejectsCommitted
         const outcome = yield* pass
         if (outcome === "done") return
@@ -202,7 +211,9 @@ export const crawlSlice = <R>(
     })
 
     return yield* run.pipe(
-      Effect.map(() => (loaded?.status === "done" ? summary(slice, "skipped", loaded, loaded) : summary(slice, "done", start, state, parts))),
+      Effect.map(() =>
+        loaded?.status === "done" && dataset.rerun !== "always" ? summary(slice, "skipped", loaded, loaded) : summary(slice, "done", start, state, parts)
+      ),
       Effect.catchAll((error) =>
         store.save({ ...state, status: "failed", error: error.message }).pipe(
           Effect.ignore,

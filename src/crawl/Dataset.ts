@@ -6,10 +6,11 @@
  */
 import type * as arrow from "apache-arrow"
 import type { Effect } from "effect"
-import type { SourceError } from "../Errors.ts"
+import type { SinkError, SourceError } from "../Errors.ts"
 import type { Job } from "../Job.ts"
 import type { JsonRpcClient } from "../source/JsonRpcClient.ts"
 import type { RestClient } from "../source/RestClient.ts"
+import type { OutputReader } from "./OutputReader.ts"
 import type { Slice } from "./Slice.ts"
 
 /** A row: plain object keyed by column name (see schemas/common.ts for the value model). */
@@ -23,9 +24,23 @@ export interface Page {
 
 /** The pagination contract (initial / next / stop): cursor undefined asks for the first page. */
 export interface Listing<R> {
-  readonly fetch: (slice: Slice, cursor: string | undefined) => Effect.Effect<Page, SourceError, R>
+  readonly fetch: (slice: Slice, cursor: string | undefined) => Effect.Effect<Page, SourceError | SinkError, R>
   /** Cursors older than this are not reused: the listing restarts from its first page. */
   readonly tokenTtlSeconds?: number
+  /**
+   * True when the listing itself never yields what is already committed (keyed listings ask for
+   * keys not fetched before), so a restart needs no skip set.
+   */
+  readonly excludesCommitted?: boolean
+}
+
+/** A key a fan-out looked up that the service does not know (404): becomes a reject, not a failure. */
+export class NotFoundRecord {
+  readonly _tag = "NotFoundRecord"
+  constructor(
+    readonly key: string,
+    readonly request: string
+  ) {}
 }
 
 export interface PartitionKey {
@@ -43,6 +58,25 @@ export class RecordError extends Error {
   }
 }
 
+/** What slices may depend on besides the job. */
+export interface SliceContext {
+  /** UTC day the run started, YYYY-MM-DD: the `snapshot_date` of snapshot datasets. */
+  readonly runDate: string
+}
+
+/**
+ * A table filled from the same records as its parent (e.g. the ERC-20 transfers inside an EVM
+ * transaction detail), written in the same commit with the same part numbers.
+ */
+export interface ChildDataset {
+  readonly name: string
+  readonly description: string
+  readonly schema: arrow.Schema
+  readonly partitionBy: ReadonlyArray<PartitionKey>
+  /** Rows of this child in one parent record (throw RecordError to reject the whole record). */
+  readonly toRows: (record: unknown, slice: Slice) => ReadonlyArray<Row>
+}
+
 export interface DatasetDef<R = unknown> {
   readonly name: string
   readonly description: string
@@ -50,13 +84,22 @@ export interface DatasetDef<R = unknown> {
   readonly partitionBy: ReadonlyArray<PartitionKey>
   /** Columns that identify a row within a slice: a restarted listing skips keys already committed. */
   readonly key: ReadonlyArray<string>
-  readonly slices: (job: Job) => ReadonlyArray<Slice>
+  readonly slices: (job: Job, ctx: SliceContext) => ReadonlyArray<Slice>
   readonly listing: Listing<R>
+  /**
+   * "never" (default): a finished slice is final (closed windows, snapshots of one day).
+   * "always": a finished slice runs again each run, continuing its part numbers — fan-outs whose
+   * listing yields only keys not fetched before.
+   */
+  readonly rerun?: "never" | "always"
+  /** Off by default: legacy datasets run only when the job enables them. */
+  readonly legacy?: boolean
+  readonly children?: ReadonlyArray<ChildDataset>
   /** Raw record → row (without lineage columns). Throws RecordError for a malformed record. */
   readonly toRow: (record: unknown, slice: Slice) => Row
 }
 
-/** What a registered dataset may need: the services' clients. */
-export type SourceClients = RestClient | JsonRpcClient
+/** What a registered dataset may need: the services' clients and the committed output. */
+export type SourceClients = RestClient | JsonRpcClient | OutputReader
 
 export type AnyDataset = DatasetDef<SourceClients>

@@ -1,9 +1,10 @@
 /**
- * Raw records of one page → rows with lineage, and rejects for the records that cannot be rows.
- * One bad record never costs the rest of its page.
+ * Raw records of one page → rows with lineage (and their child-table rows), and rejects for the
+ * records that cannot be rows. One bad record never costs the rest of its page; a record whose
+ * child rows fail is rejected whole, so parent and children always agree.
  */
 import type { DatasetDef, Row } from "../crawl/Dataset.ts"
-import { RecordError } from "../crawl/Dataset.ts"
+import { NotFoundRecord, RecordError } from "../crawl/Dataset.ts"
 import type { Slice } from "../crawl/Slice.ts"
 import { rejectRow } from "./Rejects.ts"
 
@@ -14,22 +15,35 @@ export interface Lineage {
   readonly page: number
 }
 
+/** One record's rows: the dataset's row and, per child dataset, its rows. */
+export interface Mapped {
+  readonly row: Row
+  readonly children: ReadonlyArray<readonly [string, ReadonlyArray<Row>]>
+}
+
 export const toRows = (
   dataset: DatasetDef<any>,
   slice: Slice,
   records: ReadonlyArray<unknown>,
   lineage: Lineage
-): { readonly rows: Row[]; readonly rejects: Row[] } => {
-  const rows: Row[] = []
+): { readonly mapped: Mapped[]; readonly rejects: Row[] } => {
+  const stamp = { run_id: lineage.runId, ingested_at: lineage.ingestedAt }
+  const mapped: Mapped[] = []
   const rejects: Row[] = []
   for (const record of records) {
+    if (record instanceof NotFoundRecord) {
+      rejects.push(rejectRow(dataset.name, slice, lineage, { key: record.key }, `not found: ${record.request} answered 404`))
+      continue
+    }
     try {
-      rows.push({ ...dataset.toRow(record, slice), run_id: lineage.runId, ingested_at: lineage.ingestedAt })
+      const row = { ...dataset.toRow(record, slice), ...stamp }
+      const children = (dataset.children ?? []).map((c) => [c.name, c.toRows(record, slice).map((r) => ({ ...r, ...stamp }))] as const)
+      mapped.push({ row, children })
     } catch (e) {
       // anything a mapper throws is the record's fault, not the run's: keep the page going
       const reason = e instanceof RecordError ? e.reason : `unexpected: ${e instanceof Error ? e.message : String(e)}`
       rejects.push(rejectRow(dataset.name, slice, lineage, record, reason))
     }
   }
-  return { rows, rejects }
+  return { mapped, rejects }
 }

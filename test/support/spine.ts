@@ -9,6 +9,8 @@ import * as os from "node:os"
 import * as path from "node:path"
 import { CheckpointStore } from "../../src/crawl/Checkpoint.ts"
 import { CommittedKeys } from "../../src/crawl/CommittedKeys.ts"
+import { OutputReader } from "../../src/crawl/OutputReader.ts"
+import { catalogEntries } from "../../src/catalogEntries.ts"
 import { defaultJob, type Job } from "../../src/Job.ts"
 import { run } from "../../src/Runner.ts"
 import { ParquetSink } from "../../src/sink/ParquetSink.ts"
@@ -30,7 +32,8 @@ export const spineLayers = (out: string, urls: Urls, extra: Partial<Parameters<t
     sourceLayerWith({ ...urls, out, retry: fastRetry, rateLimit: 1000, concurrency: 8, maxRetries: 12, ...extra }),
     ParquetSink.layer(out),
     CheckpointStore.layer(out),
-    CommittedKeys.layer(out)
+    CommittedKeys.layer(out),
+    OutputReader.layer(out, catalogEntries())
   )
 
 export interface SpineRun {

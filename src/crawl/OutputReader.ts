@@ -1,0 +1,69 @@
+/**
+ * Reads committed output with SQL, for fan-outs whose keys come from other datasets (transaction
+ * hashes found in token_transfers, node ids found in delegators…). Queries name datasets as
+ * views: `SELECT DISTINCT tx_hash FROM token_transfers WHERE chain_id = $chain`. A dataset with no
+ * parts yet reads as an empty view of the right columns.
+ */
+import { DuckDBInstance, type DuckDBValue } from "@duckdb/node-api"
+import { Context, Effect, Layer } from "effect"
+import { promises as fs } from "node:fs"
+import * as path from "node:path"
+import { SinkError } from "../Errors.ts"
+import { type CatalogDataset, datasetStatements, readParquetSql } from "../sink/CatalogSql.ts"
+
+export type SqlParam = string | number | bigint | boolean | null
+
+export class OutputReader extends Context.Tag("chainetl/OutputReader")<
+  OutputReader,
+  {
+    /** Runs `sql` over views of the named datasets; rows as JS values (DECIMAL → string). */
+    readonly query: (
+      sql: string,
+      params: Readonly<Record<string, SqlParam>>,
+      datasets: ReadonlyArray<string>
+    ) => Effect.Effect<ReadonlyArray<Record<string, unknown>>, SinkError>
+  }
+>() {
+  static readonly layer = (outDir: string, catalog: ReadonlyArray<CatalogDataset>) =>
+    Layer.succeed(OutputReader, { query: (sql, params, datasets) => runQuery(outDir, catalog, sql, params, datasets) })
+}
+
+const hasParquet = async (dir: string): Promise<boolean> =>
+  (await fs.readdir(dir, { recursive: true, withFileTypes: true }).catch(() => [])).some((e) => e.isFile() && e.name.endsWith(".parquet"))
+
+const runQuery = (
+  outDir: string,
+  catalog: ReadonlyArray<CatalogDataset>,
+  sql: string,
+  params: Readonly<Record<string, SqlParam>>,
+  names: ReadonlyArray<string>
+) =>
+  Effect.tryPromise({
+    try: async () => {
+      const db = await DuckDBInstance.create(":memory:")
+      const conn = await db.connect()
+      try {
+        for (const name of names) {
+          const dataset = catalog.find((d) => d.name === name)
+          if (dataset === undefined) throw new Error(`unknown dataset ${name}`)
+          const dir = path.join(outDir, name)
+          let files: { glob: string; columns: ReadonlySet<string> } | undefined
+          if (await hasParquet(dir)) {
+            const glob = path.join(dir, "**", "*.parquet")
+            const described = await conn.runAndReadAll(`DESCRIBE SELECT * FROM ${readParquetSql(dataset, glob)}`)
+            files = { glob, columns: new Set(described.getRowObjectsJS().map((r) => String(r["column_name"]))) }
+          }
+          // the catalog's own view definitions, minus comments: one truth for how a dataset reads
+          for (const statement of datasetStatements(dataset, files)) {
+            if (!statement.startsWith("COMMENT")) await conn.run(statement)
+          }
+        }
+        const reader = await conn.runAndReadAll(sql, params as Record<string, DuckDBValue>)
+        return reader.getRowObjectsJson() as ReadonlyArray<Record<string, unknown>>
+      } finally {
+        conn.closeSync()
+        db.closeSync()
+      }
+    },
+    catch: (e) => new SinkError({ reason: "Io", path: outDir, detail: `reading output (${names.join(", ")}): ${e instanceof Error ? e.message : String(e)}` })
+  })
