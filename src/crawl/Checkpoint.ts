@@ -25,6 +25,8 @@ export interface CheckpointState {
   readonly rejectsCommitted: number
   /** Sequence number of the last part written for this slice; -1 before the first. */
   readonly lastSeq: number
+  /** Parts with a lower seq were superseded by a replacing listing; recovery deletes them. */
+  readonly keepFromSeq: number | null
   readonly status: SliceStatus
   /** How many times the listing restarted from the first page (expired tokens). */
   readonly restarts: number
@@ -43,6 +45,7 @@ export const initialState = (slice: Slice, runId: string): CheckpointState => ({
   rowsCommitted: 0,
   rejectsCommitted: 0,
   lastSeq: -1,
+  keepFromSeq: null,
   status: "running",
   restarts: 0,
   runId,

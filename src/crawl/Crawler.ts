@@ -66,6 +66,10 @@ export const crawlSlice = <R>(
     const committedKeys = yield* CommittedKeys
     const ttlMs = dataset.listing.tokenTtlSeconds === undefined ? undefined : dataset.listing.tokenTtlSeconds * 1000
 
+    const rerun = dataset.rerun ?? "never"
+    const tables = [dataset.name, ...(dataset.children ?? []).map((c) => c.name), rejectsDataset.name]
+    // a replacing listing is written in one commit, so old and new rows never show together
+    const partRows = rerun === "replace" ? Number.POSITIVE_INFINITY : options.partRows
     let loaded: CheckpointState | undefined
     let start: CheckpointState = initialState(slice, options.runId)
     let state = start
@@ -103,9 +107,13 @@ export const crawlSlice = <R>(
           rowsCommitted: state.rowsCommitted + rows.length,
           rejectsCommitted: state.rejectsCommitted + rejects.length,
           lastSeq: seq,
+          keepFromSeq: done && rerun === "replace" ? seq : state.keepFromSeq,
           status: done ? "done" : "running"
         }
         yield* store.save(state)
+        if (state.keepFromSeq === seq) {
+          for (const name of tables) yield* sink.removePartsBefore(name, slice.id, seq)
+        }
         yield* Effect.logDebug(`${dataset.name} ${slice.id}: part ${seq} committed (${rows.length} rows, ${rejects.length} rejects)`)
       })
 
@@ -149,7 +157,7 @@ export const crawlSlice = <R>(
           Effect.gen(function* () {
             buffer.push(page)
             buffered += page.rows.reduce((n, m) => n + 1 + m.children.reduce((k, [, c]) => k + c.length, 0), 0) + page.rejects.length
-            if (buffered >= options.partRows || page.next === undefined) {
+            if (buffered >= partRows || page.next === undefined) {
               const toCommit = buffer
               buffer = []
               buffered = 0
@@ -177,18 +185,24 @@ export const crawlSlice = <R>(
 
     const run: Effect.Effect<void, CrawlError, R> = Effect.gen(function* () {
       loaded = yield* store.load(slice)
-      if (loaded?.status === "done" && dataset.rerun !== "always") return
+      if (loaded?.status === "done" && rerun === "never") return
       const reopened = loaded?.status === "done" ? { ...loaded, cursor: null, cursorIssuedAt: null } : loaded
-      start = { ...(reopened ?? initialState(slice, options.runId)), runId: options.runId, status: "running", error: null }
+      const base = reopened ?? initialState(slice, options.runId)
+      // checkpoints written before keepFromSeq existed read as "nothing superseded"
+      start = { ...base, keepFromSeq: base.keepFromSeq ?? null, runId: options.runId, status: "running", error: null }
       state = start
-      // 1. recover
-      for (const name of [dataset.name, ...(dataset.children ?? []).map((c) => c.name), rejectsDataset.name]) {
+      // 1. recover: parts past the checkpoint, and parts a finished replacing listing superseded
+      for (const name of tables) {
         yield* sink.removePartsAfter(name, slice.id, start.lastSeq)
+        if (start.keepFromSeq !== null) yield* sink.removePartsBefore(name, slice.id, start.keepFromSeq)
       }
       let restartedThisRun = false
       for (;;) {
         // a listing that starts over while rows are on disk (restart, or a crash after one) skips them
-        if (state.cursor === null && state.rowsCommitted + state.rejectsCommitted > 0 && dataset.listing.excludesCommitted !== true) yield* loadSkip
+        // (a replacing listing rewrites everything in one commit: nothing of it is on disk yet)
+        if (state.cursor === null && state.rowsCommitted + state.rejectsCommitted > 0 && dataset.listing.excludesCommitted !== true && rerun !== "replace") {
+          yield* loadSkip
+        }
         const before = state.rowsCommitted + state.rejectsCommitted
         const outcome = yield* pass
         if (outcome === "done") return
@@ -212,7 +226,7 @@ export const crawlSlice = <R>(
 
     return yield* run.pipe(
       Effect.map(() =>
-        loaded?.status === "done" && dataset.rerun !== "always" ? summary(slice, "skipped", loaded, loaded) : summary(slice, "done", start, state, parts)
+        loaded?.status === "done" && rerun === "never" ? summary(slice, "skipped", loaded, loaded) : summary(slice, "done", start, state, parts)
       ),
       Effect.catchAll((error) =>
         store.save({ ...state, status: "failed", error: error.message }).pipe(

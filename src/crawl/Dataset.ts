@@ -90,8 +90,11 @@ export interface DatasetDef<R = unknown> {
    * "never" (default): a finished slice is final (closed windows, snapshots of one day).
    * "always": a finished slice runs again each run, continuing its part numbers — fan-outs whose
    * listing yields only keys not fetched before.
+   * "replace": a finished slice runs again each run and its new listing supersedes the old rows
+   * (an open period whose latest point may still change). Such a slice commits once, when its
+   * listing is complete, so readers never see a half-replaced slice; keep these slices small.
    */
-  readonly rerun?: "never" | "always"
+  readonly rerun?: "never" | "always" | "replace"
   /** Off by default: legacy datasets run only when the job enables them. */
   readonly legacy?: boolean
   readonly children?: ReadonlyArray<ChildDataset>

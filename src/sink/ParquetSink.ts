@@ -63,6 +63,8 @@ export interface ParquetSinkService {
     slice: string,
     lastCommittedSeq: number
   ) => Effect.Effect<number, SinkError>
+  /** Deletes the slice's parts with seq < firstKeptSeq (parts superseded by a replacing listing). */
+  readonly removePartsBefore: (dataset: string, slice: string, firstKeptSeq: number) => Effect.Effect<number, SinkError>
   readonly clearStaging: () => Effect.Effect<void, SinkError>
 }
 
@@ -186,9 +188,9 @@ export const makeParquetSink = (outDirInput: string, db: DuckDBInstance): Parque
       })
     })
 
-  const removePartsAfter = (dataset: string, slice: string, lastCommittedSeq: number) =>
+  const removePartsWhere = (dataset: string, slice: string, seq: number, remove: (partSeq: number) => boolean) =>
     Effect.suspend(() => {
-      const bad = validateIds(dataset, slice, lastCommittedSeq, outDir)
+      const bad = validateIds(dataset, slice, seq, outDir)
       if (bad !== undefined) return Effect.fail(bad)
       const root = path.join(outDir, dataset)
       const pattern = partFilePattern(slice)
@@ -202,7 +204,7 @@ export const makeParquetSink = (outDirInput: string, db: DuckDBInstance): Parque
           let removed = 0
           for (const entry of entries) {
             const m = entry.isFile() ? pattern.exec(entry.name) : null
-            if (m === null || Number(m[1]) <= lastCommittedSeq) continue
+            if (m === null || !remove(Number(m[1]))) continue
             await fs.unlink(path.join(entry.parentPath, entry.name))
             dirs.add(entry.parentPath)
             removed++
@@ -223,7 +225,12 @@ export const makeParquetSink = (outDirInput: string, db: DuckDBInstance): Parque
       catch: asSinkError("Io", stagingDir)
     })
 
-  return { outDir, writePart, removePartsAfter, clearStaging }
+  const removePartsAfter = (dataset: string, slice: string, lastCommittedSeq: number) =>
+    removePartsWhere(dataset, slice, lastCommittedSeq, (partSeq) => partSeq > lastCommittedSeq)
+  const removePartsBefore = (dataset: string, slice: string, firstKeptSeq: number) =>
+    removePartsWhere(dataset, slice, firstKeptSeq, (partSeq) => partSeq < firstKeptSeq)
+
+  return { outDir, writePart, removePartsAfter, removePartsBefore, clearStaging }
 }
 
 const openDuckDB = Effect.acquireRelease(

@@ -60,6 +60,18 @@ export const layers = (disk: Disk, kill: KillSwitch) => {
         }
         return removed
       }),
+    removePartsBefore: (dataset, slice, first) =>
+      Effect.sync(() => {
+        let removed = 0
+        for (const name of [...disk.parts.keys()]) {
+          const m = name.match(/part-(.+)-(\d{6})$/)
+          if (name.startsWith(`${dataset}/`) && m !== null && m[1] === slice && Number(m[2]) < first) {
+            disk.parts.delete(name)
+            removed++
+          }
+        }
+        return removed
+      }),
     clearStaging: () => Effect.void
   }
   const sink = Layer.succeed(ParquetSink, service)
