@@ -21,7 +21,11 @@ const run = Command.make(
   "run",
   {
     datasets: Args.text({ name: "dataset" }).pipe(Args.withDescription(`Datasets to run (default all): ${datasetNames.join(", ")}`), Args.repeated),
-    network: Options.choice("network", ["mainnet", "fuji"]).pipe(Options.withDescription("Network to crawl (repeat; default both)"), Options.repeated),
+    network: Options.choice("network", ["mainnet", "fuji"]).pipe(Options.withDescription("Network to crawl (repeat; overrides the job's networks)"), Options.repeated),
+    job: Options.file("job").pipe(
+      Options.withDescription("Job file (JSON) choosing networks, chains, addresses, contracts (default: pipelines/jobs/emulator.json with --emulator, else built-in defaults)"),
+      Options.optional
+    ),
     out,
     emulator: Options.boolean("emulator").pipe(Options.withDescription("Start the built-in emulator in-process and crawl it")),
     emulatorSeed: Options.integer("emulator-seed").pipe(Options.withDescription("Seed of the in-process emulator"), Options.optional),
@@ -42,6 +46,7 @@ const run = Command.make(
       return yield* runCommand({
         datasets: a.datasets,
         networks: a.network,
+        job: Option.getOrUndefined(a.job),
         out: Option.getOrUndefined(a.out),
         emulator: a.emulator,
         emulatorSeed: Option.getOrUndefined(a.emulatorSeed),

@@ -2,9 +2,10 @@
  * `chainetl run`: crawl, write, catalog, then print what was written. With --emulator the
  * services are an in-process emulator on a free port (what `npm start` does).
  */
-import { Effect } from "effect"
+import { Effect, Either } from "effect"
+import { fileURLToPath } from "node:url"
 import type { SourceSettingsInput } from "../Config.ts"
-import { defaultJob, type Network } from "../Job.ts"
+import { defaultJob, loadJobFile, type Network } from "../Job.ts"
 import { run } from "../Runner.ts"
 import { startScopedEmulator } from "./emulatorCommand.ts"
 import { RunFailed } from "./exitCode.ts"
@@ -12,9 +13,13 @@ import { runLayers } from "./layers.ts"
 import { resolveOut } from "./output.ts"
 import { printSummary } from "./summary.ts"
 
+/** The job `npm start` runs: entities that exist in the emulator's default world. */
+export const EMULATOR_JOB = fileURLToPath(new URL("../../pipelines/jobs/emulator.json", import.meta.url))
+
 export interface RunArgs {
   readonly datasets: ReadonlyArray<string>
   readonly networks: ReadonlyArray<Network>
+  readonly job: string | undefined
   readonly out: string | undefined
   readonly emulator: boolean
   readonly emulatorSeed: number | undefined
@@ -34,7 +39,10 @@ export const runCommand = (args: RunArgs) =>
         console.log(`emulator: ${emu.baseUrl} (seed ${emu.options.seed}, scale ${emu.options.scale})`)
         overrides = { ...overrides, baseUrl: emu.baseUrl, metricsUrl: emu.metricsUrl, nodeUrl: emu.nodeUrl }
       }
-      const job = { ...defaultJob, ...(args.networks.length > 0 ? { networks: args.networks } : {}) }
+      const jobFile = args.job ?? (args.emulator ? EMULATOR_JOB : undefined)
+      const loaded = jobFile === undefined ? Either.right(defaultJob) : yield* Effect.promise(() => loadJobFile(jobFile))
+      if (Either.isLeft(loaded)) return yield* Effect.fail(loaded.left)
+      const job = { ...loaded.right, ...(args.networks.length > 0 ? { networks: args.networks } : {}) }
       const report = yield* run({ out, job, datasets: args.datasets, partRows: args.partRows, sliceConcurrency: args.concurrency }).pipe(
         Effect.provide(runLayers(out, overrides, { out: "--out" }))
       )
