@@ -84,15 +84,38 @@ export class Chain {
     }
   }
 
+  /** Orders a block's txs and adds background traffic (always some when nothing else happened). */
+  private assemble(h: number, found: TxRecord[]): ReadonlyArray<TxRecord> {
+    const from = this.ctx.timelines[this.chain].time(h)
+    const count = found.length === 0 ? 1 : this.ctx.unit("bg", this.chain, h) < 0.25 ? 1 : 0
+    for (let slot = 0; slot < count; slot++) found.push(this.background(h, slot, from + slot))
+    return found.sort((a, b) => a.issueTime - b.issueTime || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+  }
+
   /** All txs of block h in block order (regardless of now). */
   txs(h: number): ReadonlyArray<TxRecord> {
     return this.cache.get(h, () => {
       const [from, to] = this.ctx.timelines[this.chain].window(h)
-      const found = this.sources.flatMap((s) => s.txsIn(from, to))
-      const count = found.length === 0 ? 1 : this.ctx.unit("bg", this.chain, h) < 0.25 ? 1 : 0
-      for (let slot = 0; slot < count; slot++) found.push(this.background(h, slot, from + slot))
-      return found.sort((a, b) => a.issueTime - b.issueTime || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+      return this.assemble(
+        h,
+        this.sources.flatMap((s) => s.txsIn(from, to))
+      )
     })
+  }
+
+  /**
+   * Builds blocks lo…hi with one pass over the sources (each pass costs about the same whatever
+   * the window), so a page of blocks costs one scan instead of one per block.
+   */
+  prefetch(lo: number, hi: number): void {
+    if (hi < lo || hi - lo + 1 > 200) return
+    const timeline = this.ctx.timelines[this.chain]
+    const buckets = new Map<number, TxRecord[]>()
+    for (let h = lo; h <= hi; h++) buckets.set(h, [])
+    for (const tx of this.sources.flatMap((s) => s.txsIn(timeline.time(lo), timeline.time(hi + 1)))) {
+      buckets.get(timeline.heightAt(tx.issueTime))?.push(tx)
+    }
+    for (const [h, found] of buckets) this.cache.get(h, () => this.assemble(h, found))
   }
 
   block(h: number): BlockRecord {

@@ -42,6 +42,9 @@ export interface NetworkConfig {
 
 const count = (base: number, scale: number, min: number): number => Math.max(min, Math.round(base * scale))
 
+/** L1s grow with the square root of the scale: every P-chain block reports on all their validators. */
+const l1Count = (scale: number): number => Math.min(40, Math.max(2, Math.round(3 * Math.sqrt(scale))))
+
 export const networkConfig = (network: NetworkName, scale: number): NetworkConfig => {
   const s = Number.isFinite(scale) && scale > 0 ? scale : 1
   const common = {
@@ -57,7 +60,7 @@ export const networkConfig = (network: NetworkName, scale: number): NetworkConfi
       ...common,
       nodes: count(30, s, 4),
       wallets: count(6, s, 3),
-      l1s: count(3, s, 2),
+      l1s: l1Count(s),
       spanSeconds: 400 * DAY,
       pHistoryBlocks: count(260, s, 40),
       xHistoryBlocks: count(200, s, 30),
@@ -77,7 +80,7 @@ export const networkConfig = (network: NetworkName, scale: number): NetworkConfi
     ...common,
     nodes: count(20, s, 4),
     wallets: count(4, s, 3),
-    l1s: count(3, s, 2),
+    l1s: l1Count(s),
     spanSeconds: 200 * DAY,
     pHistoryBlocks: count(220, s, 40),
     xHistoryBlocks: count(160, s, 30),

@@ -18,6 +18,12 @@ import { Staking } from "./staking.ts"
 import { StakingTxs } from "./stakingTxs.ts"
 import type { AssetInfo, BlockRecord, ChainLetter, TxRecord, UtxoRecord } from "./types.ts"
 import { Wallets } from "./wallets.ts"
+import { L1View } from "./l1View.ts"
+import { NodeViews, type Balances, type BlockchainRecord, type BlockchainStatus, type L1ValidatorRecord, type PrimaryValidatorRecord } from "./nodeViews.ts"
+import { StakingView } from "./stakingView.ts"
+import { TxJson, type JsonValue } from "./txJson.ts"
+import { fieldsOf, utxoHex, utxoId } from "./utxoCodec.ts"
+import { signedWarpMessage } from "./warp.ts"
 
 export type PxChain = "P" | "X"
 
@@ -52,7 +58,13 @@ export class PrimaryNetwork {
   readonly l1Txs: L1Txs
   readonly p: Chain
   readonly x: Chain
+  readonly stakingView: StakingView
+  readonly l1View: L1View
+  readonly json: TxJson
+  readonly node: NodeViews
   private readonly walletCache = new Lru<string, UtxoRecord[]>(64)
+  /** BLS signing costs milliseconds; the same tx always gets the same message. */
+  private readonly warpCache = new Lru<string, string | undefined>(256)
 
   constructor(
     seed: number,
@@ -75,6 +87,11 @@ export class PrimaryNetwork {
     this.l1Txs = new L1Txs(this.ctx, this.l1s)
     this.p = new Chain(this.ctx, "P", [this.stakingTxs, { txsIn: (a, b) => this.wallets.txsIn("P", a, b) }, this.l1Txs])
     this.x = new Chain(this.ctx, "X", [this.assetTxs, { txsIn: (a, b) => this.wallets.txsIn("X", a, b) }])
+    const now = (): number => this.now()
+    this.stakingView = new StakingView(this.ctx, this.staking, this.stakingTxs, now)
+    this.l1View = new L1View(this.ctx, this.l1s, now)
+    this.json = new TxJson(this.ctx)
+    this.node = new NodeViews(this.ctx, this.stakingView, this.l1View, now)
   }
 
   now(): number {
@@ -128,6 +145,35 @@ export class PrimaryNetwork {
   blockById(c: PxChain, blockId: string): BlockRecord | undefined {
     const h = this.chain(c).heightOf(blockId)
     return h === undefined ? undefined : this.block(c, BigInt(h))
+  }
+
+  /** Height of the C-chain's last block at now (the EVM world's C-chain). */
+  cHeight(): bigint {
+    return this.cChain.latestHeight()
+  }
+
+  /** A revealed C-chain block as a primary-network block: the EVM block's number, hash and time. */
+  cBlock(height: bigint): BlockRecord | undefined {
+    const b = this.cChain.block(height)
+    if (!b) return undefined
+    const txIds = this.cChain.transactionsOf(height).map((t) => t.txHash)
+    return {
+      chain: "C",
+      height: b.blockNumber,
+      id: b.blockHash,
+      parentId: b.parentHash,
+      timestamp: b.blockTimestamp,
+      txIds,
+      blockType: "EVMBlock",
+      // header plus a typical legacy/dynamic-fee tx size
+      sizeBytes: 540 + txIds.length * 180
+    }
+  }
+
+  /** Builds revealed blocks lo…hi of a chain in one pass (a page of route 12). */
+  prefetch(c: PxChain, lo: bigint, hi: bigint): void {
+    const top = this.chain(c).height(this.now())
+    this.chain(c).prefetch(Number(lo), Math.min(Number(hi), top))
   }
 
   /** The txs of a revealed block, in block order. */
@@ -264,11 +310,65 @@ export class PrimaryNetwork {
       .sort((a, b) => a.created.timestamp - b.created.timestamp || (a.txId < b.txId ? -1 : a.txId > b.txId ? 1 : 0) || a.outputIndex - b.outputIndex)
   }
 
-  // — supply —
+  /** The node's hex form of a UTXO (0x + codec bytes + checksum). */
+  utxoHex(u: UtxoRecord): string {
+    return utxoHex(u.consumedOn === "P" ? "P" : "X", fieldsOf(u))
+  }
+
+  utxoId(u: UtxoRecord): string {
+    return utxoId(u.txId, u.outputIndex)
+  }
+
+  /** platform.getBalance / avm.getAllBalances over the node's UTXO view of an address set. */
+  balances(c: PxChain, addresses: ReadonlyArray<Uint8Array>): Balances {
+    return this.node.balances(this.utxos(c, addresses, { view: "node" }))
+  }
+
+  // — encodings for the node's getTx / getBlock —
+
+  /** A revealed tx in the node's encoding; undefined when unknown at now. */
+  encodedTx(txId: string, c: PxChain, encoding: "hex" | "json"): string | JsonValue | undefined {
+    const tx = this.tx(txId, c)
+    if (!tx) return undefined
+    return encoding === "hex" ? this.json.txHex(tx) : this.json.tx(tx)
+  }
+
+  encodedBlock(b: BlockRecord, encoding: "hex" | "json"): string | JsonValue {
+    const txs = this.chain(b.chain === "X" ? "X" : "P").txs(Number(b.height))
+    return encoding === "hex" ? this.json.blockHex(b, txs) : this.json.block(b, txs)
+  }
+
+  // — validators, chains, supply —
+
+  currentValidators(subnetId?: string, nodeIds?: ReadonlyArray<string>): ReadonlyArray<PrimaryValidatorRecord | L1ValidatorRecord> | undefined {
+    return this.node.currentValidators(subnetId, nodeIds)
+  }
+
+  blockchains(): BlockchainRecord[] {
+    return this.node.blockchains()
+  }
+
+  blockchainStatus(blockchainId: string): BlockchainStatus {
+    return this.node.blockchainStatus(blockchainId)
+  }
 
   /** nAVAX supply at time t (genesis supply plus steady minting); ignores burns, as the node's does. */
   supplyAt(t: number): bigint {
     const since = Math.max(0, t - this.ctx.timelines.P.genesisTime)
     return this.ctx.cfg.genesisSupply + this.ctx.cfg.mintPerSecond * BigInt(since)
+  }
+
+  /** platform.getCurrentSupply; undefined for an unknown subnet. */
+  currentSupply(subnetId?: string): bigint | undefined {
+    return this.node.currentSupply(subnetId, this.supplyAt(this.now()))
+  }
+
+  // — warp —
+
+  /** Route 1: the signed warp message of an L1-related P-chain tx; "none" for other revealed txs. */
+  signedWarpMessage(txId: string): string | "none" | undefined {
+    const tx = this.tx(txId, "P")
+    if (!tx) return undefined
+    return this.warpCache.get(txId, () => signedWarpMessage(this.ctx, tx)) ?? "none"
   }
 }

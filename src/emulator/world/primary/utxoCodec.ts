@@ -75,3 +75,22 @@ export const decodeUtxoHex = (chain: UtxoChain, hex: string): UtxoFields & { rea
     utxoId: utxo.ID()
   }
 }
+
+/** The codec fields of a world UTXO record (P codec for P-chain outputs, AVM codec otherwise). */
+export const fieldsOf = (u: {
+  readonly txId: string
+  readonly outputIndex: number
+  readonly assetId: string
+  readonly amount: bigint
+  readonly owners: { readonly addresses: ReadonlyArray<Uint8Array>; readonly threshold: number; readonly locktime: bigint }
+  readonly stakeableLocktime: bigint
+}): UtxoFields => ({
+  txId: u.txId,
+  outputIndex: u.outputIndex,
+  assetId: u.assetId,
+  amount: u.amount,
+  locktime: u.owners.locktime,
+  threshold: u.owners.threshold,
+  addresses: u.owners.addresses,
+  stakeableLocktime: u.stakeableLocktime
+})

@@ -1,0 +1,79 @@
+/**
+ * Route 4: the P-chain's active staking transactions (staking period running at now), optionally
+ * narrowed to addresses (reward addresses or owners of the tx's UTXOs), tx types and a window on
+ * the block timestamp. Order: block timestamp, then tx hash (sortOrder, default desc).
+ */
+import type { RouteDef } from "../../http/contract.ts"
+import { badRequest } from "../../http/errors.ts"
+import { PAGE_SPECS, pageOf } from "../../http/pagination.ts"
+import { keysetPage } from "./keyset.ts"
+import { parseAddresses, readChain, readList, readNetwork, readSortOrder, readTimeWindow } from "./params.ts"
+import { stakingTransaction } from "./wire.ts"
+
+/** PrimaryNetworkTxType, the enum the txTypes parameter takes. */
+export const PRIMARY_NETWORK_TX_TYPES = [
+  "AddValidatorTx",
+  "AddSubnetValidatorTx",
+  "AddDelegatorTx",
+  "CreateChainTx",
+  "CreateSubnetTx",
+  "ImportTx",
+  "ExportTx",
+  "AdvanceTimeTx",
+  "RewardValidatorTx",
+  "RemoveSubnetValidatorTx",
+  "TransformSubnetTx",
+  "AddPermissionlessValidatorTx",
+  "AddPermissionlessDelegatorTx",
+  "BaseTx",
+  "TransferSubnetOwnershipTx",
+  "ConvertSubnetToL1Tx",
+  "RegisterL1ValidatorTx",
+  "SetL1ValidatorWeightTx",
+  "DisableL1ValidatorTx",
+  "IncreaseL1ValidatorBalanceTx",
+  "UNKNOWN",
+  "CreateAssetTx",
+  "OperationTx"
+] as const
+
+const ADDRESS_LIMIT = 64
+
+
+export const stakingRoutes: ReadonlyArray<RouteDef> = [
+  {
+    method: "GET",
+    host: "data",
+    path: "/v1/networks/{network}/blockchains/{blockchainId}/transactions:listStaking",
+    seedRoute: 4,
+    handle: (ctx) => {
+      const { param, net } = readNetwork(ctx)
+      readChain(ctx, net, ["P"])
+      const rawAddresses = readList(ctx, "addresses")
+      if (rawAddresses.length > ADDRESS_LIMIT) throw badRequest(`at most ${ADDRESS_LIMIT} addresses per request (got ${rawAddresses.length})`)
+      const wanted = new Set(parseAddresses(net, rawAddresses, "addresses", ["P", "X"]).map((a) => Buffer.from(a).toString("hex")))
+      const types = readList(ctx, "txTypes")
+      const unknown = types.filter((t) => !(PRIMARY_NETWORK_TX_TYPES as ReadonlyArray<string>).includes(t))
+      if (unknown.length > 0) throw badRequest(`txTypes must be primary network tx types (${PRIMARY_NETWORK_TX_TYPES.join(", ")}); unknown: ${unknown.join(", ")}`)
+      const { start, end } = readTimeWindow(ctx)
+      const order = readSortOrder(ctx)
+      const now = net.now()
+      const entries = net.stakingView
+        .activeStakingEntries()
+        .filter(
+          (e) =>
+            (types.length === 0 || types.includes(e.txType)) &&
+            (start === undefined || e.blockTimestamp >= start) &&
+            (end === undefined || e.blockTimestamp <= end) &&
+            // every address a staking tx touches is its owner wallet's first one (see StakingEntry)
+            (wanted.size === 0 || wanted.has(Buffer.from(net.ctx.address(e.ownerWallet, 0)).toString("hex")))
+        )
+      const page = pageOf(ctx, PAGE_SPECS.standard, (cursor, limit) => keysetPage(entries, (e) => [e.blockTimestamp, e.txId], order, cursor, limit))
+      return {
+        ...(page.nextPageToken !== undefined ? { nextPageToken: page.nextPageToken } : {}),
+        transactions: page.items.map((e) => stakingTransaction(net, e.tx(), now)),
+        chainInfo: { chainName: "p-chain", network: param }
+      }
+    }
+  }
+]

@@ -1,0 +1,83 @@
+/**
+ * L1s and their validators as seen at "now": what is created (its tx's block revealed) and each
+ * validator's weight, balance and activity. Route 13, the P-chain blocks' L1 fields and the
+ * node's subnet/blockchain methods read it.
+ */
+import type { NetCtx } from "./context.ts"
+import type { L1Params, L1Validator, L1ValidatorState, L1s } from "./l1.ts"
+
+export interface L1ValidatorView {
+  readonly validator: L1Validator
+  readonly state: L1ValidatorState
+  /** Timestamp of the block holding the tx that created the validator. */
+  readonly creationTimestamp: number
+}
+
+export class L1View {
+  constructor(
+    private readonly ctx: NetCtx,
+    readonly l1s: L1s,
+    private readonly now: () => number
+  ) {}
+
+  private revealed(t: number, at: number): boolean {
+    return this.ctx.blockAt("P", t).timestamp <= at
+  }
+
+  /** L1s whose subnet exists at `at` (default now). */
+  subnets(at = this.now()): L1Params[] {
+    return Array.from({ length: this.l1s.count }, (_, l) => this.l1s.l1(l) as L1Params).filter((p) => this.revealed(p.createSubnetAt, at))
+  }
+
+  /** L1s whose chain exists at `at`. */
+  chains(at = this.now()): L1Params[] {
+    return this.subnets(at).filter((p) => this.revealed(p.createChainAt, at))
+  }
+
+  converted(p: L1Params, at = this.now()): boolean {
+    return this.revealed(p.convertAt, at)
+  }
+
+  /** Validators of one L1 revealed at `at`, in creation order. */
+  validatorsOf(p: L1Params, at = this.now()): L1ValidatorView[] {
+    if (!this.converted(p, at)) return []
+    const out: L1ValidatorView[] = []
+    // creation txs may sit in a block older than their time: look a little past `at`, then filter
+    const count = this.l1s.validatorCount(p, at + 7 * 86_400)
+    for (let v = 0; v < count; v++) {
+      const val = this.l1s.validator(p, v) as L1Validator
+      const block = this.ctx.blockAt("P", val.createdAt)
+      if (block.timestamp > at) continue
+      out.push({ validator: val, state: this.l1s.state(val, at), creationTimestamp: block.timestamp })
+    }
+    return out
+  }
+
+  /** Every L1 validator revealed at `at`, L1 by L1. */
+  allValidators(at = this.now()): L1ValidatorView[] {
+    return this.subnets(at).flatMap((p) => this.validatorsOf(p, at))
+  }
+
+  /**
+   * The P-chain block fields activeL1Validators and l1ValidatorsAccruedFees (continuous fees paid
+   * so far) at each of `times`, enumerating the validators once for all of them.
+   */
+  blockStats(times: ReadonlyArray<number>): Array<{ readonly active: number; readonly accruedFees: bigint }> {
+    if (times.length === 0) return []
+    const latest = Math.max(...times)
+    const views = this.allValidators(latest)
+    return times.map((at) => {
+      let active = 0
+      let accruedFees = 0n
+      for (const view of views) {
+        if (view.creationTimestamp > at) continue
+        const val = view.validator
+        if (this.l1s.state(val, at).active) active++
+        const end = val.disableAt !== undefined && val.disableAt <= at ? val.disableAt - 1 : at
+        const deposits = val.balance + (val.topUp ? val.topUp.amount * BigInt(this.l1s.topUpTimes(val, end).length) : 0n)
+        accruedFees += deposits - this.l1s.state(val, end).balance
+      }
+      return { active, accruedFees }
+    })
+  }
+}
