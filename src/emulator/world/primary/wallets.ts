@@ -118,12 +118,11 @@ export class Wallets {
 
   // — imports derived from exports —
 
-  private importDelay(ev: WalletEvent): number {
-    return this.ctx.int(60, MAX_IMPORT_DELAY, "import-delay", ev.chain, ev.wallet, ev.e)
-  }
-
-  importTime(exportEv: WalletEvent): number {
-    return exportEv.time + this.importDelay(exportEv)
+  /** When an export's outputs are imported; undefined for the quarter never imported (left in shared memory, as happens). */
+  importTime(exportEv: WalletEvent): number | undefined {
+    const keys = [exportEv.chain, exportEv.wallet, exportEv.e] as const
+    if (this.ctx.unit("never-imported", ...keys) < 0.25) return undefined
+    return exportEv.time + this.ctx.int(60, MAX_IMPORT_DELAY, "import-delay", ...keys)
   }
 
   /** Exports of the other chain whose import onto `chain` is timed in [from, to). */
@@ -132,7 +131,7 @@ export class Wallets {
     return this.eventsIn(src, from - MAX_IMPORT_DELAY, to).filter((ev) => {
       if (ev.type !== "ExportTx") return false
       const t = this.importTime(ev)
-      return t >= from && t < to
+      return t !== undefined && t >= from && t < to
     })
   }
 
@@ -293,6 +292,7 @@ export class Wallets {
   private exportedUtxos(ev: WalletEvent, localCount: number, specs: OutSpec[]): UtxoRecord[] {
     const dest = OTHER[ev.chain]
     const importAt = this.importTime(ev)
+    const spent = importAt === undefined ? undefined : { txId: this.importTxId(ev), block: this.block(dest, importAt) }
     return specs.map((s, k) => ({
       txId: this.txId(ev),
       outputIndex: localCount + k,
@@ -304,16 +304,17 @@ export class Wallets {
       consumedOn: dest,
       created: this.block(ev.chain, ev.time),
       listed: this.block(ev.chain, ev.time),
-      spent: { txId: this.importTxId(ev), block: this.block(dest, importAt) },
+      spent,
       kind: "transfer"
     }))
   }
 
   /** The ImportTx on the other chain that takes an export's outputs out of shared memory. */
-  importTx(exportEv: WalletEvent): TxRecord {
+  importTx(exportEv: WalletEvent): TxRecord | undefined {
     const chain = OTHER[exportEv.chain]
-    const exported = this.tx(exportEv).exported?.utxos ?? []
     const at = this.importTime(exportEv)
+    if (at === undefined) return undefined
+    const exported = this.tx(exportEv).exported?.utxos ?? []
     const id = this.importTxId(exportEv)
     const fee = this.ctx.cfg.txFee
     const total = exported.reduce((acc, u) => acc + u.amount, 0n)
@@ -348,7 +349,8 @@ export class Wallets {
 
   /** Every tx of the wallet streams and imports on `chain` timed in [from, to). */
   txsIn(chain: StreamChain, from: number, to: number): TxRecord[] {
-    return [...this.eventsIn(chain, from, to).map((ev) => this.tx(ev)), ...this.importsIn(chain, from, to).map((ev) => this.importTx(ev))]
+    const imports = this.importsIn(chain, from, to).map((ev) => this.importTx(ev))
+    return [...this.eventsIn(chain, from, to).map((ev) => this.tx(ev)), ...imports.filter((t): t is TxRecord => t !== undefined)]
   }
 
   /** A wallet tx by locator (stream event or derived import), whether or not revealed yet. */
@@ -378,7 +380,8 @@ export class Wallets {
     for (const ev of this.eventsVisibleAt(w, OTHER[chain], t)) {
       if (ev.type !== "ExportTx") continue
       out.push(...(this.tx(ev).exported?.utxos ?? []))
-      if (this.block(chain, this.importTime(ev)).timestamp <= t) out.push(...this.importTx(ev).outputs)
+      const at = this.importTime(ev)
+      if (at !== undefined && this.block(chain, at).timestamp <= t) out.push(...(this.importTx(ev)?.outputs ?? []))
     }
     return out.filter(owned)
   }
