@@ -1,0 +1,25 @@
+/**
+ * What the node puts on the wire: uint64 quantities as decimal strings (seed: Conventions), binary
+ * as "0x" + bytes + the 4-byte checksum, and the network a request addressed.
+ */
+import type { RpcContext } from "../http/contract.ts"
+import type { PrimaryNetwork } from "../world/primary/index.ts"
+import { lib } from "./avalanche.ts"
+
+export type Wire = string | number | boolean | null | ReadonlyArray<Wire> | { readonly [k: string]: Wire }
+
+/** A world value with every bigint written as its decimal string. */
+export const toWire = (v: unknown): Wire => {
+  if (typeof v === "bigint") return v.toString()
+  if (v === null || v === undefined) return null
+  if (Array.isArray(v)) return v.map(toWire)
+  if (typeof v === "object") return Object.fromEntries(Object.entries(v).filter(([, x]) => x !== undefined).map(([k, x]) => [k, toWire(x)]))
+  if (typeof v === "string" || typeof v === "number" || typeof v === "boolean") return v
+  throw new TypeError(`cannot put a ${typeof v} on the wire`)
+}
+
+/** The node's hex encoding: 0x + bytes + last 4 bytes of their sha256. */
+export const checksummedHex = (bytes: Uint8Array): string => lib.utils.bufferToHex(lib.utils.addChecksum(bytes))
+
+/** The primary network the request's endpoint belongs to. */
+export const networkOf = (ctx: RpcContext): PrimaryNetwork => ctx.world.primary.network(ctx.network)
