@@ -2,8 +2,12 @@
  * Small pieces several pipeline files use: raw-record building blocks of the primary network
  * (seed: Shared objects) and the partition values derived from rows.
  */
-import { Schema } from "effect"
-import type { Row } from "../src/crawl/Dataset.ts"
+import { Effect, Schema } from "effect"
+import type { Listing, PartitionKey, Row } from "../src/crawl/Dataset.ts"
+import type { RestListingSpec } from "../src/crawl/RestListing.ts"
+import type { Slice } from "../src/crawl/Slice.ts"
+import { type SinkError, SourceError } from "../src/Errors.ts"
+import { RestClient } from "../src/source/RestClient.ts"
 import { DecimalString, IntegerLike, UnixSeconds } from "../src/transform/Decode.ts"
 
 /** UTC calendar day of a timestamp column, the `date` Hive key. */
@@ -80,3 +84,94 @@ export const utxoRow = (u: typeof Utxo.Type) => ({
   utxo_end_timestamp: u.utxoEndTimestamp ?? null,
   utxo_bytes: u.utxoBytes ?? null
 })
+
+// — primary-network REST datasets (delegators, validators, l1_validators, utxos, aggregated_signatures) —
+
+/** A Hive key the row carries as a string column (network, blockchain, snapshot_date). */
+export const columnKey = (key: string, type: "VARCHAR" | "DATE" = "VARCHAR"): PartitionKey => ({ key, type, value: (row) => String(row[key]) })
+
+/** The Hive keys of a per-network snapshot: network, then the run's UTC day. */
+export const snapshotKeys: ReadonlyArray<PartitionKey> = [columnKey("network"), columnKey("snapshot_date", "DATE")]
+
+/** A list response's items and next token; a body without the items array is the service's fault. */
+export const listPage = (body: unknown, items: string, request: string): Effect.Effect<{ records: ReadonlyArray<unknown>; next: string | undefined }, SourceError> => {
+  const fields = typeof body === "object" && body !== null ? (body as Record<string, unknown>) : {}
+  const records = fields[items]
+  if (!Array.isArray(records)) return Effect.fail(new SourceError({ reason: "Decode", request, detail: `response has no array field "${items}"` }))
+  const token = fields["nextPageToken"]
+  return Effect.succeed({ records, next: typeof token === "string" && token.length > 0 ? token : undefined })
+}
+
+/**
+ * Every item of a GET list route, page after page: for fan-outs where one key is a whole listing
+ * (route 7 per node id). The key is small (a node's validations), so its pages are held together.
+ */
+export const getAllPages = (path: string, query: Record<string, string | number | boolean | undefined>, items: string, pageSize: number) =>
+  Effect.gen(function* () {
+    const client = yield* RestClient
+    const out: unknown[] = []
+    let token: string | undefined
+    do {
+      const body = yield* client.get("data", path, { ...query, pageSize, pageToken: token })
+      const page = yield* listPage(body, items, `GET data ${path}`)
+      out.push(...page.records)
+      token = page.next
+    } while (token !== undefined)
+    return out
+  })
+
+/**
+ * restListing for routes whose page carries a field every item depends on (route 13's
+ * blockHeight: the height remaining balances were computed at): each item gets those fields
+ * beside its own, under `page`.
+ */
+export const restListingWithPageFields = (spec: RestListingSpec & { readonly pageFields: ReadonlyArray<string> }): Listing<RestClient> => ({
+  ...(spec.tokenTtlSeconds === undefined ? {} : { tokenTtlSeconds: spec.tokenTtlSeconds }),
+  fetch: (slice, cursor) =>
+    Effect.gen(function* () {
+      const client = yield* RestClient
+      const path = spec.path(slice)
+      const body = yield* client.get(spec.service, path, { ...spec.query?.(slice), pageSize: spec.pageSize, pageToken: cursor })
+      const page = yield* listPage(body, spec.items, `GET ${spec.service} ${path}`)
+      const fields = Object.fromEntries(spec.pageFields.map((f) => [f, (body as Record<string, unknown>)[f]]))
+      return { records: page.records.map((r) => ({ item: r, page: fields })), next: page.next }
+    })
+})
+
+/**
+ * A listing that yields each record key at most once per slice, even when the service repeats a
+ * record on a later page (paging over a set that changes between pages). Keys seen are kept while
+ * the listing runs; a listing resumed from a checkpoint in a new process first reads the keys its
+ * slice already committed (`committed`), so a repeat across the crash is dropped as well.
+ * Records without a key pass through to toRow, which rejects them.
+ */
+export const distinctRecords = <R, R2>(
+  listing: Listing<R>,
+  keyOf: (record: unknown) => string | undefined,
+  committed: (slice: Slice) => Effect.Effect<ReadonlyArray<string>, SinkError, R2>
+): Listing<R | R2> => {
+  // per slice: the cursor this listing handed out last, and the keys seen up to it
+  const running = new Map<string, { next: string; seen: Set<string> }>()
+  return {
+    ...listing,
+    fetch: (slice, cursor) =>
+      Effect.gen(function* () {
+        const mine = running.get(slice.id)
+        // the first page starts afresh (the crawler skips committed keys itself on a restart);
+        // a cursor this listing did not just hand out is a resume: reload what is on disk
+        const seen =
+          cursor === undefined ? new Set<string>() : mine !== undefined && mine.next === cursor ? mine.seen : new Set(yield* committed(slice))
+        const page = yield* listing.fetch(slice, cursor)
+        const records = page.records.filter((r) => {
+          const key = keyOf(r)
+          if (key === undefined) return true
+          if (seen.has(key)) return false
+          seen.add(key)
+          return true
+        })
+        if (page.next === undefined) running.delete(slice.id)
+        else running.set(slice.id, { next: page.next, seen })
+        return { records, next: page.next }
+      })
+  }
+}

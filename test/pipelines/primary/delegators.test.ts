@@ -1,0 +1,94 @@
+import { Effect } from "effect"
+import * as path from "node:path"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { type RunningEmulator, startEmulator } from "../../../src/emulator/index.ts"
+import type { RunReport } from "../../../src/Runner.ts"
+import { fetchAll, query, runSpine, tempOut } from "../../support/spine.ts"
+import { NETWORKS, byKey, columnTypes, rejectReasons, uncommentedColumns } from "./support.ts"
+
+type Rec = Record<string, unknown>
+
+/** Route 8's delegators of both networks, all statuses, in the columns we compare. */
+const expected = async (emu: RunningEmulator, snapshot: string) => {
+  const rows = []
+  for (const network of NETWORKS) {
+    for (const d of await fetchAll(`${emu.baseUrl}/v1/networks/${network}/delegators`, "delegators")) {
+      rows.push({
+        network,
+        snapshot_date: snapshot,
+        tx_hash: d["txHash"],
+        node_id: d["nodeId"],
+        reward_addresses: d["rewardAddresses"],
+        amount_delegated: d["amountDelegated"],
+        delegation_fee: d["delegationFee"],
+        start: BigInt(d["startTimestamp"] as number),
+        end: BigInt(d["endTimestamp"] as number),
+        delegation_status: d["delegationStatus"],
+        gross_reward: d["grossReward"] ?? null,
+        net_reward: d["netReward"] ?? null,
+        estimated_gross_reward: d["estimatedGrossReward"] ?? null,
+        estimated_net_reward: d["estimatedNetReward"] ?? null
+      })
+    }
+  }
+  return rows.sort(byKey<Rec>("network", "tx_hash"))
+}
+
+const actual = async (catalog: string) =>
+  (
+    await query(
+      catalog,
+      `SELECT network, snapshot_date::VARCHAR AS snapshot_date, tx_hash, node_id, reward_addresses, amount_delegated::VARCHAR AS amount_delegated,
+         delegation_fee, epoch(start_timestamp)::BIGINT AS start, epoch(end_timestamp)::BIGINT AS "end", delegation_status,
+         gross_reward::VARCHAR AS gross_reward, net_reward::VARCHAR AS net_reward,
+         estimated_gross_reward::VARCHAR AS estimated_gross_reward, estimated_net_reward::VARCHAR AS estimated_net_reward
+       FROM delegators`
+    )
+  ).sort(byKey<Rec>("network", "tx_hash"))
+
+describe("delegators (route 8) through the spine", () => {
+  let emu: RunningEmulator
+  let out: string
+  let report: RunReport
+
+  beforeAll(async () => {
+    emu = await startEmulator({ seed: 11 })
+    out = await tempOut()
+    report = await Effect.runPromise(runSpine(out, emu, { datasets: ["delegators"] }))
+  })
+  afterAll(async () => {
+    await emu.close()
+  })
+
+  it("given a run, when the catalog is read, then delegators equal the emulator's delegations of every status on both networks", async () => {
+    expect(report.status).toBe("succeeded")
+    const want = await expected(emu, report.startedAt.slice(0, 10))
+    // every status the world has at this seed's now: no status filter is applied
+    expect([...new Set(want.map((d) => d.delegation_status))].sort()).toEqual(["active", "completed"])
+    expect(await actual(path.join(out, "catalog.duckdb"))).toEqual(want)
+    expect(await rejectReasons(path.join(out, "catalog.duckdb"), "delegators")).toEqual([])
+  })
+
+  it("given a run, when DuckDB describes delegators, then amounts are DECIMAL(38,0), times TIMESTAMPTZ, the snapshot a DATE key and every column is commented", async () => {
+    const catalog = path.join(out, "catalog.duckdb")
+    expect(await columnTypes(catalog, "delegators")).toMatchObject({
+      network: "VARCHAR",
+      snapshot_date: "DATE",
+      tx_hash: "VARCHAR",
+      reward_addresses: "VARCHAR[]",
+      amount_delegated: "DECIMAL(38,0)",
+      gross_reward: "DECIMAL(38,0)",
+      estimated_net_reward: "DECIMAL(38,0)",
+      start_timestamp: "TIMESTAMP WITH TIME ZONE",
+      delegation_status: "VARCHAR"
+    })
+    expect(await uncommentedColumns(catalog, "delegators")).toEqual([])
+  })
+
+  it("given a finished snapshot, when the same day runs again, then the slices are skipped and no row is doubled", async () => {
+    const again = await Effect.runPromise(runSpine(out, emu, { datasets: ["delegators"] }))
+    expect(again.slices.map((s) => s.status)).toEqual(["skipped", "skipped"])
+    const [{ n }] = (await query(path.join(out, "catalog.duckdb"), "SELECT count(*)::INTEGER AS n FROM delegators")) as [{ n: number }]
+    expect(n).toBe((await expected(emu, "")).length)
+  })
+})
