@@ -66,7 +66,10 @@ describe("avm.getUTXOs", () => {
     const { net } = node.current
     const addresses = net.addressSets().flatMap((s) => s.x)
     const pages = await walk(node.current, { addresses }, 7)
-    const ids = pages.flatMap((p) => decodeAll(p.utxos).map((u) => u.utxoId))
+    const decoded = pages.flatMap((p) => decodeAll(p.utxos))
+    // rule 1: each UTXO references at least one requested address
+    for (const u of decoded) expect(u.addresses.some((a) => addresses.includes(a))).toBe(true)
+    const ids = decoded.map((u) => u.utxoId)
     const all = net.utxos("X", net.addressSets().flatMap((s) => s.addresses), { view: "node" })
     expect(all.some((u) => u.owners.addresses.length > 1)).toBe(true)
     expect(ids.length).toBe(all.length)
