@@ -1,8 +1,8 @@
 /**
  * Parquet writer benchmark: which writer ParquetSink should use, measured on this machine.
  *
- *   npm run bench -- --rows 200000          (all writers × flat and nested datasets)
- *   node --import tsx bench/parquet-writers.ts --rows 50000
+ *   npm run bench -- --rows 200000 --repeat 3   (all writers × flat and nested datasets, best of 3)
+ *   node --import tsx bench/parquet-writers.ts --rows 50000 --writer duckdb-appender
  *
  * Each (writer, dataset) runs in its own child process so peak RSS belongs to that writer alone.
  * Per run: rows/s of the write (row generation excluded), total file size, peak RSS (and how far
@@ -187,19 +187,29 @@ export const runParquetWriters = async (argv: ReadonlyArray<string>): Promise<st
   const rowsIndex = argv.indexOf("--rows")
   const n = rowsIndex < 0 ? 200_000 : Number(argv[rowsIndex + 1])
   const only = argv.includes("--writer") ? [argv[argv.indexOf("--writer") + 1]!] : Object.keys(writers)
+  const repeatIndex = argv.indexOf("--repeat")
+  const repeat = repeatIndex < 0 ? 1 : Number(argv[repeatIndex + 1])
   const self = fileURLToPath(import.meta.url)
   const results: Result[] = []
-  console.log(`parquet writers: ${n.toLocaleString("en-US")} rows, node ${process.version}, ${os.cpus().length} cores`)
+  console.log(
+    `parquet writers: ${n.toLocaleString("en-US")} rows, best of ${repeat}, node ${process.version}, ${os.cpus().length} cores`
+  )
   for (const dataset of datasets) {
     for (const writerId of only) {
-      const out = execFileSync(
-        process.execPath,
-        ["--import", "tsx", self, "--child", "--writer", writerId, "--dataset", dataset.name, "--rows", String(n)],
-        { maxBuffer: 16 * 1024 * 1024, stdio: ["ignore", "pipe", "inherit"] }
-      )
-      const result = JSON.parse(out.toString().trim().split("\n").at(-1)!) as Result
-      console.log(`  ${dataset.name} / ${result.writer}: ${result.error ?? `${result.seconds.toFixed(2)} s`}`)
-      results.push(result)
+      // best of N: on a shared machine the fastest run is the one least disturbed by other work
+      let best: Result | undefined
+      for (let attempt = 0; attempt < repeat; attempt++) {
+        const out = execFileSync(
+          process.execPath,
+          ["--import", "tsx", self, "--child", "--writer", writerId, "--dataset", dataset.name, "--rows", String(n)],
+          { maxBuffer: 16 * 1024 * 1024, stdio: ["ignore", "pipe", "inherit"] }
+        )
+        const result = JSON.parse(out.toString().trim().split("\n").at(-1)!) as Result
+        console.log(`  ${dataset.name} / ${result.writer}: ${result.error ?? `${result.seconds.toFixed(2)} s`}`)
+        if (best === undefined || (result.error === undefined && (best.error !== undefined || result.seconds < best.seconds))) best = result
+        if (result.error !== undefined) break
+      }
+      results.push(best!)
     }
   }
   const table = formatTable(results)

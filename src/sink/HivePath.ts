@@ -79,7 +79,11 @@ export const assertDatasetName = (name: string): void => {
   if (!isSnakeCase(name.startsWith("_") ? name.slice(1) : name)) {
     throw new Error(`dataset "${name}" is not snake_case (want ${SNAKE_CASE.source}, optionally after one "_")`)
   }
+  if (RESERVED_DIRS.has(name)) throw new Error(`dataset "${name}" would share the folder chainetl keeps for its own files`)
 }
+
+/** Folders of the output root that hold chainetl's own files, never a dataset's parts. */
+export const RESERVED_DIRS: ReadonlySet<string> = new Set(["_staging", "_state", "_runs"])
 
 /** `<dataset>/<k1>=<v1>/…` relative to the output folder, with encoded values. */
 export const partitionDir = (

@@ -99,6 +99,22 @@ describe("ParquetSink.writePart", () => {
     ])
   })
 
+  it("given parts 1..4 of a slice when removePartsBefore 3 then parts 1 and 2 of that slice only are deleted", async () => {
+    const { removed, files } = await run(
+      Effect.gen(function* () {
+        const sink = yield* ParquetSink
+        for (const seq of [1, 2, 3, 4]) yield* sink.writePart(input(seq, rowsOf("a", [BigInt(seq)])))
+        yield* sink.writePart(input(1, rowsOf("a", [1n]), "other"))
+        const removed = yield* sink.removePartsBefore("blocks", "s-1", 3)
+        const files = yield* Effect.promise(() => listFiles(path.join(sink.outDir, "blocks")))
+        return { removed, files }
+      })
+    )
+
+    expect(removed).toBe(2)
+    expect(files).toEqual(["chain=a/part-other-000001.parquet", "chain=a/part-s-1-000003.parquet", "chain=a/part-s-1-000004.parquet"])
+  })
+
   it("given a dataset never written when removePartsAfter then it removes nothing", async () => {
     expect(await run(Effect.flatMap(ParquetSink, (sink) => sink.removePartsAfter("blocks", "s-1", -1)))).toBe(0)
   })
@@ -175,5 +191,17 @@ describe("ParquetSink.writePart", () => {
 
     expect(Either.isLeft(slice) && slice.left.detail).toMatch(/slice id "..\/x" must match/)
     expect(Either.isLeft(dataset) && dataset.left.detail).toMatch(/dataset "Blocks" is not snake_case/)
+  })
+
+  it("given a dataset named like a folder chainetl keeps for itself when written then it fails, while _rejects is allowed", async () => {
+    const staging = await run(
+      Effect.either(Effect.flatMap(ParquetSink, (sink) => sink.writePart({ ...input(1, rowsOf("a", [1n])), dataset: "_staging" })))
+    )
+    const rejects = await run(
+      Effect.flatMap(ParquetSink, (sink) => sink.writePart({ ...input(1, rowsOf("a", [1n])), dataset: "_rejects" }))
+    )
+
+    expect(Either.isLeft(staging) && staging.left.detail).toMatch(/dataset "_staging" would share the folder/)
+    expect(rejects.map((p) => path.basename(path.dirname(path.dirname(p.path))))).toEqual(["_rejects"])
   })
 })
