@@ -1,4 +1,6 @@
 /** What the primary REST dataset tests share: reading the catalog's types, comments and rejects. */
+import { Effect } from "effect"
+import { RestClient } from "../../../src/source/RestClient.ts"
 import { query } from "../../support/spine.ts"
 
 export const NETWORKS = ["mainnet", "fuji"] as const
@@ -24,3 +26,12 @@ export const byKey =
     const k = (r: T) => keys.map((key) => String(r[key])).join("|")
     return k(a) < k(b) ? -1 : k(a) > k(b) ? 1 : 0
   }
+
+/**
+ * A runSpine `wrap` that puts a test-only layer over the real RestClient (count, reshape or fail
+ * some requests). The run already needs RestClient, so its requirement is unchanged.
+ */
+export const overRestClient =
+  (f: (real: RestClient["Type"]) => RestClient["Type"]) =>
+  <A, E, R>(e: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+    Effect.updateService(e, RestClient, f) as Effect.Effect<A, E, R>
