@@ -88,7 +88,8 @@ export class Staking {
     // every ninth node announces its validations days ahead: the source of pending validators
     const lead = i % 9 === 4 ? ctx.int(Math.floor(duration / 8), Math.floor(duration / 3), "lead", i) : ctx.int(0, 900, "lead", i)
     const period = lead + duration + gap
-    const phase = ctx.anchor - ctx.int(0, period - 1, "phase", i)
+    // node 4 always has a validation announced but not started at the anchor: pending exists at any seed
+    const phase = ctx.anchor - (i === 4 ? ctx.int(Math.floor(lead / 4), lead - 1, "phase", i) : ctx.int(0, period - 1, "phase", i))
     let mMin = ceilDiv(ctx.start - phase, period)
     let mMax = Number.MAX_SAFE_INTEGER
     // retired nodes stopped before the anchor; late joiners start after it (revealed by advancing)
@@ -177,8 +178,13 @@ export class Staking {
     return out
   }
 
+  /** Nodes announcing their validations days ahead attract a delegation before they start. */
+  private announces(n: NodeParams): boolean {
+    return n.lead > 86_400
+  }
+
   delegationCount(v: Validation): number {
-    return this.ctx.int(0, this.ctx.cfg.maxDelegationsPerPeriod, "delegations", v.node.index, v.j)
+    return this.ctx.int(this.announces(v.node) ? 1 : 0, this.ctx.cfg.maxDelegationsPerPeriod, "delegations", v.node.index, v.j)
   }
 
   delegation(v: Validation, k: number): Delegation | undefined {
@@ -186,8 +192,10 @@ export class Staking {
     const c = ctx.cfg
     if (k < 0 || k >= this.delegationCount(v)) return undefined
     const keys = [v.node.index, v.j, k] as const
-    const issue = v.start + Math.floor(ctx.unit("d-issue", ...keys) * 0.7 * (v.end - v.start))
-    const lead = k % 2 === 0 ? ctx.int(0, Math.min(2 * DAY, Math.floor((v.end - v.start) / 10)), "d-lead", ...keys) : 0
+    // the first delegation to an announcing node is issued while the validation is still pending
+    const early = k === 0 && this.announces(v.node)
+    const issue = early ? v.issue + ctx.int(60, 600, "d-issue", ...keys) : v.start + Math.floor(ctx.unit("d-issue", ...keys) * 0.7 * (v.end - v.start))
+    const lead = early ? v.start - issue + ctx.int(0, 3600, "d-lead", ...keys) : k % 2 === 0 ? ctx.int(0, Math.min(2 * DAY, Math.floor((v.end - v.start) / 10)), "d-lead", ...keys) : 0
     const start = issue + lead
     const minDuration = c.minDelegatorDays * DAY
     if (v.end - start < minDuration) return undefined

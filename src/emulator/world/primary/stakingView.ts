@@ -135,9 +135,12 @@ export class StakingView {
       .map((d) => this.delegationViewOf(d, now))
   }
 
-  /** Latest start a revealed delegation can have: leads are at most two days, blocks may precede. */
+  /**
+   * Latest start a revealed delegation can have: it waits at most for its validator's lead (a
+   * third of the longest validation) or two days, and its block may precede its issue by a week.
+   */
   get latestPossibleStart(): number {
-    return this.now() + 9 * 86_400
+    return this.now() + Math.ceil((this.ctx.cfg.maxValidatorDays * 86_400) / 3) + 9 * 86_400
   }
 
   get earliestPossibleStart(): number {
