@@ -1,4 +1,8 @@
-/** Datasets of this group in run order (a fan-out after the datasets whose keys it reads). */
+/**
+ * Datasets of this group in run order (a fan-out after the datasets whose keys it reads):
+ * token_transfers feeds evm_transactions (and its transfer tables), which feed nft_tokens.
+ */
 import type { AnyDataset } from "../../src/crawl/Dataset.ts"
+import { dataset as evm_blocks } from "../evm_blocks.ts"
 
-export const datasets: ReadonlyArray<AnyDataset> = []
+export const datasets: ReadonlyArray<AnyDataset> = [evm_blocks]
