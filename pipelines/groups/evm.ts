@@ -4,5 +4,6 @@
  */
 import type { AnyDataset } from "../../src/crawl/Dataset.ts"
 import { dataset as evm_blocks } from "../evm_blocks.ts"
+import { dataset as token_transfers } from "../token_transfers.ts"
 
-export const datasets: ReadonlyArray<AnyDataset> = [evm_blocks]
+export const datasets: ReadonlyArray<AnyDataset> = [evm_blocks, token_transfers]

@@ -1,0 +1,130 @@
+/**
+ * token_transfers — route 6, one slice per configured token contract, rerun every run, walking
+ * block-range windows of `job.transferBlockWindow` blocks.
+ *
+ * Windows are aligned on multiples of the window size; the last one runs only up to the latest
+ * block at the start of the run (route 10's first page) and is the open window. Slices are
+ * computed from the job alone, before any request, so they cannot know the latest block and
+ * cannot list the closed windows: the window walk lives in the listing, whose cursor names the
+ * next window and the latest block the run stops at ({from, latest}).
+ *
+ * One page is one whole window (all its route-6 pages): the route lists newest first, so a window
+ * is committed whole or not at all, and the transfers on disk always cover complete windows.
+ * A run therefore starts right after the highest committed block: closed windows are never asked
+ * for again, and the open window of the previous run is re-crawled only from its new blocks.
+ */
+import { Effect, Schema } from "effect"
+import { RecordError, type DatasetDef, type SourceClients } from "../src/crawl/Dataset.ts"
+import { OutputReader } from "../src/crawl/OutputReader.ts"
+import { restListing } from "../src/crawl/RestListing.ts"
+import { makeSlice, type Slice } from "../src/crawl/Slice.ts"
+import { UnixSeconds, decoder } from "../src/transform/Decode.ts"
+import { uint256Values } from "../schemas/common.ts"
+import { schema } from "../schemas/token_transfers.ts"
+import { utcDate } from "./_shared.ts"
+import { Amount, Erc20Token, NftToken, TransferEnds, Uint256, distinctContracts, endsRow, erc20TokenRow, latestBlock, nftTokenRow, opt } from "./_evm.ts"
+
+const Transfer = Schema.Struct({
+  blockNumber: Amount,
+  blockTimestamp: UnixSeconds,
+  blockHash: Schema.String,
+  txHash: Schema.String,
+  ...TransferEnds,
+  value: opt(Uint256),
+  erc20Token: opt(Erc20Token),
+  erc721Token: opt(NftToken),
+  erc1155Token: opt(NftToken)
+})
+
+const decode = decoder(Transfer)
+
+/** The next window to fetch starts at `from`; the run stops after block `latest`. */
+interface Cursor {
+  readonly from: string
+  readonly latest: string
+}
+
+/** Seed Limits: 100 per page on route 6; startBlock inclusive, endBlock exclusive. */
+const pages = restListing({
+  service: "data",
+  path: (s) => `/v1/chains/${s.params["chain_id"]}/tokens/${s.params["address"]}/transfers`,
+  query: (s) => ({ startBlock: s.params["start_block"], endBlock: s.params["end_block"] }),
+  items: "transfers",
+  pageSize: 100
+})
+
+/** Every transfer of blocks [from, to). */
+const windowTransfers = (slice: Slice, from: bigint, to: bigint) =>
+  Effect.gen(function* () {
+    const window = { ...slice, params: { ...slice.params, start_block: String(from), end_block: String(to) } }
+    const records: unknown[] = []
+    let token: string | undefined
+    do {
+      const page = yield* pages.fetch(window, token)
+      records.push(...page.records)
+      token = page.next
+    } while (token !== undefined)
+    return records
+  })
+
+/** First block not covered by committed windows: one past the highest committed transfer. */
+const resumeFrom = (chain: string, address: string) =>
+  Effect.gen(function* () {
+    const [row] = yield* (yield* OutputReader).query(
+      "SELECT (max(block_number) + 1)::VARCHAR AS start FROM token_transfers WHERE chain_id = $chain AND lower(token_address) = lower($address)",
+      { chain, address },
+      ["token_transfers"]
+    )
+    const start = row?.["start"]
+    return typeof start === "string" ? start : "0"
+  })
+
+export const dataset: DatasetDef<SourceClients> = {
+  name: "token_transfers",
+  description: "Transfers of the job's ERC-20/721/1155 contracts (chain-data route 6), crawled in block windows up to the latest block",
+  schema,
+  partitionBy: [
+    { key: "chain_id", type: "VARCHAR", value: (r) => String(r["chain_id"]) },
+    { key: "date", type: "DATE", value: utcDate("block_timestamp") }
+  ],
+  key: ["tx_hash", "log_index"],
+  rerun: "always",
+  slices: (job) =>
+    distinctContracts(job.tokenContracts).map((c) => makeSlice("token_transfers", { chain_id: c.chainId, address: c.address, window: job.transferBlockWindow })),
+  listing: {
+    // a run starts after what is committed, so it never yields a committed transfer
+    excludesCommitted: true,
+    fetch: (slice, cursor) =>
+      Effect.gen(function* () {
+        const chain = String(slice.params["chain_id"])
+        const at: Cursor =
+          cursor === undefined
+            ? { from: yield* resumeFrom(chain, String(slice.params["address"])), latest: String(yield* latestBlock(chain)) }
+            : (JSON.parse(cursor) as Cursor)
+        const from = BigInt(at.from)
+        const latest = BigInt(at.latest)
+        if (from > latest) return { records: [], next: undefined }
+        const size = BigInt(String(slice.params["window"]))
+        const to = (from / size + 1n) * size < latest + 1n ? (from / size + 1n) * size : latest + 1n
+        const records = yield* windowTransfers(slice, from, to)
+        return { records, next: to <= latest ? JSON.stringify({ from: String(to), latest: at.latest } satisfies Cursor) : undefined }
+      })
+  },
+  toRow: (raw, slice) => {
+    const t = decode(raw)
+    const nft = t.erc721Token ?? t.erc1155Token
+    const token = t.erc20Token ?? nft
+    if (token === undefined) throw new RecordError("transfer has no erc20Token, erc721Token or erc1155Token")
+    return {
+      chain_id: slice.params["chain_id"],
+      block_number: t.blockNumber,
+      block_timestamp: t.blockTimestamp,
+      block_hash: t.blockHash,
+      tx_hash: t.txHash,
+      ...endsRow(t),
+      erc_type: token.ercType,
+      ...uint256Values("value", t.value ?? null),
+      ...(t.erc20Token !== undefined ? erc20TokenRow(t.erc20Token) : nftTokenRow(nft!))
+    }
+  }
+}

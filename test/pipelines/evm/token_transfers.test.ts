@@ -1,0 +1,146 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import type { RunningEmulator } from "../../../src/emulator/index.ts"
+import type { Job } from "../../../src/Job.ts"
+import { fetchAll, tempOut } from "../../support/spine.ts"
+import { columnTypes, crawl, rows, served, startEvmEmulator } from "./support.ts"
+
+type Json = Record<string, any>
+
+const byTransfer = (a: Json, b: Json): number => (a["tx_hash"] === b["tx_hash"] ? a["log_index"] - b["log_index"] : a["tx_hash"] < b["tx_hash"] ? -1 : 1)
+
+/** The emulator's transfers of a contract in the compared columns, from its own route-6 pages (whole history). */
+const expectedTransfers = async (emu: RunningEmulator, chain: string, address: string) =>
+  (await fetchAll(`${emu.baseUrl}/v1/chains/${chain}/tokens/${address}/transfers`, "transfers"))
+    .map((t: Json) => {
+      const token = t["erc20Token"] ?? t["erc721Token"] ?? t["erc1155Token"]
+      return {
+        tx_hash: t["txHash"],
+        log_index: t["logIndex"],
+        block_number: t["blockNumber"],
+        ts: t["blockTimestamp"],
+        block_hash: t["blockHash"],
+        from: `${t["from"].address}|${t["from"].name ?? ""}|${t["from"].symbol ?? ""}|${t["from"].decimals ?? ""}`,
+        to: `${t["to"].address}|${t["to"].name ?? ""}|${t["to"].symbol ?? ""}|${t["to"].decimals ?? ""}`,
+        erc_type: token.ercType,
+        value: t["value"] ?? null,
+        token: `${token.address}|${token.name ?? ""}|${token.symbol ?? ""}|${token.decimals ?? ""}|${token.tokenId ?? ""}|${token.price?.value ?? ""}`,
+        metadata: token.metadata === undefined ? null : `${token.metadata.name}|${token.metadata.metadataLastUpdatedTimestamp}|${token.metadata.attributes ?? token.metadata.properties}`
+      }
+    })
+    .sort(byTransfer)
+
+const actualTransfers = async (out: string, chain: string, address: string) =>
+  (await rows(
+    out,
+    `SELECT tx_hash, log_index, block_number::VARCHAR AS block_number, epoch(block_timestamp)::INTEGER AS ts, block_hash,
+       concat_ws('|', from_address, coalesce(from_name, ''), coalesce(from_symbol, ''), coalesce(from_decimals::VARCHAR, '')) AS "from",
+       concat_ws('|', to_address, coalesce(to_name, ''), coalesce(to_symbol, ''), coalesce(to_decimals::VARCHAR, '')) AS "to",
+       erc_type, value,
+       concat_ws('|', token_address, coalesce(token_name, ''), coalesce(token_symbol, ''), coalesce(token_decimals::VARCHAR, ''), coalesce(token_id, ''), coalesce(token_price, '')) AS token,
+       CASE WHEN token_metadata IS NULL THEN NULL
+            ELSE concat_ws('|', token_metadata.name, epoch(token_metadata.last_updated_at)::BIGINT::VARCHAR, coalesce(token_metadata.attributes, token_metadata.properties)) END AS metadata
+     FROM token_transfers WHERE chain_id = '${chain}' AND token_address = '${address}'`
+  )).sort(byTransfer)
+
+/** Route-6 requests of windows [from, latest] walked at `size`: one per 100 transfers of a window, at least one. */
+const windowRequests = (emu: RunningEmulator, chain: string, address: string, from: number, latest: number, size: number): number => {
+  const c = emu.world.evm.chain(chain)!
+  let requests = 0
+  for (let start = from; start <= latest; start = (Math.floor(start / size) + 1) * size) {
+    const end = Math.min((Math.floor(start / size) + 1) * size, latest + 1)
+    const range = c.tokenTransfers(address, BigInt(start), BigInt(end))!
+    requests += Math.max(1, Math.ceil((range.end - range.first) / 100))
+  }
+  return requests
+}
+
+describe("token_transfers", () => {
+  let emu: RunningEmulator
+  let job: Job
+  let out: string
+  let window: number
+
+  beforeAll(async () => {
+    ;({ emu, job } = await startEvmEmulator(22))
+    window = Number(job.transferBlockWindow)
+    out = await tempOut()
+  })
+  afterAll(() => emu.close())
+
+  it("given one contract per standard and windows of 256 blocks, when crawled, then each window is one page and the rows equal the emulator's whole transfer history", async () => {
+    const before = served(emu)
+    const report = await crawl(out, emu, job, ["token_transfers"])
+    const byRun = served(emu) - before
+    let requests = 0
+    for (const { chainId, address } of job.tokenContracts) {
+      const latest = emu.world.evm.chain(chainId)!.latest()
+      const slice = report.slices.find((s) => s.params["address"] === address)!
+      expect(slice.pages).toBe(Math.ceil((latest + 1) / window))
+      const expected = await expectedTransfers(emu, chainId, address)
+      expect(expected.length).toBeGreaterThan(50)
+      expect(slice.rows).toBe(expected.length)
+      expect(await actualTransfers(out, chainId, address)).toEqual(expected)
+      requests += 1 + windowRequests(emu, chainId, address, 0, latest, window)
+    }
+    // per contract: the latest block from route 10, then route 6 window by window
+    expect(byRun).toBe(requests)
+  })
+
+  it("given the catalog, when DuckDB describes token_transfers, then values are exact text beside a double, heights DECIMAL(38,0), parties flat and NFT metadata a struct", async () => {
+    const types = await columnTypes(out, "token_transfers")
+    expect(types).toMatchObject({
+      block_number: "DECIMAL(38,0)",
+      block_timestamp: "TIMESTAMP WITH TIME ZONE",
+      tx_hash: "VARCHAR",
+      log_index: "INTEGER",
+      from_address: "VARCHAR",
+      from_decimals: "INTEGER",
+      to_address: "VARCHAR",
+      value: "VARCHAR",
+      value_double: "DOUBLE",
+      token_price: "VARCHAR",
+      token_id: "VARCHAR",
+      chain_id: "VARCHAR",
+      date: "DATE"
+    })
+    expect(types["token_metadata"]).toMatch(/^STRUCT\(index_status VARCHAR, last_updated_at TIMESTAMP WITH TIME ZONE, .*attributes VARCHAR, properties VARCHAR\)$/)
+  })
+
+  it("given a finished crawl, when the clock moves a week, then the next run asks only for windows after the last committed block and adds each new transfer once", async () => {
+    const chainId = job.tokenContracts[0]!.chainId
+    const latestBefore = emu.world.evm.chain(chainId)!.latest()
+    const committedMax = new Map<string, number>()
+    for (const { address } of job.tokenContracts) {
+      const [r] = await rows(out, `SELECT max(block_number)::INTEGER AS m FROM token_transfers WHERE token_address = '${address}'`)
+      committedMax.set(address, r!["m"] as number)
+    }
+    emu.advance(7 * 86_400)
+    const latest = emu.world.evm.chain(chainId)!.latest()
+    expect(latest).toBeGreaterThan(latestBefore + window)
+    const before = served(emu)
+    const report = await crawl(out, emu, job, ["token_transfers"])
+    const byRun = served(emu) - before
+    let requests = 0
+    for (const { address } of job.tokenContracts) {
+      const from = committedMax.get(address)! + 1
+      requests += 1 + windowRequests(emu, chainId, address, from, latest, window)
+      const slice = report.slices.find((s) => s.params["address"] === address)!
+      const added = emu.world.evm.chain(chainId)!.tokenTransfers(address, BigInt(from), BigInt(latest + 1))!
+      expect(added.end - added.first).toBeGreaterThan(0)
+      expect(slice.rows).toBe(added.end - added.first)
+      expect(await actualTransfers(out, chainId, address)).toEqual(await expectedTransfers(emu, chainId, address))
+    }
+    expect(byRun).toBe(requests)
+  })
+
+  it("given the ERC-20 whose amounts pass 10^38, when crawled, then every value is the emulator's exact decimal text and its double the nearest number", async () => {
+    const chainId = job.tokenContracts[0]!.chainId
+    const inu = emu.world.evm.chain(chainId)!.tokens().find((t) => t.ercType === "ERC-20" && t.symbol.endsWith("INU"))!
+    const hugeOut = await tempOut()
+    await crawl(hugeOut, emu, { ...job, tokenContracts: [{ chainId, address: inu.address }] }, ["token_transfers"])
+    const expected = await expectedTransfers(emu, chainId, inu.address)
+    expect(await actualTransfers(hugeOut, chainId, inu.address)).toEqual(expected)
+    expect(expected.some((t) => String(t.value).length > 38)).toBe(true)
+    for (const r of await rows(hugeOut, "SELECT value, value_double FROM token_transfers")) expect(r["value_double"]).toBe(Number(r["value"]))
+  })
+})
