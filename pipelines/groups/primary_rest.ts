@@ -1,7 +1,8 @@
 /** Datasets of this group in run order (a fan-out after the datasets whose keys it reads). */
 import type { AnyDataset } from "../../src/crawl/Dataset.ts"
 import { dataset as delegators } from "../delegators.ts"
+import { dataset as l1_validators } from "../l1_validators.ts"
 import { dataset as validators } from "../validators.ts"
 
 // validators reads delegators (and the node group's current_validators)
-export const datasets: ReadonlyArray<AnyDataset> = [delegators, validators]
+export const datasets: ReadonlyArray<AnyDataset> = [delegators, validators, l1_validators]
