@@ -131,6 +131,34 @@ describe("cross-route consistency of the primary-network world", () => {
     }
   })
 
+  it("given every address set of both networks, when each world UTXO's node hex is decoded by avalanchejs, then it gives back the record's fields", () => {
+    const w = makeWorld(11)
+    for (const name of ["mainnet", "fuji"] as const) {
+      const n = w.primary.network(name)
+      let count = 0
+      for (const set of n.addressSets()) {
+        for (const c of ["P", "X"] as const) {
+          for (const u of n.utxos(c, set.addresses, { view: "rest", includeSpent: true })) {
+            const d = decodeUtxoHex(u.consumedOn === "P" ? "P" : "X", n.utxoHex(u))
+            expect([d.txId, d.outputIndex, d.assetId, d.amount, d.locktime, d.stakeableLocktime, d.threshold, d.addresses.map(hexOf).sort()]).toEqual([
+              u.txId,
+              u.outputIndex,
+              u.assetId,
+              u.amount,
+              u.owners.locktime,
+              u.stakeableLocktime,
+              u.owners.threshold,
+              u.owners.addresses.map(hexOf).sort()
+            ])
+            expect(d.utxoId).toBe(n.utxoId(u))
+            count++
+          }
+        }
+      }
+      expect(count).toBeGreaterThan(500)
+    }
+  })
+
   it("given an address set's UTXOs, when their creating and consuming txs are read, then the txs declare and consume exactly those outputs", () => {
     const set = net.addressSets()[0]!
     const now = world.options.clock.now()
