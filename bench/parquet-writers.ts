@@ -48,6 +48,8 @@ interface Result {
   readonly typesExact: number
   readonly typesTotal: number
   readonly typeDiffs: string
+  /** 1-minute load average when the write ended: on a shared machine, how disturbed the run was. */
+  readonly load: number
   readonly error?: string
 }
 
@@ -127,15 +129,16 @@ const child = async (writerId: string, datasetName: string, n: number): Promise<
   const rows = dataset.rows(n)
   const rssAfterRows = process.memoryUsage().rss
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), `chainetl-bench-${writerId}-`))
-  const base = { writer: writer.name, dataset: dataset.name, rows: n, rssAfterRows }
+  const base = { writer: writer.name, dataset: dataset.name, rows: n, rssAfterRows, load: 0 }
   try {
     const t0 = performance.now()
     const files = await writer.write(dataset.schema, rows, dir)
     const seconds = (performance.now() - t0) / 1000
+    const load = os.loadavg()[0]!
     const peakRss = process.resourceUsage().maxRSS * 1024
     const sizes = await Promise.all(files.map((f) => fs.stat(f).then((s) => s.size)))
     const checked = await check(dataset, rows, files)
-    return { ...base, seconds, bytes: sizes.reduce((a, b) => a + b, 0), peakRss, ...checked }
+    return { ...base, seconds, load, bytes: sizes.reduce((a, b) => a + b, 0), peakRss, ...checked }
   } catch (e) {
     return {
       ...base,
@@ -158,10 +161,10 @@ const child = async (writerId: string, datasetName: string, n: number): Promise<
 const mb = (bytes: number): string => (bytes / 1024 / 1024).toFixed(1)
 
 const formatTable = (results: ReadonlyArray<Result>): string => {
-  const header = ["dataset", "writer", "rows/s", "file MB", "peak RSS MB (+over rows)", "lossless", "2^53+1", "2^64-1", "types exact"]
+  const header = ["dataset", "writer", "rows/s", "file MB", "peak RSS MB (+over rows)", "lossless", "2^53+1", "2^64-1", "types exact", "load"]
   const lines = results.map((r) =>
     r.error !== undefined
-      ? [r.dataset, r.writer, "failed", "", mb(r.peakRss), r.error, "", "", ""]
+      ? [r.dataset, r.writer, "failed", "", mb(r.peakRss), r.error, "", "", "", ""]
       : [
           r.dataset,
           r.writer,
@@ -171,7 +174,8 @@ const formatTable = (results: ReadonlyArray<Result>): string => {
           r.mismatches === 0 ? "yes" : `NO: ${r.mismatches} rows differ`,
           r.probes["2^53+1"] ? "ok" : "LOST",
           r.probes["2^64-1"] ? "ok" : "LOST",
-          `${r.typesExact}/${r.typesTotal}`
+          `${r.typesExact}/${r.typesTotal}`,
+          r.load.toFixed(1)
         ]
   )
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)))
@@ -205,7 +209,9 @@ export const runParquetWriters = async (argv: ReadonlyArray<string>): Promise<st
           { maxBuffer: 16 * 1024 * 1024, stdio: ["ignore", "pipe", "inherit"] }
         )
         const result = JSON.parse(out.toString().trim().split("\n").at(-1)!) as Result
-        console.log(`  ${dataset.name} / ${result.writer}: ${result.error ?? `${result.seconds.toFixed(2)} s`}`)
+        console.log(
+          `  ${dataset.name} / ${result.writer}: ${result.error ?? `${result.seconds.toFixed(2)} s, load ${result.load.toFixed(1)}`}`
+        )
         if (best === undefined || (result.error === undefined && (best.error !== undefined || result.seconds < best.seconds))) best = result
         if (result.error !== undefined) break
       }

@@ -7,6 +7,10 @@
  * the output folder is now: after moving or copying it, run `chainetl catalog` again. Views also
  * reflect which columns the files held when built: rebuild after a run (the runner does).
  *
+ * Comments come from the Arrow metadata: `COMMENT ON VIEW` and `COMMENT ON COLUMN` on a view both
+ * work on DuckDB 1.5 (see `duckdb_views()` / `duckdb_columns()`); nested fields cannot carry their
+ * own, so theirs are appended to the column's.
+ *
  * The database is built under a temporary name, closed, then renamed over the old one: a notebook
  * that has the old catalog open keeps reading the old file, and never sees a half-built one.
  */

@@ -27,9 +27,15 @@ import { writeParquetFile } from "./PartWriter.ts"
 import { type CompiledRows, EncodeIssue, compileRows } from "./RowEncoder.ts"
 
 export interface PartitionSpec {
-  /** snake_case; becomes the Hive key and, when the schema has a field of that name, replaces it. */
+  /**
+   * snake_case; becomes the Hive key. When the schema has a field of that name, the field is not
+   * written into the file: the catalog reads it back from the path, cast to the field's type.
+   */
   readonly key: string
-  /** The partition value of a row, e.g. its UTC day "2024-05-01" or its chain id "43114". */
+  /**
+   * The partition value of a row, e.g. its UTC day "2024-05-01" or its chain id "43114". For a key
+   * that is also a field, it must be the text that casts back to the field's value (`String(bigint)`).
+   */
   readonly value: (row: Row) => string
 }
 
