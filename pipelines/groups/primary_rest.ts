@@ -2,7 +2,8 @@
 import type { AnyDataset } from "../../src/crawl/Dataset.ts"
 import { dataset as delegators } from "../delegators.ts"
 import { dataset as l1_validators } from "../l1_validators.ts"
+import { dataset as utxos } from "../utxos.ts"
 import { dataset as validators } from "../validators.ts"
 
 // validators reads delegators (and the node group's current_validators)
-export const datasets: ReadonlyArray<AnyDataset> = [delegators, validators, l1_validators]
+export const datasets: ReadonlyArray<AnyDataset> = [delegators, validators, l1_validators, utxos]
