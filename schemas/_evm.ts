@@ -80,3 +80,19 @@ export const nftToken = (): ReadonlyArray<arrow.Field> => [...tokenIdentity(), .
 
 /** Any token of a transfer (route 6 lists one contract, whichever its standard): the union, NULL where it does not apply. */
 export const anyToken = (): ReadonlyArray<arrow.Field> => [...tokenIdentity(), ...erc20Details(), ...nftDetails()]
+
+/** A chain's native token (networkToken), flattened as network_token_*. */
+export const networkToken = (): ReadonlyArray<arrow.Field> => [
+  str("network_token_name", "Native token name"),
+  str("network_token_symbol", "Native token symbol"),
+  int32("network_token_decimals", "Native token decimals"),
+  str("network_token_logo_uri", "Native token logo URI"),
+  str("network_token_description", "Native token description")
+]
+
+/** What every table cut from a transaction detail repeats of its transaction, to join and partition on. */
+export const txFields = (): ReadonlyArray<arrow.Field> => [
+  hash("tx_hash", "Hash of the transaction (evm_transactions.tx_hash)", { nullable: false }),
+  amount("block_number", "Height of the including block", { nullable: false }),
+  ts("block_timestamp", "Timestamp of the including block (UTC)", { nullable: false })
+]

@@ -4,6 +4,7 @@
  */
 import type { AnyDataset } from "../../src/crawl/Dataset.ts"
 import { dataset as evm_blocks } from "../evm_blocks.ts"
+import { dataset as evm_transactions } from "../evm_transactions.ts"
 import { dataset as token_transfers } from "../token_transfers.ts"
 
-export const datasets: ReadonlyArray<AnyDataset> = [evm_blocks, token_transfers]
+export const datasets: ReadonlyArray<AnyDataset> = [evm_blocks, token_transfers, evm_transactions]

@@ -1,0 +1,264 @@
+/**
+ * evm_transactions (+ evm_erc20_transfers, evm_erc721_transfers, evm_erc1155_transfers,
+ * evm_internal_transactions) — route 11, a fan-out per chain over the transaction hashes found in
+ * token_transfers and those the job names, rerun every run: each run looks up only the hashes
+ * not fetched before (nor answered 404 before), a batch of lookups per page with bounded
+ * concurrency. The child tables are cut from the same detail and written in the same commit.
+ */
+import { Effect, Schema } from "effect"
+import type { ChildDataset, DatasetDef, PartitionKey, Row, SourceClients } from "../src/crawl/Dataset.ts"
+import { keyedListing } from "../src/crawl/KeyedListing.ts"
+import { OutputReader } from "../src/crawl/OutputReader.ts"
+import { makeSlice, type Slice } from "../src/crawl/Slice.ts"
+import { RestClient } from "../src/source/RestClient.ts"
+import { UnixSeconds, decoder } from "../src/transform/Decode.ts"
+import { uint256Values } from "../schemas/common.ts"
+import { schema as erc1155Schema } from "../schemas/evm_erc1155_transfers.ts"
+import { schema as erc20Schema } from "../schemas/evm_erc20_transfers.ts"
+import { schema as erc721Schema } from "../schemas/evm_erc721_transfers.ts"
+import { schema as internalSchema } from "../schemas/evm_internal_transactions.ts"
+import { schema } from "../schemas/evm_transactions.ts"
+import { utcDate } from "./_shared.ts"
+import {
+  AddressInfo,
+  Amount,
+  Erc1155Transfer,
+  Erc20Transfer,
+  Erc721Transfer,
+  Int,
+  Money,
+  Uint256,
+  endsRow,
+  erc20TokenRow,
+  fanOutChains,
+  nftTokenRow,
+  notFoundKeysSql,
+  opt,
+  partyRow,
+  priceRow
+} from "./_evm.ts"
+
+const NativeTransaction = Schema.Struct({
+  blockNumber: Amount,
+  blockTimestamp: UnixSeconds,
+  blockHash: Schema.String,
+  chainId: Schema.String,
+  blockIndex: Int,
+  txHash: Schema.String,
+  txStatus: Schema.Union(Schema.String, Schema.Number),
+  txType: Int,
+  gasLimit: Amount,
+  gasUsed: Amount,
+  gasPrice: Amount,
+  nonce: Amount,
+  from: AddressInfo,
+  to: AddressInfo,
+  method: opt(Schema.Struct({ callType: Schema.String, methodHash: opt(Schema.String), methodName: opt(Schema.String) })),
+  value: Uint256,
+  input: Schema.String,
+  baseFeePerGas: Amount,
+  maxFeePerGas: opt(Amount),
+  maxPriorityFeePerGas: opt(Amount)
+})
+
+export const NetworkToken = Schema.Struct({
+  name: Schema.String,
+  symbol: Schema.String,
+  decimals: Int,
+  logoUri: opt(Schema.String),
+  description: opt(Schema.String)
+})
+
+export const networkTokenRow = (t: typeof NetworkToken.Type): Row => ({
+  network_token_name: t.name,
+  network_token_symbol: t.symbol,
+  network_token_decimals: t.decimals,
+  network_token_logo_uri: t.logoUri ?? null,
+  network_token_description: t.description ?? null
+})
+
+const Internal = Schema.Struct({
+  from: AddressInfo,
+  to: AddressInfo,
+  internalTxType: Schema.String,
+  value: Uint256,
+  isReverted: Schema.Boolean,
+  gasUsed: Amount,
+  gasLimit: Amount
+})
+
+const MessageInfo = {
+  direction: Schema.String,
+  sourceChainId: opt(Schema.String),
+  destinationChainId: opt(Schema.String)
+}
+
+const Detail = Schema.Struct({
+  erc20Transfers: opt(Schema.Array(Erc20Transfer)),
+  erc721Transfers: opt(Schema.Array(Erc721Transfer)),
+  erc1155Transfers: opt(Schema.Array(Erc1155Transfer)),
+  internalTransactions: opt(Schema.Array(Internal)),
+  networkTokenDetails: Schema.Struct({ networkToken: NetworkToken, currentPrice: opt(Money), historicalPrice: opt(Money) }),
+  nativeTransaction: NativeTransaction,
+  // the seed's neutral name, and the official document's
+  crosschainMessageInfo: opt(Schema.Struct({ crosschainMessageId: Schema.String, ...MessageInfo })),
+  teleporterMessageInfo: opt(Schema.Struct({ teleporterMessageId: Schema.String, ...MessageInfo }))
+})
+
+type Detail = typeof Detail.Type
+
+/** The parent and its four children read the same record: decode it once. */
+const decode = (() => {
+  const decodeDetail = decoder(Detail)
+  const seen = new WeakMap<object, Detail>()
+  return (raw: unknown): Detail => {
+    if (typeof raw !== "object" || raw === null) return decodeDetail(raw)
+    const known = seen.get(raw)
+    if (known !== undefined) return known
+    const d = decodeDetail(raw)
+    seen.set(raw, d)
+    return d
+  }
+})()
+
+const partitionBy: ReadonlyArray<PartitionKey> = [
+  { key: "chain_id", type: "VARCHAR", value: (r) => String(r["chain_id"]) },
+  { key: "date", type: "DATE", value: utcDate("block_timestamp") }
+]
+
+/** What each child row repeats of its transaction. */
+const txOf = (d: Detail, slice: Slice): Row => ({
+  chain_id: slice.params["chain_id"],
+  tx_hash: d.nativeTransaction.txHash,
+  block_number: d.nativeTransaction.blockNumber,
+  block_timestamp: d.nativeTransaction.blockTimestamp
+})
+
+const child = (name: string, description: string, childSchema: ChildDataset["schema"], rowsOf: (d: Detail) => ReadonlyArray<Row>): ChildDataset => ({
+  name,
+  description,
+  schema: childSchema,
+  partitionBy,
+  toRows: (raw, slice) => {
+    const d = decode(raw)
+    const tx = txOf(d, slice)
+    return rowsOf(d).map((r) => ({ ...tx, ...r }))
+  }
+})
+
+const children: ReadonlyArray<ChildDataset> = [
+  child("evm_erc20_transfers", "ERC-20 transfers inside the transactions of evm_transactions (route 11)", erc20Schema, (d) =>
+    (d.erc20Transfers ?? []).map((t) => ({ ...endsRow(t), ...uint256Values("value", t.value), ...erc20TokenRow(t.erc20Token) }))
+  ),
+  child("evm_erc721_transfers", "ERC-721 transfers inside the transactions of evm_transactions (route 11)", erc721Schema, (d) =>
+    (d.erc721Transfers ?? []).map((t) => ({ ...endsRow(t), ...nftTokenRow(t.erc721Token) }))
+  ),
+  child("evm_erc1155_transfers", "ERC-1155 transfers inside the transactions of evm_transactions (route 11)", erc1155Schema, (d) =>
+    (d.erc1155Transfers ?? []).map((t) => ({ ...endsRow(t), ...uint256Values("value", t.value), ...nftTokenRow(t.erc1155Token) }))
+  ),
+  child("evm_internal_transactions", "Internal transactions inside the transactions of evm_transactions (route 11)", internalSchema, (d) =>
+    (d.internalTransactions ?? []).map((t, i) => ({
+      trace_index: i,
+      ...partyRow("from", t.from),
+      ...partyRow("to", t.to),
+      internal_tx_type: t.internalTxType,
+      ...uint256Values("value", t.value),
+      is_reverted: t.isReverted,
+      gas_used: t.gasUsed,
+      gas_limit: t.gasLimit
+    }))
+  )
+]
+
+/**
+ * Hashes to look up, in key order after the cursor: found in token_transfers or named by the job,
+ * lowercased (the service's spelling) so a hash fetched under any case counts as fetched.
+ */
+const pendingSql = `
+  WITH wanted AS (
+    SELECT lower(tx_hash) AS k FROM token_transfers WHERE chain_id = $chain
+    UNION
+    SELECT h AS k FROM (SELECT unnest(string_split($configured, ',')) AS h) WHERE h <> ''
+  )
+  SELECT k FROM wanted
+  WHERE k > $after
+    AND k NOT IN (SELECT lower(tx_hash) FROM evm_transactions WHERE chain_id = $chain)
+    AND k NOT IN (SELECT k FROM (${notFoundKeysSql}) WHERE k IS NOT NULL)
+  ORDER BY k
+  LIMIT $limit`
+
+export const dataset: DatasetDef<SourceClients> = {
+  name: "evm_transactions",
+  description: "EVM transactions of the hashes in token_transfers and the job (chain-data route 11), each fetched once",
+  schema,
+  partitionBy,
+  key: ["tx_hash"],
+  rerun: "always",
+  children,
+  // nextKeys sees only the slice, so the job's hashes of the chain ride in its params
+  slices: (job) =>
+    fanOutChains(job).map((chain_id) =>
+      makeSlice("evm_transactions", {
+        chain_id,
+        tx_hashes: [...new Set(job.transactionHashes.filter((t) => t.chainId === chain_id).map((t) => t.txHash.toLowerCase()))].sort().join(",")
+      })
+    ),
+  listing: keyedListing<RestClient | OutputReader>({
+    excludesCommitted: true,
+    batch: 100,
+    concurrency: 8,
+    nextKeys: (slice, after, limit) =>
+      Effect.gen(function* () {
+        const found = yield* (yield* OutputReader).query(
+          pendingSql,
+          { chain: String(slice.params["chain_id"]), configured: String(slice.params["tx_hashes"] ?? ""), after: after ?? "", limit, dataset: "evm_transactions" },
+          ["token_transfers", "evm_transactions", "_rejects"]
+        )
+        return found.map((r) => String(r["k"]))
+      }),
+    fetch: (slice, hash) =>
+      Effect.gen(function* () {
+        return [yield* (yield* RestClient).get("data", `/v1/chains/${slice.params["chain_id"]}/transactions/${hash}`)]
+      })
+  }),
+  toRow: (raw, slice) => {
+    const d = decode(raw)
+    const n = d.nativeTransaction
+    const message = d.crosschainMessageInfo ?? d.teleporterMessageInfo
+    return {
+      chain_id: slice.params["chain_id"],
+      block_number: n.blockNumber,
+      block_timestamp: n.blockTimestamp,
+      block_hash: n.blockHash,
+      block_index: n.blockIndex,
+      tx_hash: n.txHash,
+      tx_status: String(n.txStatus),
+      tx_type: n.txType,
+      gas_limit: n.gasLimit,
+      gas_used: n.gasUsed,
+      gas_price: n.gasPrice,
+      nonce: n.nonce,
+      ...partyRow("from", n.from),
+      ...partyRow("to", n.to),
+      method_call_type: n.method?.callType ?? null,
+      method_hash: n.method?.methodHash ?? null,
+      method_name: n.method?.methodName ?? null,
+      ...uint256Values("value", n.value),
+      input: n.input,
+      base_fee_per_gas: n.baseFeePerGas,
+      max_fee_per_gas: n.maxFeePerGas ?? null,
+      max_priority_fee_per_gas: n.maxPriorityFeePerGas ?? null,
+      ...networkTokenRow(d.networkTokenDetails.networkToken),
+      ...priceRow("current_price", d.networkTokenDetails.currentPrice),
+      ...priceRow("historical_price", d.networkTokenDetails.historicalPrice),
+      crosschain_message_id: d.crosschainMessageInfo?.crosschainMessageId ?? d.teleporterMessageInfo?.teleporterMessageId ?? null,
+      crosschain_direction: message?.direction ?? null,
+      crosschain_source_chain_id: message?.sourceChainId ?? null,
+      crosschain_destination_chain_id: message?.destinationChainId ?? null,
+      erc20_transfer_count: d.erc20Transfers?.length ?? 0,
+      erc721_transfer_count: d.erc721Transfers?.length ?? 0,
+      erc1155_transfer_count: d.erc1155Transfers?.length ?? 0,
+      internal_transaction_count: d.internalTransactions?.length ?? 0
+    }
+  }
+}
