@@ -1,4 +1,5 @@
 /** Datasets of this group in run order (a fan-out after the datasets whose keys it reads). */
 import type { AnyDataset } from "../../src/crawl/Dataset.ts"
+import { dataset as chain_metrics } from "../chain_metrics.ts"
 
-export const datasets: ReadonlyArray<AnyDataset> = []
+export const datasets: ReadonlyArray<AnyDataset> = [chain_metrics]

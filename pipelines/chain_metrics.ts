@@ -1,0 +1,183 @@
+/**
+ * chain_metrics — route 5: every metric at every time interval rule 2 allows, per chain of the
+ * job, one slice per (chain, metric, interval, month).
+ *
+ * Rule 1: "the latest point may change on each update". A month is fetched whole and every run
+ * fetches it again with `rerun: "replace"`, so the open month's latest point is superseded, never
+ * duplicated. Slices are months so that, once the spine can mark a slice final after it closes
+ * (the end of its last bucket), closed months stop being re-fetched with no change of slice ids;
+ * until then closed months are re-fetched too, and the job's window bounds that cost.
+ */
+import { Effect, Schema } from "effect"
+import type { DatasetDef, Listing, Row } from "../src/crawl/Dataset.ts"
+import { restListing } from "../src/crawl/RestListing.ts"
+import { makeSlice, type Slice } from "../src/crawl/Slice.ts"
+import type { Job } from "../src/Job.ts"
+import type { RestClient } from "../src/source/RestClient.ts"
+import { UnixSeconds, decoder } from "../src/transform/Decode.ts"
+import { schema } from "../schemas/chain_metrics.ts"
+
+/** Route 5's metric enum (seed: Metrics). */
+export const METRICS = [
+  "activeAddresses",
+  "activeSenders",
+  "cumulativeTxCount",
+  "cumulativeAddresses",
+  "cumulativeContracts",
+  "cumulativeDeployers",
+  "contracts",
+  "deployers",
+  "gasUsed",
+  "txCount",
+  "avgGps",
+  "maxGps",
+  "avgTps",
+  "maxTps",
+  "avgGasPrice",
+  "maxGasPrice",
+  "feesPaid"
+] as const
+
+export type TimeInterval = "hour" | "day" | "week" | "month"
+
+/** Rule 2: cumulative*, max*, avg*, contracts, deployers and feesPaid support only `day`. */
+export const dayOnly = (metric: string): boolean =>
+  /^(cumulative|max|avg)/.test(metric) || metric === "contracts" || metric === "deployers" || metric === "feesPaid"
+
+export const intervalsOf = (metric: string): ReadonlyArray<TimeInterval> => (dayOnly(metric) ? ["day"] : ["hour", "day", "week", "month"])
+
+/**
+ * Where "all history" starts when the job gives no startTimestamp: the month the Avalanche
+ * C-Chain went live. Earlier data does not exist; months before a chain's genesis answer empty.
+ */
+export const ALL_HISTORY_FROM = Date.UTC(2020, 8, 1) / 1000
+
+const DAY = 86_400
+
+/** "YYYY-MM" of a Unix time, UTC. */
+export const monthOf = (t: number): string => new Date(t * 1000).toISOString().slice(0, 7)
+
+const monthStart = (month: string): number => Date.UTC(Number(month.slice(0, 4)), Number(month.slice(5, 7)) - 1, 1) / 1000
+const nextMonth = (month: string): string => {
+  const d = new Date(monthStart(month) * 1000)
+  return new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1)).toISOString().slice(0, 7)
+}
+
+/** Start of the first bucket of `interval` that begins at or after `t` (rule 1 alignment). */
+const firstBucketFrom = (t: number, interval: TimeInterval): number => {
+  if (interval !== "week") return t // hours, days and months all begin at a month's start
+  const day = Math.floor(t / DAY)
+  // 1970-01-05 (day 4) was a Monday
+  return (day + ((4 - day) % 7 + 7) % 7) * DAY
+}
+
+/**
+ * The points a month slice owns: buckets that BEGIN in the month, so each point has one slice and
+ * one `month` partition (a week starting on the 30th belongs to that month).
+ */
+export const monthWindow = (month: string, interval: TimeInterval): { readonly from: number; readonly until: number } => ({
+  from: firstBucketFrom(monthStart(month), interval),
+  until: monthStart(nextMonth(month))
+})
+
+/**
+ * job.metrics as declared in src/Job.ts. Spelled out because the Job type infers this field as
+ * `{}` (its default `() => ({})` wins the inference), which hides the optional fields.
+ */
+export interface MetricsWindow {
+  readonly metrics?: ReadonlyArray<string> | undefined
+  readonly startTimestamp?: number | undefined
+  readonly endTimestamp?: number | undefined
+}
+
+/** Months from the job's start to its end, the run's month at the latest. */
+export const monthsOf = (metrics: MetricsWindow, runDate: string): ReadonlyArray<string> => {
+  const runEnd = Date.parse(`${runDate}T00:00:00Z`) / 1000 + DAY - 1
+  const from = monthOf(metrics.startTimestamp ?? ALL_HISTORY_FROM)
+  const to = monthOf(Math.min(metrics.endTimestamp ?? runEnd, runEnd))
+  const out: string[] = []
+  for (let m = from; m <= to; m = nextMonth(m)) out.push(m)
+  return out
+}
+
+const slicesOf = (job: Job, runDate: string): ReadonlyArray<Slice> => {
+  const window: MetricsWindow = job.metrics
+  const months = monthsOf(window, runDate)
+  const metrics = window.metrics ?? METRICS
+  const out = new Map<string, Slice>()
+  for (const chain_id of job.evmChains) {
+    for (const metric of metrics) {
+      for (const time_interval of intervalsOf(metric)) {
+        for (const month of months) {
+          const slice = makeSlice("chain_metrics", { chain_id, metric, time_interval, month })
+          out.set(slice.id, slice)
+        }
+      }
+    }
+  }
+  return [...out.values()]
+}
+
+const param = (s: Slice, k: string): string => s.params[k] ?? ""
+
+/**
+ * Route 5 over one month. Points outside the month are dropped: a service that reads the window
+ * as "buckets overlapping it" may add the bucket before, which the previous month's slice owns.
+ */
+const monthListing = (pageSize: number): Listing<RestClient> => {
+  const base = restListing({
+    service: "metrics",
+    path: (s) => `/v2/chains/${param(s, "chain_id")}/metrics/${param(s, "metric")}`,
+    query: (s) => {
+      const w = monthWindow(param(s, "month"), param(s, "time_interval") as TimeInterval)
+      return { timeInterval: param(s, "time_interval"), startTimestamp: w.from, endTimestamp: w.until - 1 }
+    },
+    items: "results",
+    pageSize,
+    tokenTtlSeconds: 86_400
+  })
+  return {
+    ...base,
+    fetch: (slice, cursor) =>
+      Effect.map(base.fetch(slice, cursor), (page) => {
+        const w = monthWindow(param(slice, "month"), param(slice, "time_interval") as TimeInterval)
+        const inMonth = (r: unknown): boolean => {
+          const t = typeof r === "object" && r !== null ? (r as Record<string, unknown>)["timestamp"] : undefined
+          // anything else is toRow's to reject
+          return typeof t !== "number" || (t >= w.from && t < w.until)
+        }
+        return { ...page, records: page.records.filter(inMonth) }
+      })
+  }
+}
+
+const decodePoint = decoder(Schema.Struct({ value: Schema.Number, timestamp: UnixSeconds }))
+
+/** The dataset at a given page size: the route's maximum in the registry, smaller in paging tests. */
+export const chainMetricsDataset = (pageSize = 2160): DatasetDef<RestClient> => ({
+  name: "chain_metrics",
+  description: "Chain metrics per EVM chain, metric, time interval and point (metrics route 5)",
+  schema,
+  partitionBy: [
+    { key: "chain_id", type: "VARCHAR", value: (r) => String(r["chain_id"]) },
+    { key: "metric", type: "VARCHAR", value: (r) => String(r["metric"]) },
+    { key: "time_interval", type: "VARCHAR", value: (r) => String(r["time_interval"]) },
+    { key: "month", type: "VARCHAR", value: (r) => (r["period_start"] as Date).toISOString().slice(0, 7) }
+  ],
+  key: ["period_start"],
+  slices: (job, { runDate }) => slicesOf(job, runDate),
+  listing: monthListing(pageSize),
+  rerun: "replace",
+  toRow: (raw, slice): Row => {
+    const p = decodePoint(raw)
+    return {
+      chain_id: param(slice, "chain_id"),
+      metric: param(slice, "metric"),
+      time_interval: param(slice, "time_interval"),
+      period_start: p.timestamp,
+      value: p.value
+    }
+  }
+})
+
+export const dataset = chainMetricsDataset()
