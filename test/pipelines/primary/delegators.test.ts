@@ -63,8 +63,8 @@ describe("delegators (route 8) through the spine", () => {
   it("given a run, when the catalog is read, then delegators equal the emulator's delegations of every status on both networks", async () => {
     expect(report.status).toBe("succeeded")
     const want = await expected(emu, report.startedAt.slice(0, 10))
-    // every status the world has at this seed's now: no status filter is applied
-    expect([...new Set(want.map((d) => d.delegation_status))].sort()).toEqual(["active", "completed"])
+    // no status filter is applied: finished and running delegations are both there
+    expect([...new Set(want.map((d) => d.delegation_status))]).toEqual(expect.arrayContaining(["active", "completed"]))
     expect(await actual(path.join(out, "catalog.duckdb"))).toEqual(want)
     expect(await rejectReasons(path.join(out, "catalog.duckdb"), "delegators")).toEqual([])
   })
