@@ -124,6 +124,23 @@ export const nftTokenRow = (t: typeof NftToken.Type): Row => ({
   token_metadata: metadataRow(t.metadata)
 })
 
+/** A chain's native token (networkToken). */
+export const NetworkToken = Schema.Struct({
+  name: Schema.String,
+  symbol: Schema.String,
+  decimals: Int,
+  logoUri: opt(Schema.String),
+  description: opt(Schema.String)
+})
+
+export const networkTokenRow = (t: typeof NetworkToken.Type): Row => ({
+  network_token_name: t.name,
+  network_token_symbol: t.symbol,
+  network_token_decimals: t.decimals,
+  network_token_logo_uri: t.logoUri ?? null,
+  network_token_description: t.description ?? null
+})
+
 /** The fields every transfer (route 6 item or transaction-detail entry) has. */
 export const TransferEnds = {
   from: AddressInfo,

@@ -27,10 +27,12 @@ import {
   Erc721Transfer,
   Int,
   Money,
+  NetworkToken,
   Uint256,
   endsRow,
   erc20TokenRow,
   fanOutChains,
+  networkTokenRow,
   nftTokenRow,
   notFoundKeysSql,
   opt,
@@ -59,22 +61,6 @@ const NativeTransaction = Schema.Struct({
   baseFeePerGas: Amount,
   maxFeePerGas: opt(Amount),
   maxPriorityFeePerGas: opt(Amount)
-})
-
-export const NetworkToken = Schema.Struct({
-  name: Schema.String,
-  symbol: Schema.String,
-  decimals: Int,
-  logoUri: opt(Schema.String),
-  description: opt(Schema.String)
-})
-
-export const networkTokenRow = (t: typeof NetworkToken.Type): Row => ({
-  network_token_name: t.name,
-  network_token_symbol: t.symbol,
-  network_token_decimals: t.decimals,
-  network_token_logo_uri: t.logoUri ?? null,
-  network_token_description: t.description ?? null
 })
 
 const Internal = Schema.Struct({

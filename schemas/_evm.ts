@@ -81,14 +81,15 @@ export const nftToken = (): ReadonlyArray<arrow.Field> => [...tokenIdentity(), .
 /** Any token of a transfer (route 6 lists one contract, whichever its standard): the union, NULL where it does not apply. */
 export const anyToken = (): ReadonlyArray<arrow.Field> => [...tokenIdentity(), ...erc20Details(), ...nftDetails()]
 
-/** A chain's native token (networkToken), flattened as network_token_*. */
+/** A chain's native token (networkToken, nativeTokenBalance), flattened as network_token_*; add the description where it is sent. */
 export const networkToken = (): ReadonlyArray<arrow.Field> => [
   str("network_token_name", "Native token name"),
   str("network_token_symbol", "Native token symbol"),
   int32("network_token_decimals", "Native token decimals"),
-  str("network_token_logo_uri", "Native token logo URI"),
-  str("network_token_description", "Native token description")
+  str("network_token_logo_uri", "Native token logo URI")
 ]
+
+export const networkTokenDescription = () => str("network_token_description", "Native token description")
 
 /** What every table cut from a transaction detail repeats of its transaction, to join and partition on. */
 export const txFields = (): ReadonlyArray<arrow.Field> => [

@@ -5,7 +5,7 @@
  * Hive keys: chain_id, date (UTC day of block_timestamp).
  */
 import { amount, defineSchema, hash, int32, str, uint256 } from "./common.ts"
-import { blockFields, networkToken, party, price } from "./_evm.ts"
+import { blockFields, networkToken, networkTokenDescription, party, price } from "./_evm.ts"
 
 export const schema = defineSchema(
   [
@@ -29,6 +29,7 @@ export const schema = defineSchema(
     amount("max_fee_per_gas", "EIP-1559 max fee per gas in wei"),
     amount("max_priority_fee_per_gas", "EIP-1559 max priority fee per gas in wei"),
     ...networkToken(),
+    networkTokenDescription(),
     ...price("current_price", "Native token price when the service answered"),
     ...price("historical_price", "Native token price at the transaction's time"),
     str("crosschain_message_id", "Cross-chain message id when the transaction sends or receives one"),
