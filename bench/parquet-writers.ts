@@ -39,6 +39,8 @@ interface Result {
   readonly dataset: string
   readonly rows: number
   readonly seconds: number
+  /** CPU time of the write in all threads of the process: steadier than wall time on a busy machine. */
+  readonly cpuSeconds: number
   readonly bytes: number
   readonly peakRss: number
   readonly rssAfterRows: number
@@ -129,16 +131,19 @@ const child = async (writerId: string, datasetName: string, n: number): Promise<
   const rows = dataset.rows(n)
   const rssAfterRows = process.memoryUsage().rss
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), `chainetl-bench-${writerId}-`))
-  const base = { writer: writer.name, dataset: dataset.name, rows: n, rssAfterRows, load: 0 }
+  const base = { writer: writer.name, dataset: dataset.name, rows: n, rssAfterRows, load: 0, cpuSeconds: 0 }
   try {
+    const cpu0 = process.cpuUsage()
     const t0 = performance.now()
     const files = await writer.write(dataset.schema, rows, dir)
     const seconds = (performance.now() - t0) / 1000
+    const cpu = process.cpuUsage(cpu0)
+    const cpuSeconds = (cpu.user + cpu.system) / 1e6
     const load = os.loadavg()[0]!
     const peakRss = process.resourceUsage().maxRSS * 1024
     const sizes = await Promise.all(files.map((f) => fs.stat(f).then((s) => s.size)))
     const checked = await check(dataset, rows, files)
-    return { ...base, seconds, load, bytes: sizes.reduce((a, b) => a + b, 0), peakRss, ...checked }
+    return { ...base, seconds, cpuSeconds, load, bytes: sizes.reduce((a, b) => a + b, 0), peakRss, ...checked }
   } catch (e) {
     return {
       ...base,
@@ -161,14 +166,15 @@ const child = async (writerId: string, datasetName: string, n: number): Promise<
 const mb = (bytes: number): string => (bytes / 1024 / 1024).toFixed(1)
 
 const formatTable = (results: ReadonlyArray<Result>): string => {
-  const header = ["dataset", "writer", "rows/s", "file MB", "peak RSS MB (+over rows)", "lossless", "2^53+1", "2^64-1", "types exact", "load"]
+  const header = ["dataset", "writer", "rows/s", "rows/CPU-s", "file MB", "peak RSS MB (+over rows)", "lossless", "2^53+1", "2^64-1", "types exact", "load"]
   const lines = results.map((r) =>
     r.error !== undefined
-      ? [r.dataset, r.writer, "failed", "", mb(r.peakRss), r.error, "", "", "", ""]
+      ? [r.dataset, r.writer, "failed", "", "", mb(r.peakRss), r.error, "", "", "", ""]
       : [
           r.dataset,
           r.writer,
           Math.round(r.rows / r.seconds).toLocaleString("en-US"),
+          Math.round(r.rows / r.cpuSeconds).toLocaleString("en-US"),
           mb(r.bytes),
           `${mb(r.peakRss)} (+${mb(r.peakRss - r.rssAfterRows)})`,
           r.mismatches === 0 ? "yes" : `NO: ${r.mismatches} rows differ`,
@@ -210,7 +216,7 @@ export const runParquetWriters = async (argv: ReadonlyArray<string>): Promise<st
         )
         const result = JSON.parse(out.toString().trim().split("\n").at(-1)!) as Result
         console.log(
-          `  ${dataset.name} / ${result.writer}: ${result.error ?? `${result.seconds.toFixed(2)} s, load ${result.load.toFixed(1)}`}`
+          `  ${dataset.name} / ${result.writer}: ${result.error ?? `${result.seconds.toFixed(2)} s (CPU ${result.cpuSeconds.toFixed(2)} s), load ${result.load.toFixed(1)}`}`
         )
         if (best === undefined || (result.error === undefined && (best.error !== undefined || result.seconds < best.seconds))) best = result
         if (result.error !== undefined) break
