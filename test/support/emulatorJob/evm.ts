@@ -1,10 +1,10 @@
 /**
  * The EVM group's part of a job against a running emulator: entries its world actually has, so
  * evm_blocks, token_transfers, evm_transactions (and its transfer tables), native_balances,
- * contract_metadata, nft_tokens and chains all come out non-empty while `npm start` stays a few
- * seconds long. The chains are the job's default two C-Chains (the metrics group uses them too);
- * the tokens are those of the quieter one, one per standard, the least transferred of each, since
- * every transaction found in their transfers is looked up one by one.
+ * contract_metadata, nft_tokens and chains all come out non-empty while `npm start` stays short.
+ * evm_blocks and chains crawl the job's default two C-Chains (the metrics group uses them too).
+ * Every transaction found in the token transfers is then looked up one by one (and every NFT
+ * seen in them), so the tokens are one per standard on the chain where they move least.
  */
 import type { RunningEmulator } from "../../../src/emulator/index.ts"
 import type { EvmChain } from "../../../src/emulator/world/evm/index.ts"
@@ -30,29 +30,35 @@ const nativeTransfer = (chain: EvmChain) => {
   throw new Error(`chain ${chain.info.evmChainId} has no native transfer`)
 }
 
+/** The least transferred token of a standard on a chain, if one has transfers. */
+const quietest = (chain: EvmChain, standard: (typeof STANDARDS)[number]) =>
+  chain
+    .tokens()
+    .filter((t) => t.ercType === standard && transfersOf(chain, t.address) > 0)
+    .sort((a, b) => transfersOf(chain, a.address) - transfersOf(chain, b.address))[0]
+
 export const evmJobPart = (emu: RunningEmulator): Partial<Job> => {
-  const chains = CHAINS.map((id) => {
+  const cChains = CHAINS.map((id) => {
     const chain = emu.world.evm.chain(id)
     if (chain === undefined) throw new Error(`the emulator has no chain ${id}`)
     return chain
   })
-  const quiet = chains.reduce((a, b) => (b.latest() < a.latest() ? b : a))
-  const tokenContracts = STANDARDS.map((standard) => {
-    const candidates = quiet
-      .tokens()
-      .filter((t) => t.ercType === standard && transfersOf(quiet, t.address) > 0)
-      .sort((a, b) => transfersOf(quiet, a.address) - transfersOf(quiet, b.address))
-    const token = candidates[0]
-    if (token === undefined) throw new Error(`chain ${quiet.info.evmChainId} has no ${standard} token with transfers`)
-    return { chainId: quiet.info.evmChainId, address: token.address }
-  })
+  // the chain whose quietest token of each standard together moves least
+  const cost = (c: EvmChain): number =>
+    STANDARDS.reduce((n, s) => {
+      const t = quietest(c, s)
+      return t === undefined ? Infinity : n + transfersOf(c, t.address)
+    }, 0)
+  const tokenChain = emu.world.evm.chains().reduce((a, b) => (cost(b) < cost(a) ? b : a))
+  if (cost(tokenChain) === Infinity) throw new Error("no emulator chain has tokens of every standard with transfers")
+  const tokenContracts = STANDARDS.map((s) => ({ chainId: tokenChain.info.evmChainId, address: quietest(tokenChain, s)!.address }))
   return {
     evmChains: [...CHAINS],
     tokenContracts,
     transferBlockWindow: EMULATOR_TRANSFER_WINDOW,
-    transactionHashes: chains.map((c) => ({ chainId: c.info.evmChainId, txHash: nativeTransfer(c).txHash })),
+    transactionHashes: [tokenChain, cChains[0]!].map((c) => ({ chainId: c.info.evmChainId, txHash: nativeTransfer(c).txHash })),
     // a sender and a recipient of recent native transfers: addresses with a balance now
-    nativeBalances: chains.flatMap((c) => {
+    nativeBalances: cChains.flatMap((c) => {
       const tx = nativeTransfer(c)
       return [tx.from, tx.to].map((address) => ({ chainId: c.info.evmChainId, address }))
     })
