@@ -186,11 +186,12 @@ export const lookupListing = <R>(key: (slice: Slice) => string, fetch: (slice: S
   })
 
 /**
- * Keys a fan-out asked for before and the service answered 404 (keyed listings write them to
- * `_rejects` as {"key": …}): a settled answer, not asked again each run. Use with `$dataset`.
+ * Keys a fan-out asked for before on this chain and the service answered 404 (keyed listings write
+ * them to `_rejects` as {"key": …}, the reason naming the request): a settled answer, not asked
+ * again each run. The same key on another chain is another question. Use with `$dataset`, `$chain`.
  */
-export const notFoundKeysSql =
-  "SELECT lower(json_extract_string(raw, '$.key')) AS k FROM _rejects WHERE dataset = $dataset AND starts_with(reason, 'not found')"
+export const notFoundKeysSql = `SELECT lower(json_extract_string(raw, '$.key')) AS k FROM _rejects
+  WHERE dataset = $dataset AND starts_with(reason, 'not found: GET data /v1/chains/' || $chain || '/')`
 
 /** Chains whose transactions the fan-outs look up: those of configured token contracts and transaction hashes. */
 export const fanOutChains = (job: Job): ReadonlyArray<string> =>

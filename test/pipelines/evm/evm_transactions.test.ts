@@ -181,4 +181,17 @@ describe("evm_transactions and its transfer tables", () => {
     expect(served(emu) - again).toBe(0)
     expect(await rows(out, "SELECT count(*)::INTEGER AS n FROM _rejects")).toEqual([{ n: 1 }])
   })
+
+  it("given a hash named on the wrong chain and answered 404 there, when it is then named on its own chain, then it is looked up there once", async () => {
+    const own = job.transactionHashes.find((t) => t.chainId !== job.tokenContracts[0]!.chainId)!
+    const wrong = job.tokenContracts[0]!.chainId
+    const fresh = await tempOut()
+    const only = (chainId: string): Job => ({ ...job, tokenContracts: [], transactionHashes: [{ chainId, txHash: own.txHash }] })
+    await crawl(fresh, emu, only(wrong), ["evm_transactions"])
+    expect(await rows(fresh, "SELECT count(*)::INTEGER AS n FROM _rejects")).toEqual([{ n: 1 }])
+    const requests = served(emu)
+    await crawl(fresh, emu, only(own.chainId), ["evm_transactions"])
+    expect(served(emu) - requests).toBe(1)
+    expect(await rows(fresh, "SELECT chain_id, tx_hash FROM evm_transactions")).toEqual([{ chain_id: own.chainId, tx_hash: own.txHash }])
+  })
 })
