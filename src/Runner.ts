@@ -26,6 +26,8 @@ export interface RunOptions {
   readonly datasets: ReadonlyArray<string>
   readonly partRows: number
   readonly sliceConcurrency: number
+  /** The run's "now" in Unix seconds, service time (default: the wall clock). */
+  readonly asOf?: number
 }
 
 export interface RunReport {
@@ -34,6 +36,7 @@ export interface RunReport {
   readonly finishedAt: string | null
   readonly status: "running" | "succeeded" | "failed"
   readonly datasets: ReadonlyArray<string>
+  readonly asOf: number | null
   readonly slices: ReadonlyArray<SliceResult>
   readonly catalog: string | null
 }
@@ -70,15 +73,18 @@ export const run = (options: RunOptions) =>
         finishedAt: null,
         status: "running",
         datasets: selected.map((d) => d.name),
+        asOf: options.asOf ?? null,
         slices: [],
         catalog: null
       }
       yield* saveReport(options.out, report)
       // 3.
-      const crawl: CrawlOptions = { runId, ingestedAt: started, partRows: options.partRows }
+      const asOf = options.asOf ?? Math.floor(started.getTime() / 1000)
+      const runDate = new Date(asOf * 1000).toISOString().slice(0, 10)
+      const crawl: CrawlOptions = { runId, asOf, ingestedAt: started, partRows: options.partRows }
       const results: SliceResult[] = []
       for (const dataset of selected) {
-        const slices = dataset.slices(options.job, { runDate: started.toISOString().slice(0, 10) })
+        const slices = dataset.slices(options.job, { asOf, runDate })
         const done = yield* Effect.forEach(slices, (slice) => crawlSlice(dataset, slice, crawl), {
           concurrency: options.sliceConcurrency
         })

@@ -34,16 +34,19 @@ export const runCommand = (args: RunArgs) =>
       const started = Date.now()
       const out = resolveOut(args.out)
       let overrides: SourceSettingsInput = { out }
+      let asOf: number | undefined
       if (args.emulator) {
         const emu = yield* startScopedEmulator({ seed: args.emulatorSeed, scale: args.emulatorScale })
         console.log(`emulator: ${emu.baseUrl} (seed ${emu.options.seed}, scale ${emu.options.scale})`)
         overrides = { ...overrides, baseUrl: emu.baseUrl, metricsUrl: emu.metricsUrl, nodeUrl: emu.nodeUrl }
+        // the emulator's network has its own clock: snapshots and open periods follow it
+        asOf = emu.clock.now()
       }
       const jobFile = args.job ?? (args.emulator ? EMULATOR_JOB : undefined)
       const loaded = jobFile === undefined ? Either.right(defaultJob) : yield* Effect.promise(() => loadJobFile(jobFile))
       if (Either.isLeft(loaded)) return yield* Effect.fail(loaded.left)
       const job = { ...loaded.right, ...(args.networks.length > 0 ? { networks: args.networks } : {}) }
-      const report = yield* run({ out, job, datasets: args.datasets, partRows: args.partRows, sliceConcurrency: args.concurrency }).pipe(
+      const report = yield* run({ out, job, datasets: args.datasets, partRows: args.partRows, sliceConcurrency: args.concurrency, ...(asOf === undefined ? {} : { asOf }) }).pipe(
         Effect.provide(runLayers(out, overrides, { out: "--out" }))
       )
       yield* printSummary(out, report, Date.now() - started)

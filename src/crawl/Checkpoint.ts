@@ -28,6 +28,8 @@ export interface CheckpointState {
   /** Parts with a lower seq were superseded by a replacing listing; recovery deletes them. */
   readonly keepFromSeq: number | null
   readonly status: SliceStatus
+  /** As-of (Unix seconds, service time) of the run that last completed the slice. */
+  readonly completedAsOf: number | null
   /** How many times the listing restarted from the first page (expired tokens). */
   readonly restarts: number
   readonly runId: string
@@ -47,6 +49,7 @@ export const initialState = (slice: Slice, runId: string): CheckpointState => ({
   lastSeq: -1,
   keepFromSeq: null,
   status: "running",
+  completedAsOf: null,
   restarts: 0,
   runId,
   updatedAt: new Date().toISOString(),

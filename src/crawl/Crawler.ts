@@ -22,6 +22,8 @@ import type { Slice } from "./Slice.ts"
 
 export interface CrawlOptions {
   readonly runId: string
+  /** The run's as-of instant (Unix seconds, service time): decides when a rerunning slice is final. */
+  readonly asOf: number
   readonly ingestedAt: Date
   /** Rows buffered before a part is written (a row group's worth in production). */
   readonly partRows: number
@@ -67,6 +69,8 @@ export const crawlSlice = <R>(
     const ttlMs = dataset.listing.tokenTtlSeconds === undefined ? undefined : dataset.listing.tokenTtlSeconds * 1000
 
     const rerun = dataset.rerun ?? "never"
+    const isFinal = (done: CheckpointState) =>
+      rerun === "never" || (slice.finalAfter !== undefined && (done.completedAsOf ?? Number.NEGATIVE_INFINITY) >= slice.finalAfter)
     const tables = [dataset.name, ...(dataset.children ?? []).map((c) => c.name), rejectsDataset.name]
     // a replacing listing is written in one commit, so old and new rows never show together
     const partRows = rerun === "replace" ? Number.POSITIVE_INFINITY : options.partRows
@@ -108,6 +112,7 @@ export const crawlSlice = <R>(
           rejectsCommitted: state.rejectsCommitted + rejects.length,
           lastSeq: seq,
           keepFromSeq: done && rerun === "replace" ? seq : state.keepFromSeq,
+          completedAsOf: done ? options.asOf : state.completedAsOf ?? null,
           status: done ? "done" : "running"
         }
         yield* store.save(state)
@@ -185,7 +190,7 @@ export const crawlSlice = <R>(
 
     const run: Effect.Effect<void, CrawlError, R> = Effect.gen(function* () {
       loaded = yield* store.load(slice)
-      if (loaded?.status === "done" && rerun === "never") return
+      if (loaded?.status === "done" && isFinal(loaded)) return
       const reopened = loaded?.status === "done" ? { ...loaded, cursor: null, cursorIssuedAt: null } : loaded
       const base = reopened ?? initialState(slice, options.runId)
       // checkpoints written before keepFromSeq existed read as "nothing superseded"
@@ -226,7 +231,7 @@ export const crawlSlice = <R>(
 
     return yield* run.pipe(
       Effect.map(() =>
-        loaded?.status === "done" && rerun === "never" ? summary(slice, "skipped", loaded, loaded) : summary(slice, "done", start, state, parts)
+        loaded?.status === "done" && isFinal(loaded) ? summary(slice, "skipped", loaded, loaded) : summary(slice, "done", start, state, parts)
       ),
       Effect.catchAll((error) =>
         store.save({ ...state, status: "failed", error: error.message }).pipe(

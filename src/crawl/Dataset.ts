@@ -60,7 +60,9 @@ export class RecordError extends Error {
 
 /** What slices may depend on besides the job. */
 export interface SliceContext {
-  /** UTC day the run started, YYYY-MM-DD: the `snapshot_date` of snapshot datasets. */
+  /** The run's as-of instant in Unix seconds, service time: what "now" means for this run. */
+  readonly asOf: number
+  /** UTC day of `asOf`, YYYY-MM-DD: the `snapshot_date` of snapshot datasets. */
   readonly runDate: string
 }
 

@@ -9,6 +9,12 @@ export interface Slice {
   readonly dataset: string
   readonly id: string
   readonly params: Readonly<Record<string, string>>
+  /**
+   * Unix seconds (service time) after which the slice's data can no longer change, e.g. the end
+   * of a metrics month plus a settling margin. A rerunning slice completed by a run whose as-of
+   * was at or past this instant is final and skipped from then on.
+   */
+  readonly finalAfter?: number
 }
 
 const readable = (v: string): string =>
@@ -25,7 +31,7 @@ const canonical = (params: Readonly<Record<string, string>>): string =>
  * `<readable values>-<8 hex of sha256>`: readable for people listing output/, and the hash keeps
  * values that read the same after lowering and stripping (e.g. "C-Chain" / "c_chain") apart.
  */
-export const makeSlice = (dataset: string, params: Readonly<Record<string, string>>): Slice => {
+export const makeSlice = (dataset: string, params: Readonly<Record<string, string>>, finalAfter?: number): Slice => {
   const digest = createHash("sha256").update(`${dataset}|${canonical(params)}`).digest("hex").slice(0, 8)
   const words = Object.keys(params)
     .sort()
@@ -34,5 +40,5 @@ export const makeSlice = (dataset: string, params: Readonly<Record<string, strin
     .join("-")
     .slice(0, 60)
     .replace(/-+$/, "")
-  return { dataset, id: words.length > 0 ? `${words}-${digest}` : digest, params }
+  return { dataset, id: words.length > 0 ? `${words}-${digest}` : digest, params, ...(finalAfter === undefined ? {} : { finalAfter }) }
 }

@@ -44,7 +44,7 @@ const dataset = (l: ReturnType<typeof listing>): DatasetDef<never> => ({
 })
 
 const slice = makeSlice("things", { network: "mainnet" })
-const options = { runId: "run-1", ingestedAt: new Date(0), partRows: 5 }
+const options = { runId: "run-1", asOf: 1_000_000, ingestedAt: new Date(0), partRows: 5 }
 
 describe("crawlSlice", () => {
   it.effect("given 25 records in pages of 3, when crawled without interruption, then every record lands once", () =>
@@ -176,6 +176,27 @@ describe("crawlSlice with rerun: replace", () => {
         yield* crawlSlice(replacing([9, 8, 7]), slice, options).pipe(Effect.provide(layers(disk, new KillSwitch(undefined))))
         expect(rowsOf(disk, "things", "id").map((r) => r["n"])).toEqual([9, 8, 7])
       }
+    })
+  )
+})
+
+describe("crawlSlice finality", () => {
+  const open = (values: ReadonlyArray<number>) => ({
+    fetch: (_slice: unknown, _cursor: string | undefined) => Effect.succeed({ records: values.map((n, i) => ({ id: `m${i}`, n })), next: undefined })
+  })
+  const monthly = (values: ReadonlyArray<number>): DatasetDef<never> => ({ ...dataset(open(values)), rerun: "replace" })
+  const month = makeSlice("things", { month: "2025-01" }, 2_000)
+
+  it.effect("given a replacing slice whose period ends at 2000, when runs as of 1500, 2500 and 3000 complete it, then the run as of 2500 is its last crawl", () =>
+    Effect.gen(function* () {
+      const disk = newDisk()
+      const runAt = (asOf: number, values: number[]) =>
+        crawlSlice(monthly(values), month, { ...options, asOf }).pipe(Effect.provide(layers(disk, new KillSwitch(undefined))))
+      expect(yield* runAt(1_500, [1])).toMatchObject({ status: "done", rows: 1 })
+      expect(yield* runAt(2_500, [1, 2])).toMatchObject({ status: "done", rows: 2 })
+      expect(yield* runAt(3_000, [1, 2, 3])).toMatchObject({ status: "skipped" })
+      expect(rowsOf(disk, "things", "id").map((r) => r["n"])).toEqual([1, 2])
+      expect(disk.checkpoints.get(`things/${month.id}`)).toMatchObject({ completedAsOf: 2_500 })
     })
   )
 })

@@ -71,7 +71,7 @@ describe("expired metrics page tokens", () => {
       CommittedKeys.layer(out)
     )
     const result = await Effect.runPromise(
-      crawlSlice(dataset, slice, { runId: "r1", ingestedAt: new Date(), partRows: PAGE * 2 }).pipe(Effect.provide(layers))
+      crawlSlice(dataset, slice, { runId: "r1", asOf: emu.clock.now(), ingestedAt: new Date(), partRows: PAGE * 2 }).pipe(Effect.provide(layers))
     )
     expect(result.error).toBeUndefined()
     expect(result).toMatchObject({ status: "done", restarts: 1 })

@@ -20,6 +20,8 @@ export interface Urls {
   readonly baseUrl: string
   readonly metricsUrl: string
   readonly nodeUrl: string
+  /** An emulator's clock: runs take their as-of from it, as `chainetl run --emulator` does. */
+  readonly clock?: { now(): number }
 }
 
 export const tempOut = () => fs.mkdtemp(path.join(os.tmpdir(), "chainetl-e2e-"))
@@ -29,7 +31,7 @@ export const fastRetry = { baseDelayMs: 5, maxDelayMs: 50, retryAfterMinMs: 250,
 
 export const spineLayers = (out: string, urls: Urls, extra: Partial<Parameters<typeof sourceLayerWith>[0]> = {}) =>
   Layer.mergeAll(
-    sourceLayerWith({ ...urls, out, retry: fastRetry, rateLimit: 1000, concurrency: 8, maxRetries: 12, ...extra }),
+    sourceLayerWith({ baseUrl: urls.baseUrl, metricsUrl: urls.metricsUrl, nodeUrl: urls.nodeUrl, out, retry: fastRetry, rateLimit: 1000, concurrency: 8, maxRetries: 12, ...extra }),
     ParquetSink.layer(out),
     CheckpointStore.layer(out),
     CommittedKeys.layer(out),
@@ -40,11 +42,19 @@ export interface SpineRun {
   readonly datasets?: ReadonlyArray<string>
   readonly job?: Job
   readonly partRows?: number
+  readonly asOf?: number
 }
 
 export const runSpine = (out: string, urls: Urls, opts: SpineRun = {}, wrap: <A, E, R>(e: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R> = (e) => e) =>
   wrap(
-    run({ out, job: opts.job ?? defaultJob, datasets: opts.datasets ?? [], partRows: opts.partRows ?? 100_000, sliceConcurrency: 2 })
+    run({
+      out,
+      job: opts.job ?? defaultJob,
+      datasets: opts.datasets ?? [],
+      partRows: opts.partRows ?? 100_000,
+      sliceConcurrency: 2,
+      ...(opts.asOf !== undefined ? { asOf: opts.asOf } : urls.clock !== undefined ? { asOf: urls.clock.now() } : {})
+    })
   ).pipe(Effect.provide(spineLayers(out, urls)))
 
 /** Rows of a query over a catalog, values as DuckDB's JS conversion gives them. */
