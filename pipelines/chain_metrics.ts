@@ -100,6 +100,18 @@ export const monthsOf = (metrics: MetricsWindow, runDate: string): ReadonlyArray
   return out
 }
 
+/**
+ * Metrics update several times an hour and the latest point may change (rule 1): a month's
+ * points are settled once its last bucket has ended — a week that starts in the month may run
+ * six days into the next — plus a margin for late updates. From then on the slice is final.
+ */
+export const SETTLE_MARGIN_SECONDS = 6 * 3_600
+
+export const settledAfter = (month: string, interval: string): number => {
+  const nextMonthStart = Date.parse(`${nextMonth(month)}-01T00:00:00Z`) / 1000
+  return nextMonthStart + (interval === "week" ? 6 * DAY : 0) + SETTLE_MARGIN_SECONDS
+}
+
 const slicesOf = (job: Job, runDate: string): ReadonlyArray<Slice> => {
   const window: MetricsWindow = job.metrics
   const months = monthsOf(window, runDate)
@@ -109,7 +121,7 @@ const slicesOf = (job: Job, runDate: string): ReadonlyArray<Slice> => {
     for (const metric of metrics) {
       for (const time_interval of intervalsOf(metric)) {
         for (const month of months) {
-          const slice = makeSlice("chain_metrics", { chain_id, metric, time_interval, month })
+          const slice = makeSlice("chain_metrics", { chain_id, metric, time_interval, month }, settledAfter(month, time_interval))
           out.set(slice.id, slice)
         }
       }

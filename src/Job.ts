@@ -44,6 +44,13 @@ export const HeightRange = Schema.Struct({
   to: Schema.optional(Height)
 })
 
+/** chain_metrics: metric names (absent = all) and the time window (Unix seconds; absent = all history). */
+export const MetricsWindow = Schema.Struct({
+  metrics: Schema.optional(Schema.Array(Schema.String)),
+  startTimestamp: Schema.optional(Schema.Number.pipe(Schema.int(), Schema.nonNegative())),
+  endTimestamp: Schema.optional(Schema.Number.pipe(Schema.int(), Schema.nonNegative()))
+})
+
 export const JobSchema = Schema.Struct({
   /** Every primary-network dataset runs once per network. */
   networks: withDefault(Schema.Array(Network).pipe(Schema.minItems(1)), () => ["mainnet", "fuji"] as const),
@@ -77,14 +84,7 @@ export const JobSchema = Schema.Struct({
   /** token_holders (route 14). */
   tokenHolders: withDefault(Schema.Array(TokenHolderQuery), () => []),
   /** chain_metrics: metric names (absent = all) and the time window (Unix seconds; absent = all history). */
-  metrics: withDefault(
-    Schema.Struct({
-      metrics: Schema.optional(Schema.Array(Schema.String)),
-      startTimestamp: Schema.optional(Schema.Number.pipe(Schema.int(), Schema.nonNegative())),
-      endTimestamp: Schema.optional(Schema.Number.pipe(Schema.int(), Schema.nonNegative()))
-    }),
-    () => ({})
-  ),
+  metrics: withDefault(MetricsWindow, (): typeof MetricsWindow.Type => ({})),
   /** current_validators: subnets besides the primary network. */
   subnets: withDefault(Schema.Array(Schema.String), () => []),
   /** node_x_blocks / node_p_blocks: heights per slice window, and an optional fixed range. */

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Effect, Layer } from "effect"
 import * as path from "node:path"
-import { chainMetricsDataset } from "../../../pipelines/chain_metrics.ts"
+import { chainMetricsDataset, settledAfter } from "../../../pipelines/chain_metrics.ts"
 import { CheckpointStore } from "../../../src/crawl/Checkpoint.ts"
 import { CommittedKeys } from "../../../src/crawl/CommittedKeys.ts"
 import { crawlSlice } from "../../../src/crawl/Crawler.ts"
@@ -136,9 +136,20 @@ describe("chain_metrics through the spine", () => {
     const hours = rows.filter((r) => r["chain_id"] === "43114" && r["metric"] === "txCount" && r["time_interval"] === "hour" && (r["ts"] as number) > now)
     expect(hours.map((r) => r["ts"])).toEqual([1, 2, 3, 4, 5].map((h) => now + h * 3600))
     expect(rows.length).toBe(firstRows.length + 5 * 4 * 2)
-    // and every row is the second run's: the first run's parts are gone
-    const runIds = await query(path.join(out, "catalog.duckdb"), "SELECT DISTINCT run_id FROM chain_metrics")
-    expect(runIds).toEqual([{ run_id: second.runId }])
+    // open months are the second run's alone (the first run's parts are gone); a month whose last
+    // bucket had settled before the first run was final then and was not fetched again
+    const runIds = await query(
+      path.join(out, "catalog.duckdb"),
+      "SELECT DISTINCT month, time_interval, run_id FROM chain_metrics WHERE chain_id = '43114' AND metric = 'txCount' ORDER BY ALL"
+    )
+    const firstAsOf = now
+    expect(runIds).toEqual(
+      runIds.map((r) => ({
+        ...r,
+        run_id: settledAfter(String(r["month"]), String(r["time_interval"])) <= firstAsOf ? first.runId : second.runId
+      }))
+    )
+    expect(runIds.some((r) => r["run_id"] === second.runId)).toBe(true)
   })
 })
 
@@ -162,7 +173,7 @@ describe("chain_metrics when page tokens expire mid-listing", () => {
     }
     const slice = makeSlice("chain_metrics", { chain_id: "43114", metric: "txCount", time_interval: "hour", month: "2025-01" })
     const layers = Layer.mergeAll(sourceLayerWith({ ...emu, out, retry: fastRetry }), ParquetSink.layer(out), CheckpointStore.layer(out), CommittedKeys.layer(out))
-    const result = await Effect.runPromise(crawlSlice(advancing, slice, { runId: "r1", ingestedAt: new Date(), partRows: PAGE * 2 }).pipe(Effect.provide(layers)))
+    const result = await Effect.runPromise(crawlSlice(advancing, slice, { runId: "r1", asOf: emu.clock.now(), ingestedAt: new Date(), partRows: PAGE * 2 }).pipe(Effect.provide(layers)))
     expect(result.error).toBeUndefined()
     expect(result).toMatchObject({ status: "done", restarts: 1 })
     await Effect.runPromise(buildCatalog(out, [{ name: dataset.name, schema: dataset.schema, partitionKeys: dataset.partitionBy.map((p) => ({ key: p.key, type: p.type })) }]))

@@ -24,12 +24,23 @@ describe("chain_metrics slicing", () => {
 
   it("given a job naming two chains and three metrics, when slices are made, then day-only metrics get one interval, others four, each per month, with no duplicate", () => {
     const job = { ...defaultJob, evmChains: ["43114", "43114", "43113"], metrics: { metrics: ["txCount", "avgTps", "feesPaid"], startTimestamp: at("2025-01-20T00:00:00Z"), endTimestamp: at("2025-02-03T00:00:00Z") } }
-    const slices = dataset.slices(job, { runDate: "2025-02-03" })
+    const slices = dataset.slices(job, { asOf: at("2025-02-03T00:00:00Z"), runDate: "2025-02-03" })
     const intervals = (metric: string) => [...new Set(slices.filter((s) => s.params["metric"] === metric).map((s) => s.params["time_interval"]))].sort()
     expect(intervals("txCount")).toEqual(["day", "hour", "month", "week"])
     expect(intervals("avgTps")).toEqual(["day"])
     expect(intervals("feesPaid")).toEqual(["day"])
     expect(slices).toHaveLength(2 * (4 + 1 + 1) * 2)
     expect(new Set(slices.map((s) => s.id)).size).toBe(slices.length)
+  })
+
+  it("given month slices, when their finality is set, then a month settles six hours after its last bucket ends (weeks run into the next month)", () => {
+    const job = { ...defaultJob, evmChains: ["43114"], metrics: { metrics: ["txCount"], startTimestamp: at("2025-01-20T00:00:00Z"), endTimestamp: at("2025-01-21T00:00:00Z") } }
+    const finalAfter = Object.fromEntries(dataset.slices(job, { asOf: at("2025-02-03T00:00:00Z"), runDate: "2025-02-03" }).map((s) => [s.params["time_interval"], s.finalAfter]))
+    expect(finalAfter).toEqual({
+      hour: at("2025-02-01T06:00:00Z"),
+      day: at("2025-02-01T06:00:00Z"),
+      week: at("2025-02-07T06:00:00Z"),
+      month: at("2025-02-01T06:00:00Z")
+    })
   })
 })
