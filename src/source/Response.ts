@@ -5,6 +5,7 @@
 import { Either } from "effect"
 import { SourceError } from "../Errors.ts"
 import { type AttemptFailure, attemptFailure, parseRetryAfter } from "./Retry.ts"
+import { parseJsonLossless } from "./LosslessJson.ts"
 
 // Gateway and server trouble that tends to pass; 501/505 and friends do not.
 const transientStatuses = new Set([500, 502, 503, 504])
@@ -44,11 +45,11 @@ export const errorDetail = (text: string): string => {
 
 export const isTokenProblem = (detail: string): boolean => mentionsPageToken.test(detail) && tokenIsBad.test(detail)
 
-/** Parses a 2xx body; a body that is not JSON (truncated, an HTML error page) is worth a retry. */
+/** Parses a 2xx body (integers above 2^53 as bigint); a body that is not JSON (truncated, an HTML error page) is worth a retry. */
 export const parseJson = (request: string, status: number, bytes: Uint8Array): Either.Either<unknown, AttemptFailure> => {
   const text = decodeText(bytes)
   try {
-    return Either.right(JSON.parse(text))
+    return Either.right(parseJsonLossless(text))
   } catch (cause) {
     return Either.left(
       attemptFailure(
