@@ -33,7 +33,8 @@ describe("the EVM group against the emulator, with the EVM job part", () => {
   })
 
   it("given the job's chains, when chains is read, then each is today's snapshot equal to the emulator's route-17 answer", async () => {
-    const day = report.startedAt.slice(0, 10)
+    // snapshots are dated by the run's as-of day: the emulator's clock here
+    const day = new Date(report.asOf! * 1000).toISOString().slice(0, 10)
     for (const chain of job.evmChains) {
       const c: Json = await getJson(emu, `/v1/chains/${chain}`)
       const [r] = await rows(
@@ -169,6 +170,37 @@ describe("the EVM group against the emulator, with the EVM job part", () => {
     await crawl(out, emu, job, again)
     expect(served(emu) - requests).toBe(0)
     expect(await counts()).toEqual(before)
+  })
+
+  it("given the catalog, when DuckDB lists the columns of the EVM views, then every column has a comment", async () => {
+    const bare = await rows(
+      out,
+      `SELECT table_name, column_name FROM duckdb_columns() WHERE table_name IN (${TABLES.map((t) => `'${t}'`).join(", ")}) AND coalesce(comment, '') = ''`
+    )
+    expect(bare).toEqual([])
+    const [n] = await rows(out, `SELECT count(DISTINCT table_name)::INTEGER AS n FROM duckdb_columns() WHERE table_name IN (${TABLES.map((t) => `'${t}'`).join(", ")})`)
+    expect(n!["n"]).toBe(TABLES.length)
+  })
+
+  it("given the transfers of one more collection, when nft_tokens runs again, then it looks up only the NFTs not fetched before", async () => {
+    const chain = job.tokenContracts[0]!.chainId
+    const known = new Set(job.tokenContracts.map((c) => c.address))
+    const another = emu.world.evm.chain(chain)!.tokens().find((t) => t.ercType === "ERC-721" && !known.has(t.address))!
+    await crawl(out, emu, { ...job, tokenContracts: [...job.tokenContracts, { chainId: chain, address: another.address }] }, ["token_transfers", "evm_transactions"])
+    const [pending] = await rows(
+      out,
+      `SELECT count(*)::INTEGER AS n FROM (
+         SELECT DISTINCT lower(token_address) AS a, token_id FROM (SELECT token_address, token_id FROM evm_erc721_transfers UNION ALL SELECT token_address, token_id FROM evm_erc1155_transfers)
+         EXCEPT SELECT lower(token_address), token_id FROM nft_tokens)`
+    )
+    expect(pending!["n"]).toBeGreaterThan(0)
+    const [before] = await rows(out, "SELECT count(*)::INTEGER AS n FROM nft_tokens")
+    const requests = served(emu)
+    await crawl(out, emu, job, ["nft_tokens"])
+    expect(served(emu) - requests).toBe(pending!["n"])
+    expect(await rows(out, "SELECT count(*)::INTEGER AS n, count(DISTINCT lower(token_address) || '/' || token_id)::INTEGER AS d FROM nft_tokens")).toEqual([
+      { n: (before!["n"] as number) + (pending!["n"] as number), d: (before!["n"] as number) + (pending!["n"] as number) }
+    ])
   })
 
   it("given an address that is no contract, when contract_metadata looks it up, then the 404 becomes a reject and the rest of the run goes on", async () => {
