@@ -11,7 +11,7 @@ import type { DatasetDef } from "../src/crawl/Dataset.ts"
 import { makeSlice, type Slice } from "../src/crawl/Slice.ts"
 import { SourceError } from "../src/Errors.ts"
 import { RestClient } from "../src/source/RestClient.ts"
-import { UnixSeconds, decoder } from "../src/transform/Decode.ts"
+import { UnixSeconds, decoder, NumberLike } from "../src/transform/Decode.ts"
 import { schema } from "../schemas/avg_tps.ts"
 
 const Body = Schema.Struct({
@@ -21,7 +21,7 @@ const Body = Schema.Struct({
 })
 const decodeBody = Schema.decodeUnknownEither(Body)
 
-const Point = Schema.Struct({ timestamp: UnixSeconds, value: Schema.Number, lastRun: Schema.optional(UnixSeconds) })
+const Point = Schema.Struct({ timestamp: UnixSeconds, value: NumberLike, lastRun: Schema.optional(UnixSeconds) })
 const decodePoint = decoder(Point)
 
 const chainOf = (s: Slice): string => s.params["chain_id"] ?? ""

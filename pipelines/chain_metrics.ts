@@ -14,7 +14,7 @@ import { restListing } from "../src/crawl/RestListing.ts"
 import { makeSlice, type Slice } from "../src/crawl/Slice.ts"
 import type { Job } from "../src/Job.ts"
 import type { RestClient } from "../src/source/RestClient.ts"
-import { UnixSeconds, decoder } from "../src/transform/Decode.ts"
+import { UnixSeconds, decoder, NumberLike } from "../src/transform/Decode.ts"
 import { schema } from "../schemas/chain_metrics.ts"
 
 /** Route 5's metric enum (seed: Metrics). */
@@ -163,7 +163,7 @@ const monthListing = (pageSize: number): Listing<RestClient> => {
   }
 }
 
-const decodePoint = decoder(Schema.Struct({ value: Schema.Number, timestamp: UnixSeconds }))
+const decodePoint = decoder(Schema.Struct({ value: NumberLike, timestamp: UnixSeconds }))
 
 /** The dataset at a given page size: the route's maximum in the registry, smaller in paging tests. */
 export const chainMetricsDataset = (pageSize = 2160): DatasetDef<RestClient> => ({

@@ -16,7 +16,13 @@ import { schema } from "../schemas/token_holders.ts"
  * Balances pass 2^53, so "integer" is Number.isInteger, not Schema.int()'s safe-integer check.
  */
 const WholeNumber = Schema.Number.pipe(Schema.filter((n) => Number.isInteger(n) && n >= 0, { message: () => "expected a non-negative integer" }))
-export const SortKey = Schema.Union(WholeNumber, Schema.compose(Schema.NumberFromString, WholeNumber))
+// the lossless parser delivers integers above 2^53 as bigint: non-negative, and stored as DOUBLE like the rest
+const WholeBigInt = Schema.BigIntFromSelf.pipe(Schema.filter((n) => n >= 0n, { message: () => "expected a non-negative integer" }))
+export const SortKey = Schema.Union(
+  WholeNumber,
+  Schema.compose(Schema.NumberFromString, WholeNumber),
+  Schema.transform(WholeBigInt, Schema.Number, { strict: true, decode: (n) => Number(n), encode: (n) => BigInt(n) })
+)
 export const Holder = Schema.Struct({ address: Schema.String, sortKey: SortKey })
 const decodeHolder = decoder(Holder)
 

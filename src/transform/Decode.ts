@@ -43,3 +43,11 @@ export const UnixSeconds = Schema.Number.pipe(
     encode: (d) => Math.floor(d.getTime() / 1000)
   })
 )
+
+/**
+ * A JSON number the schema stores as DOUBLE (metric values, holder sort keys). The lossless parser
+ * hands integers above 2^53 over as bigint; here they become the nearest double, as documented.
+ */
+export const NumberLike = Schema.Union(Schema.Number, Schema.BigIntFromSelf).pipe(
+  Schema.transform(Schema.Number, { strict: true, decode: (v) => (typeof v === "bigint" ? Number(v) : v), encode: (v) => v })
+)
