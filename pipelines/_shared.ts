@@ -4,7 +4,7 @@
  */
 import { Effect, Schema } from "effect"
 import type { Listing, PartitionKey, Row } from "../src/crawl/Dataset.ts"
-import type { RestListingSpec } from "../src/crawl/RestListing.ts"
+import { listPage } from "../src/crawl/RestListing.ts"
 import type { Slice } from "../src/crawl/Slice.ts"
 import { type SinkError, SourceError } from "../src/Errors.ts"
 import { RestClient } from "../src/source/RestClient.ts"
@@ -93,14 +93,6 @@ export const columnKey = (key: string, type: "VARCHAR" | "DATE" = "VARCHAR"): Pa
 /** The Hive keys of a per-network snapshot: network, then the run's UTC day. */
 export const snapshotKeys: ReadonlyArray<PartitionKey> = [columnKey("network"), columnKey("snapshot_date", "DATE")]
 
-/** A list response's items and next token; a body without the items array is the service's fault. */
-export const listPage = (body: unknown, items: string, request: string): Effect.Effect<{ records: ReadonlyArray<unknown>; next: string | undefined }, SourceError> => {
-  const fields = typeof body === "object" && body !== null ? (body as Record<string, unknown>) : {}
-  const records = fields[items]
-  if (!Array.isArray(records)) return Effect.fail(new SourceError({ reason: "Decode", request, detail: `response has no array field "${items}"` }))
-  const token = fields["nextPageToken"]
-  return Effect.succeed({ records, next: typeof token === "string" && token.length > 0 ? token : undefined })
-}
 
 /**
  * Every item of a GET list route, page after page: for fan-outs where one key is a whole listing
@@ -120,23 +112,6 @@ export const getAllPages = (path: string, query: Record<string, string | number 
     return out
   })
 
-/**
- * restListing for routes whose page carries a field every item depends on (route 13's
- * blockHeight: the height remaining balances were computed at): each item gets those fields
- * beside its own, under `page`.
- */
-export const restListingWithPageFields = (spec: RestListingSpec & { readonly pageFields: ReadonlyArray<string> }): Listing<RestClient> => ({
-  ...(spec.tokenTtlSeconds === undefined ? {} : { tokenTtlSeconds: spec.tokenTtlSeconds }),
-  fetch: (slice, cursor) =>
-    Effect.gen(function* () {
-      const client = yield* RestClient
-      const path = spec.path(slice)
-      const body = yield* client.get(spec.service, path, { ...spec.query?.(slice), pageSize: spec.pageSize, pageToken: cursor })
-      const page = yield* listPage(body, spec.items, `GET ${spec.service} ${path}`)
-      const fields = Object.fromEntries(spec.pageFields.map((f) => [f, (body as Record<string, unknown>)[f]]))
-      return { records: page.records.map((r) => ({ item: r, page: fields })), next: page.next }
-    })
-})
 
 /**
  * A listing that yields each record key at most once per slice, even when the service repeats a

@@ -6,22 +6,18 @@
  * changes like route 5's (rule 1) and the route has no time window: the whole series is fetched
  * each run and replaces the previous one (`rerun: "replace"`).
  */
-import { Effect, Schema } from "effect"
+import { Schema } from "effect"
 import type { DatasetDef } from "../src/crawl/Dataset.ts"
 import { makeSlice, type Slice } from "../src/crawl/Slice.ts"
-import { SourceError } from "../src/Errors.ts"
-import { RestClient } from "../src/source/RestClient.ts"
+import { restListing } from "../src/crawl/RestListing.ts"
+import type { RestClient } from "../src/source/RestClient.ts"
 import { UnixSeconds, decoder, NumberLike } from "../src/transform/Decode.ts"
 import { schema } from "../schemas/avg_tps.ts"
 
-const Body = Schema.Struct({
-  results: Schema.Array(Schema.Unknown),
-  lastRun: Schema.optional(Schema.Unknown),
-  nextPageToken: Schema.optional(Schema.String)
+const Point = Schema.Struct({
+  item: Schema.Struct({ timestamp: UnixSeconds, value: NumberLike }),
+  page: Schema.Struct({ lastRun: Schema.optional(UnixSeconds) })
 })
-const decodeBody = Schema.decodeUnknownEither(Body)
-
-const Point = Schema.Struct({ timestamp: UnixSeconds, value: NumberLike, lastRun: Schema.optional(UnixSeconds) })
 const decodePoint = decoder(Point)
 
 const chainOf = (s: Slice): string => s.params["chain_id"] ?? ""
@@ -33,26 +29,17 @@ export const dataset: DatasetDef<RestClient> = {
   partitionBy: [{ key: "chain_id", type: "VARCHAR", value: (r) => String(r["chain_id"]) }],
   key: ["period_start"],
   slices: (job) => [...new Set(job.evmChains)].map((chain_id) => makeSlice("avg_tps", { chain_id })),
-  listing: {
-    tokenTtlSeconds: 86_400,
-    fetch: (slice, cursor) =>
-      Effect.gen(function* () {
-        const client = yield* RestClient
-        const path = `/v1/avg_tps/${chainOf(slice)}`
-        const raw = yield* client.get("metrics", path, { pageToken: cursor })
-        const body = decodeBody(raw)
-        if (body._tag === "Left") {
-          return yield* Effect.fail(new SourceError({ reason: "Decode", request: `GET metrics ${path}`, detail: "response has no array field \"results\"" }))
-        }
-        const { results, lastRun, nextPageToken } = body.right
-        // lastRun is page-level: each point carries it so a row says how fresh its series was
-        const records = results.map((r) => (typeof r === "object" && r !== null ? { ...r, lastRun } : r))
-        return { records, next: nextPageToken !== undefined && nextPageToken.length > 0 ? nextPageToken : undefined }
-      })
-  },
+  // lastRun is page-level: each point carries it so a row says how fresh its series was
+  listing: restListing({
+    service: "metrics",
+    path: (slice) => `/v1/avg_tps/${chainOf(slice)}`,
+    items: "results",
+    pageFields: ["lastRun"],
+    tokenTtlSeconds: 86_400
+  }),
   rerun: "replace",
   toRow: (raw, slice) => {
-    const p = decodePoint(raw)
-    return { chain_id: chainOf(slice), period_start: p.timestamp, value: p.value, last_run: p.lastRun ?? null }
+    const { item, page } = decodePoint(raw)
+    return { chain_id: chainOf(slice), period_start: item.timestamp, value: item.value, last_run: page.lastRun ?? null }
   }
 }

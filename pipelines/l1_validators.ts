@@ -9,7 +9,8 @@ import { makeSlice } from "../src/crawl/Slice.ts"
 import type { RestClient } from "../src/source/RestClient.ts"
 import { DecimalString, IntegerLike, UnixSeconds, decoder } from "../src/transform/Decode.ts"
 import { schema } from "../schemas/l1_validators.ts"
-import { restListingWithPageFields, snapshotKeys } from "./_shared.ts"
+import { snapshotKeys } from "./_shared.ts"
+import { restListing } from "../src/crawl/RestListing.ts"
 
 const Owner = Schema.Struct({ addresses: Schema.Array(Schema.String), threshold: Schema.Number.pipe(Schema.int()) })
 
@@ -42,7 +43,7 @@ export const dataset: DatasetDef<RestClient> = {
   partitionBy: snapshotKeys,
   key: ["validation_id"],
   slices: (job, { runDate }) => job.networks.map((network) => makeSlice("l1_validators", { network, snapshot_date: runDate })),
-  listing: restListingWithPageFields({
+  listing: restListing({
     service: "data",
     path: (s) => `/v1/networks/${s.params["network"]}/l1Validators`,
     query: () => ({ includeInactiveL1Validators: true }),

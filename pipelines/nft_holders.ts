@@ -3,11 +3,11 @@
  * collection fields (name, symbol, totals) sit beside the page's holders, so the listing copies
  * them onto each holder record and every row carries them.
  */
-import { Effect, Schema } from "effect"
+import { Schema } from "effect"
 import type { DatasetDef } from "../src/crawl/Dataset.ts"
 import { makeSlice, type Slice } from "../src/crawl/Slice.ts"
-import { SourceError } from "../src/Errors.ts"
-import { RestClient } from "../src/source/RestClient.ts"
+import { restListing } from "../src/crawl/RestListing.ts"
+import type { RestClient } from "../src/source/RestClient.ts"
 import { IntegerLike, decoder } from "../src/transform/Decode.ts"
 import { schema } from "../schemas/nft_holders.ts"
 import { Holder } from "./token_holders.ts"
@@ -21,11 +21,8 @@ const Collection = Schema.Struct({
   totalHolders: Schema.optional(IntegerLike),
   totalTokens: Schema.optional(IntegerLike)
 })
-const HolderRecord = Schema.Struct({ holder: Holder, collection: Collection })
+const HolderRecord = Schema.Struct({ item: Holder, page: Collection })
 const decodeRecord = decoder(HolderRecord)
-
-const Body = Schema.Struct({ addresses: Schema.Array(Schema.Unknown), nextPageToken: Schema.optional(Schema.String) })
-const decodeBody = Schema.decodeUnknownEither(Body)
 
 const p = (s: Slice, k: string): string => s.params[k] ?? ""
 
@@ -46,25 +43,17 @@ export const dataset: DatasetDef<RestClient> = {
     }
     return [...out.values()]
   },
-  listing: {
-    tokenTtlSeconds: 86_400,
-    fetch: (slice, cursor) =>
-      Effect.gen(function* () {
-        const client = yield* RestClient
-        const path = `/v2/chains/${p(slice, "chain_id")}/contracts/${p(slice, "contract_address")}/nfts:listHolders`
-        const raw = yield* client.get("metrics", path, { pageSize: 5000, pageToken: cursor })
-        const body = decodeBody(raw)
-        if (body._tag === "Left") {
-          return yield* Effect.fail(new SourceError({ reason: "Decode", request: `GET metrics ${path}`, detail: "response has no array field \"addresses\"" }))
-        }
-        const o = raw as { [k: string]: unknown }
-        const collection = { nftCollectionName: o["nftCollectionName"], nftSymbol: o["nftSymbol"], totalHolders: o["totalHolders"], totalTokens: o["totalTokens"] }
-        const next = body.right.nextPageToken
-        return { records: body.right.addresses.map((holder) => ({ holder, collection })), next: next !== undefined && next.length > 0 ? next : undefined }
-      })
-  },
+  // the collection's fields sit beside the page's holders: each holder record carries them
+  listing: restListing({
+    service: "metrics",
+    path: (slice) => `/v2/chains/${p(slice, "chain_id")}/contracts/${p(slice, "contract_address")}/nfts:listHolders`,
+    items: "addresses",
+    pageSize: 5000,
+    pageFields: ["nftCollectionName", "nftSymbol", "totalHolders", "totalTokens"],
+    tokenTtlSeconds: 86_400
+  }),
   toRow: (raw, slice) => {
-    const { holder, collection } = decodeRecord(raw)
+    const { item: holder, page: collection } = decodeRecord(raw)
     return {
       chain_id: p(slice, "chain_id"),
       snapshot_date: p(slice, "snapshot_date"),

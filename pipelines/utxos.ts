@@ -15,7 +15,8 @@ import { SourceError } from "../src/Errors.ts"
 import { RestClient } from "../src/source/RestClient.ts"
 import { IntegerLike, UnixSeconds, decoder } from "../src/transform/Decode.ts"
 import { schema } from "../schemas/utxos.ts"
-import { AssetAmount, Utxo as PChainUtxo, columnKey, distinctRecords, listPage } from "./_shared.ts"
+import { AssetAmount, Utxo as PChainUtxo, columnKey, distinctRecords } from "./_shared.ts"
+import { listPage } from "../src/crawl/RestListing.ts"
 
 const opt = Schema.optional
 
