@@ -2,10 +2,10 @@
  * chains — route 17, one slice per chain of `job.evmChains` and day: a daily snapshot of what the
  * service says about the chain; a rerun the same day is a no-op.
  */
-import { Effect, Schema } from "effect"
+import { Schema } from "effect"
 import type { DatasetDef } from "../src/crawl/Dataset.ts"
 import { makeSlice } from "../src/crawl/Slice.ts"
-import { RestClient } from "../src/source/RestClient.ts"
+import type { RestClient } from "../src/source/RestClient.ts"
 import { decoder } from "../src/transform/Decode.ts"
 import { schema } from "../schemas/chains.ts"
 import { NetworkToken, lookupListing, networkTokenRow, opt } from "./_evm.ts"
@@ -39,10 +39,7 @@ export const dataset: DatasetDef<RestClient> = {
   partitionBy: [{ key: "snapshot_date", type: "DATE", value: (r) => String(r["snapshot_date"]) }],
   key: ["chain_id"],
   slices: (job, { runDate }) => [...new Set(job.evmChains)].map((chain_id) => makeSlice("chains", { chain_id, snapshot_date: runDate })),
-  listing: lookupListing(
-    (s) => String(s.params["chain_id"]),
-    (s) => Effect.flatMap(RestClient, (client) => client.get("data", `/v1/chains/${s.params["chain_id"]}`))
-  ),
+  listing: lookupListing({ key: (s) => String(s.params["chain_id"]), path: (s) => `/v1/chains/${s.params["chain_id"]}` }),
   toRow: (raw, slice) => {
     const c = decode(raw)
     return {

@@ -2,10 +2,10 @@
  * contract_metadata — route 16, one slice per token contract of the job, fetched once (a finished
  * slice is final); a contract the service does not know (404) becomes a reject.
  */
-import { Effect, Schema } from "effect"
+import { Schema } from "effect"
 import type { DatasetDef } from "../src/crawl/Dataset.ts"
 import { makeSlice } from "../src/crawl/Slice.ts"
-import { RestClient } from "../src/source/RestClient.ts"
+import type { RestClient } from "../src/source/RestClient.ts"
 import { decoder } from "../src/transform/Decode.ts"
 import { schema } from "../schemas/contract_metadata.ts"
 import { Int, distinctContracts, lookupListing, opt } from "./_evm.ts"
@@ -39,10 +39,10 @@ export const dataset: DatasetDef<RestClient> = {
   partitionBy: [{ key: "chain_id", type: "VARCHAR", value: (r) => String(r["chain_id"]) }],
   key: ["address"],
   slices: (job) => distinctContracts(job.tokenContracts).map((c) => makeSlice("contract_metadata", { chain_id: c.chainId, address: c.address })),
-  listing: lookupListing(
-    (s) => String(s.params["address"]),
-    (s) => Effect.flatMap(RestClient, (client) => client.get("data", `/v1/chains/${s.params["chain_id"]}/addresses/${s.params["address"]}`))
-  ),
+  listing: lookupListing({
+    key: (s) => String(s.params["address"]),
+    path: (s) => `/v1/chains/${s.params["chain_id"]}/addresses/${s.params["address"]}`
+  }),
   toRow: (raw, slice) => {
     const c = decode(raw)
     return {

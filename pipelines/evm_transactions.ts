@@ -5,12 +5,9 @@
  * not fetched before (nor answered 404 before), a batch of lookups per page with bounded
  * concurrency. The child tables are cut from the same detail and written in the same commit.
  */
-import { Effect, Schema } from "effect"
+import { Schema } from "effect"
 import type { ChildDataset, DatasetDef, PartitionKey, Row, SourceClients } from "../src/crawl/Dataset.ts"
-import { keyedListing } from "../src/crawl/KeyedListing.ts"
-import { OutputReader } from "../src/crawl/OutputReader.ts"
 import { makeSlice, type Slice } from "../src/crawl/Slice.ts"
-import { RestClient } from "../src/source/RestClient.ts"
 import { UnixSeconds, decoder } from "../src/transform/Decode.ts"
 import { uint256Values } from "../schemas/common.ts"
 import { schema as erc1155Schema } from "../schemas/evm_erc1155_transfers.ts"
@@ -32,9 +29,9 @@ import {
   endsRow,
   erc20TokenRow,
   fanOutChains,
+  fanOutListing,
   networkTokenRow,
   nftTokenRow,
-  notFoundKeysSql,
   opt,
   partyRow,
   priceRow
@@ -157,21 +154,16 @@ const children: ReadonlyArray<ChildDataset> = [
 ]
 
 /**
- * Hashes to look up, in key order after the cursor: found in token_transfers or named by the job,
- * lowercased (the service's spelling) so a hash fetched under any case counts as fetched.
+ * Hashes wanted on the chain, found in token_transfers or named by the job, lowercased (the
+ * service's spelling) so a hash fetched under any case counts as fetched.
  */
-const pendingSql = `
-  WITH wanted AS (
+const candidatesSql = `
+  SELECT k FROM (
     SELECT lower(tx_hash) AS k FROM token_transfers WHERE chain_id = $chain
     UNION
-    SELECT h AS k FROM (SELECT unnest(string_split($configured, ',')) AS h) WHERE h <> ''
+    SELECT h FROM (SELECT unnest(string_split($configured, ',')) AS h) WHERE h <> ''
   )
-  SELECT k FROM wanted
-  WHERE k > $after
-    AND k NOT IN (SELECT lower(tx_hash) FROM evm_transactions WHERE chain_id = $chain)
-    AND k NOT IN (SELECT k FROM (${notFoundKeysSql}) WHERE k IS NOT NULL)
-  ORDER BY k
-  LIMIT $limit`
+  WHERE k NOT IN (SELECT lower(tx_hash) FROM evm_transactions WHERE chain_id = $chain)`
 
 export const dataset: DatasetDef<SourceClients> = {
   name: "evm_transactions",
@@ -189,23 +181,12 @@ export const dataset: DatasetDef<SourceClients> = {
         tx_hashes: [...new Set(job.transactionHashes.filter((t) => t.chainId === chain_id).map((t) => t.txHash.toLowerCase()))].sort().join(",")
       })
     ),
-  listing: keyedListing<RestClient | OutputReader>({
-    excludesCommitted: true,
-    batch: 100,
-    concurrency: 8,
-    nextKeys: (slice, after, limit) =>
-      Effect.gen(function* () {
-        const found = yield* (yield* OutputReader).query(
-          pendingSql,
-          { chain: String(slice.params["chain_id"]), configured: String(slice.params["tx_hashes"] ?? ""), after: after ?? "", limit, dataset: "evm_transactions" },
-          ["token_transfers", "evm_transactions", "_rejects"]
-        )
-        return found.map((r) => String(r["k"]))
-      }),
-    fetch: (slice, hash) =>
-      Effect.gen(function* () {
-        return [yield* (yield* RestClient).get("data", `/v1/chains/${slice.params["chain_id"]}/transactions/${hash}`)]
-      })
+  listing: fanOutListing({
+    dataset: "evm_transactions",
+    candidatesSql,
+    reads: ["token_transfers", "evm_transactions"],
+    params: (slice) => ({ configured: String(slice.params["tx_hashes"] ?? "") }),
+    path: (slice, hash) => `/v1/chains/${slice.params["chain_id"]}/transactions/${hash}`
   }),
   toRow: (raw, slice) => {
     const d = decode(raw)

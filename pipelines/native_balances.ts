@@ -2,10 +2,10 @@
  * native_balances — route 9, one slice per address of `job.nativeBalances` and day: a snapshot of
  * the balance at the latest block, priced in `job.currency`; a rerun the same day is a no-op.
  */
-import { Effect, Schema } from "effect"
+import { Schema } from "effect"
 import type { DatasetDef } from "../src/crawl/Dataset.ts"
 import { makeSlice } from "../src/crawl/Slice.ts"
-import { RestClient } from "../src/source/RestClient.ts"
+import type { RestClient } from "../src/source/RestClient.ts"
 import { decoder } from "../src/transform/Decode.ts"
 import { uint256Values } from "../schemas/common.ts"
 import { schema } from "../schemas/native_balances.ts"
@@ -39,13 +39,11 @@ export const dataset: DatasetDef<RestClient> = {
     distinctContracts(job.nativeBalances).map((a) =>
       makeSlice("native_balances", { chain_id: a.chainId, address: a.address, currency: job.currency, snapshot_date: runDate })
     ),
-  listing: lookupListing(
-    (s) => String(s.params["address"]),
-    (s) =>
-      Effect.flatMap(RestClient, (client) =>
-        client.get("data", `/v1/chains/${s.params["chain_id"]}/addresses/${s.params["address"]}/balances:getNative`, { currency: s.params["currency"] })
-      )
-  ),
+  listing: lookupListing({
+    key: (s) => String(s.params["address"]),
+    path: (s) => `/v1/chains/${s.params["chain_id"]}/addresses/${s.params["address"]}/balances:getNative`,
+    query: (s) => ({ currency: s.params["currency"] })
+  }),
   toRow: (raw, slice) => {
     const b = decode(raw).nativeTokenBalance
     return {
