@@ -104,8 +104,10 @@ export const dataset: DatasetDef<SourceClients> = {
         const from = BigInt(at.from)
         const latest = BigInt(at.latest)
         if (from > latest) return { records: [], next: undefined }
-        const size = BigInt(String(slice.params["window"]))
-        const to = (from / size + 1n) * size < latest + 1n ? (from / size + 1n) * size : latest + 1n
+        // the job's pattern admits "0", which no window can be
+        const size = BigInt(String(slice.params["window"])) || 1n
+        const boundary = (from / size + 1n) * size
+        const to = boundary < latest + 1n ? boundary : latest + 1n
         const records = yield* windowTransfers(slice, from, to)
         return { records, next: to <= latest ? JSON.stringify({ from: String(to), latest: at.latest } satisfies Cursor) : undefined }
       })
