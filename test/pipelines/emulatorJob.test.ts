@@ -1,0 +1,31 @@
+import { Either } from "effect"
+import { promises as fs } from "node:fs"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { EMULATOR_JOB } from "../../src/cli/runCommand.ts"
+import { type RunningEmulator, startEmulator } from "../../src/emulator/index.ts"
+import { loadJobFile } from "../../src/Job.ts"
+import { emulatorJobFile } from "../support/emulatorJob/index.ts"
+
+describe("pipelines/jobs/emulator.json", () => {
+  let emu: RunningEmulator
+  beforeAll(async () => {
+    // the world `npm start` crawls: the emulator's defaults
+    emu = await startEmulator()
+  })
+  afterAll(async () => {
+    await emu.close()
+  })
+
+  it("given the default emulator world, when the job is derived from it, then the committed file is exactly that job (else: npm run job:emulator)", async () => {
+    expect(await fs.readFile(EMULATOR_JOB, "utf8")).toBe(emulatorJobFile(emu))
+  })
+
+  it("given the committed file, when it is loaded, then it validates and names address sets, contracts and holders", async () => {
+    const job = await loadJobFile(EMULATOR_JOB)
+    expect(Either.isRight(job)).toBe(true)
+    const j = Either.getOrThrow(job)
+    expect(j.addressSets.length).toBeGreaterThan(0)
+    expect(j.tokenContracts.length).toBeGreaterThan(0)
+    expect(j.tokenHolders.length).toBeGreaterThan(0)
+  })
+})
