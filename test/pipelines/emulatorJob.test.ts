@@ -29,3 +29,14 @@ describe("pipelines/jobs/emulator.json", () => {
     expect(j.tokenHolders.length).toBeGreaterThan(0)
   })
 })
+
+describe("pipelines/jobs/mainnet.example.json", () => {
+  it("given the documented job for the real services, when it is loaded, then it validates", async () => {
+    const job = await loadJobFile(EMULATOR_JOB.replace("emulator.json", "mainnet.example.json"))
+    expect(Either.isRight(job)).toBe(true)
+    expect(Either.getOrThrow(job).tokenContracts.map((c) => c.address)).toEqual([
+      "0xB97EF9Ef8734C71904D8002F8b6Bc66Dd9c48a6E",
+      "0xB31f66AA3C1e785363F0875A1B74E27b85FD66c7"
+    ])
+  })
+})
