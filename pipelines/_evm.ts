@@ -25,8 +25,11 @@ export const Amount = DecimalString.pipe(Schema.filter((v) => (v >= 0n && v <= M
 /** Token values and balances: exact up to 2^256 − 1 (the `uint256` column pair). */
 export const Uint256 = DecimalString.pipe(Schema.filter((v) => (v >= 0n && v < UINT256_LIMIT) || "expected a uint256"))
 
-/** The seed sends Price.value as a decimal string, the official document as a number: both become the text as sent. */
-const DecimalText = Schema.Union(Schema.String.pipe(Schema.pattern(/^-?[0-9]+(\.[0-9]+)?$/)), Schema.Number).pipe(
+/**
+ * The seed sends Price.value as a decimal string, the official document as a number (a bigint from
+ * the lossless parser when it is a long integer): all become the decimal text.
+ */
+const DecimalText = Schema.Union(Schema.String.pipe(Schema.pattern(/^-?[0-9]+(\.[0-9]+)?$/)), Schema.Number, Schema.BigIntFromSelf).pipe(
   Schema.transform(Schema.String, { strict: true, decode: (v) => String(v), encode: (s) => s })
 )
 
