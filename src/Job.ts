@@ -18,6 +18,7 @@ const EvmAddress = Schema.String.pipe(Schema.pattern(/^0x[0-9a-fA-F]{40}$/, { me
 const EvmTxHash = Schema.String.pipe(Schema.pattern(/^0x[0-9a-fA-F]{64}$/, { message: () => "a 0x-prefixed 32-byte hex hash" }))
 const DecimalString = Schema.String.pipe(Schema.pattern(/^[0-9]{1,78}$/, { message: () => "a decimal integer string" }))
 const Height = Schema.String.pipe(Schema.pattern(/^[0-9]{1,20}$/, { message: () => "a block height as a decimal string" }))
+const WindowSize = Schema.String.pipe(Schema.pattern(/^[1-9][0-9]{0,19}$/, { message: () => "a window size of at least 1, as a decimal string" }))
 const PrimaryChain = Schema.Literal("p-chain", "x-chain", "c-chain")
 
 export const AddressSet = Schema.Struct({
@@ -69,7 +70,7 @@ export const JobSchema = Schema.Struct({
   /** token_transfers (and through them evm_transactions, nft_tokens), contract_metadata. */
   tokenContracts: withDefault(Schema.Array(ContractRef), () => []),
   /** token_transfers: blocks per slice; a closed window is final and never crawled again. */
-  transferBlockWindow: withDefault(Height, () => "10000"),
+  transferBlockWindow: withDefault(WindowSize, () => "10000"),
   /** evm_transactions: hashes to fetch besides those found in token_transfers. */
   transactionHashes: withDefault(Schema.Array(Schema.Struct({ chainId: ChainId, txHash: EvmTxHash })), () => []),
   /** native_balances: addresses whose native balance is snapshotted. */
@@ -88,7 +89,7 @@ export const JobSchema = Schema.Struct({
   /** current_validators: subnets besides the primary network. */
   subnets: withDefault(Schema.Array(Schema.String), () => []),
   /** node_x_blocks / node_p_blocks: heights per slice window, and an optional fixed range. */
-  nodeHeightWindow: withDefault(Height, () => "1000"),
+  nodeHeightWindow: withDefault(WindowSize, () => "1000"),
   nodeXHeights: Schema.optional(HeightRange),
   nodePHeights: Schema.optional(HeightRange),
   /** legacy_balances: deprecated node methods, off unless enabled. */
