@@ -13,6 +13,7 @@ import { restListing } from "../src/crawl/RestListing.ts"
 import type { RestClient } from "../src/source/RestClient.ts"
 import { UnixSeconds, decoder, NumberLike } from "../src/transform/Decode.ts"
 import { schema } from "../schemas/avg_tps.ts"
+import { columnKey } from "./_shared.ts"
 
 const Point = Schema.Struct({
   item: Schema.Struct({ timestamp: UnixSeconds, value: NumberLike }),
@@ -26,7 +27,7 @@ export const dataset: DatasetDef<RestClient> = {
   name: "avg_tps",
   description: "Daily average TPS per EVM chain (metrics route 19)",
   schema,
-  partitionBy: [{ key: "chain_id", type: "VARCHAR", value: (r) => String(r["chain_id"]) }],
+  partitionBy: [columnKey("chain_id")],
   key: ["period_start"],
   slices: (job) => [...new Set(job.evmChains)].map((chain_id) => makeSlice("avg_tps", { chain_id })),
   // lastRun is page-level: each point carries it so a row says how fresh its series was

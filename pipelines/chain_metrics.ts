@@ -16,6 +16,7 @@ import type { Job } from "../src/Job.ts"
 import type { RestClient } from "../src/source/RestClient.ts"
 import { UnixSeconds, decoder, NumberLike } from "../src/transform/Decode.ts"
 import { schema } from "../schemas/chain_metrics.ts"
+import { columnKey } from "./_shared.ts"
 
 /** Route 5's metric enum (seed: Metrics). */
 export const METRICS = [
@@ -171,9 +172,9 @@ export const chainMetricsDataset = (pageSize = 2160): DatasetDef<RestClient> => 
   description: "Chain metrics per EVM chain, metric, time interval and point (metrics route 5)",
   schema,
   partitionBy: [
-    { key: "chain_id", type: "VARCHAR", value: (r) => String(r["chain_id"]) },
-    { key: "metric", type: "VARCHAR", value: (r) => String(r["metric"]) },
-    { key: "time_interval", type: "VARCHAR", value: (r) => String(r["time_interval"]) },
+    columnKey("chain_id"),
+    columnKey("metric"),
+    columnKey("time_interval"),
     { key: "month", type: "VARCHAR", value: (r) => (r["period_start"] as Date).toISOString().slice(0, 7) }
   ],
   key: ["period_start"],

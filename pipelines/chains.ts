@@ -9,6 +9,7 @@ import type { RestClient } from "../src/source/RestClient.ts"
 import { decoder } from "../src/transform/Decode.ts"
 import { schema } from "../schemas/chains.ts"
 import { NetworkToken, lookupListing, networkTokenRow, opt } from "./_evm.ts"
+import { columnKey } from "./_shared.ts"
 
 const Chain = Schema.Struct({
   chainId: Schema.String,
@@ -36,7 +37,7 @@ export const dataset: DatasetDef<RestClient> = {
   name: "chains",
   description: "The job's EVM chains as the chain-data service describes them (route 17), one snapshot a day",
   schema,
-  partitionBy: [{ key: "snapshot_date", type: "DATE", value: (r) => String(r["snapshot_date"]) }],
+  partitionBy: [columnKey("snapshot_date", "DATE")],
   key: ["chain_id"],
   slices: (job, { runDate }) => [...new Set(job.evmChains)].map((chain_id) => makeSlice("chains", { chain_id, snapshot_date: runDate })),
   listing: lookupListing({ key: (s) => String(s.params["chain_id"]), path: (s) => `/v1/chains/${s.params["chain_id"]}` }),

@@ -9,6 +9,7 @@ import type { RestClient } from "../src/source/RestClient.ts"
 import { decoder } from "../src/transform/Decode.ts"
 import { schema } from "../schemas/contract_metadata.ts"
 import { Int, distinctContracts, lookupListing, opt } from "./_evm.ts"
+import { columnKey } from "./_shared.ts"
 
 const ImageAsset = Schema.Struct({ assetId: opt(Schema.String), imageUri: opt(Schema.String) })
 
@@ -36,7 +37,7 @@ export const dataset: DatasetDef<RestClient> = {
   name: "contract_metadata",
   description: "Metadata of the job's token contracts (chain-data route 16), fetched once per contract",
   schema,
-  partitionBy: [{ key: "chain_id", type: "VARCHAR", value: (r) => String(r["chain_id"]) }],
+  partitionBy: [columnKey("chain_id")],
   key: ["address"],
   slices: (job) => distinctContracts(job.tokenContracts).map((c) => makeSlice("contract_metadata", { chain_id: c.chainId, address: c.address })),
   listing: lookupListing({

@@ -14,7 +14,7 @@ import { restListing } from "../src/crawl/RestListing.ts"
 import { makeSlice } from "../src/crawl/Slice.ts"
 import { UnixSeconds, decoder } from "../src/transform/Decode.ts"
 import { schema } from "../schemas/evm_blocks.ts"
-import { utcDate } from "./_shared.ts"
+import { columnKey, utcDate } from "./_shared.ts"
 import { Amount, Int } from "./_evm.ts"
 
 const Block = Schema.Struct({
@@ -81,7 +81,7 @@ export const dataset: DatasetDef<SourceClients> = {
   description: "EVM blocks of the job's chains (chain-data route 10), every block once, new blocks added each run",
   schema,
   partitionBy: [
-    { key: "chain_id", type: "VARCHAR", value: (r) => String(r["chain_id"]) },
+    columnKey("chain_id"),
     { key: "date", type: "DATE", value: utcDate("block_timestamp") }
   ],
   key: ["block_hash"],

@@ -15,7 +15,7 @@ import { schema as erc20Schema } from "../schemas/evm_erc20_transfers.ts"
 import { schema as erc721Schema } from "../schemas/evm_erc721_transfers.ts"
 import { schema as internalSchema } from "../schemas/evm_internal_transactions.ts"
 import { schema } from "../schemas/evm_transactions.ts"
-import { utcDate } from "./_shared.ts"
+import { columnKey, utcDate } from "./_shared.ts"
 import {
   AddressInfo,
   Amount,
@@ -105,7 +105,7 @@ const decode = (() => {
 })()
 
 const partitionBy: ReadonlyArray<PartitionKey> = [
-  { key: "chain_id", type: "VARCHAR", value: (r) => String(r["chain_id"]) },
+  columnKey("chain_id"),
   { key: "date", type: "DATE", value: utcDate("block_timestamp") }
 ]
 

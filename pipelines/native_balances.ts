@@ -10,6 +10,7 @@ import { decoder } from "../src/transform/Decode.ts"
 import { uint256Values } from "../schemas/common.ts"
 import { schema } from "../schemas/native_balances.ts"
 import { Int, Money, Uint256, distinctContracts, lookupListing, opt, priceRow } from "./_evm.ts"
+import { columnKey } from "./_shared.ts"
 
 const Balance = Schema.Struct({
   nativeTokenBalance: Schema.Struct({
@@ -31,8 +32,8 @@ export const dataset: DatasetDef<RestClient> = {
   description: "Native token balances of the job's addresses (chain-data route 9), one snapshot a day",
   schema,
   partitionBy: [
-    { key: "chain_id", type: "VARCHAR", value: (r) => String(r["chain_id"]) },
-    { key: "snapshot_date", type: "DATE", value: (r) => String(r["snapshot_date"]) }
+    columnKey("chain_id"),
+    columnKey("snapshot_date", "DATE")
   ],
   key: ["address", "currency"],
   slices: (job, { runDate }) =>

@@ -11,6 +11,7 @@ import type { RestClient } from "../src/source/RestClient.ts"
 import { IntegerLike, decoder } from "../src/transform/Decode.ts"
 import { schema } from "../schemas/nft_holders.ts"
 import { Holder } from "./token_holders.ts"
+import { columnKey } from "./_shared.ts"
 
 /** Seed: a string; the official document: an array of strings (kept joined by ", "). */
 const Text = Schema.Union(Schema.String, Schema.Array(Schema.String).pipe(Schema.transform(Schema.String, { strict: true, decode: (a) => a.join(", "), encode: (s) => [s] })))
@@ -31,8 +32,8 @@ export const dataset: DatasetDef<RestClient> = {
   description: "Holders of an NFT collection with their NFT counts and the collection's name, symbol and totals (metrics route 18)",
   schema,
   partitionBy: [
-    { key: "chain_id", type: "VARCHAR", value: (r) => String(r["chain_id"]) },
-    { key: "snapshot_date", type: "DATE", value: (r) => String(r["snapshot_date"]) }
+    columnKey("chain_id"),
+    columnKey("snapshot_date", "DATE")
   ],
   key: ["holder_address"],
   slices: (job, { runDate }) => {

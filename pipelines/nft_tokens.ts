@@ -9,6 +9,7 @@ import { makeSlice } from "../src/crawl/Slice.ts"
 import { decoder } from "../src/transform/Decode.ts"
 import { schema } from "../schemas/nft_tokens.ts"
 import { NftToken, fanOutChains, fanOutListing, nftTokenRow } from "./_evm.ts"
+import { columnKey } from "./_shared.ts"
 
 const decode = decoder(NftToken)
 
@@ -28,7 +29,7 @@ export const dataset: DatasetDef<SourceClients> = {
   name: "nft_tokens",
   description: "NFTs seen in the transfers of evm_transactions (chain-data route 15), each fetched once",
   schema,
-  partitionBy: [{ key: "chain_id", type: "VARCHAR", value: (r) => String(r["chain_id"]) }],
+  partitionBy: [columnKey("chain_id")],
   key: ["token_address", "token_id"],
   rerun: "always",
   slices: (job) => fanOutChains(job).map((chain_id) => makeSlice("nft_tokens", { chain_id })),

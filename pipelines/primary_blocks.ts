@@ -8,7 +8,7 @@ import { makeSlice } from "../src/crawl/Slice.ts"
 import type { RestClient } from "../src/source/RestClient.ts"
 import { DecimalString, IntegerLike, UnixSeconds, decoder } from "../src/transform/Decode.ts"
 import { schema } from "../schemas/primary_blocks.ts"
-import { utcDate } from "./_shared.ts"
+import { columnKey, utcDate } from "./_shared.ts"
 
 const opt = Schema.optional
 
@@ -42,8 +42,8 @@ export const dataset: DatasetDef<RestClient> = {
   description: "Primary-network blocks of the P-, X- and C-chain (chain-data route 12)",
   schema,
   partitionBy: [
-    { key: "network", type: "VARCHAR", value: (r) => String(r["network"]) },
-    { key: "blockchain", type: "VARCHAR", value: (r) => String(r["blockchain"]) },
+    columnKey("network"),
+    columnKey("blockchain"),
     { key: "date", type: "DATE", value: utcDate("block_timestamp") }
   ],
   key: ["block_hash"],

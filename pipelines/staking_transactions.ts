@@ -9,7 +9,7 @@ import { makeSlice } from "../src/crawl/Slice.ts"
 import type { RestClient } from "../src/source/RestClient.ts"
 import { DecimalString, IntegerLike, UnixSeconds, decoder } from "../src/transform/Decode.ts"
 import { schema } from "../schemas/staking_transactions.ts"
-import { AssetAmount, Utxo, assetAmountRow, utcDate, utxoRow } from "./_shared.ts"
+import { AssetAmount, assetAmountRow, columnKey, utcDate, Utxo, utxoRow } from "./_shared.ts"
 
 const opt = Schema.optional
 const Bls = Schema.Struct({ publicKey: Schema.String, proofOfPossession: Schema.String })
@@ -70,7 +70,7 @@ export const dataset: DatasetDef<RestClient> = {
   description: "P-chain staking transactions with their UTXOs and amounts (chain-data route 4)",
   schema,
   partitionBy: [
-    { key: "network", type: "VARCHAR", value: (r) => String(r["network"]) },
+    columnKey("network"),
     { key: "date", type: "DATE", value: utcDate("block_timestamp") }
   ],
   key: ["tx_hash"],

@@ -10,6 +10,7 @@ import { makeSlice, type Slice } from "../src/crawl/Slice.ts"
 import type { RestClient } from "../src/source/RestClient.ts"
 import { decoder } from "../src/transform/Decode.ts"
 import { schema } from "../schemas/token_holders.ts"
+import { columnKey } from "./_shared.ts"
 
 /**
  * Seed: sortKey integer; the official document says string: both read as the number they spell.
@@ -33,8 +34,8 @@ export const dataset: DatasetDef<RestClient> = {
   description: "Addresses that held more than a threshold of a token, with their latest balance (metrics route 14)",
   schema,
   partitionBy: [
-    { key: "chain_id", type: "VARCHAR", value: (r) => String(r["chain_id"]) },
-    { key: "snapshot_date", type: "DATE", value: (r) => String(r["snapshot_date"]) }
+    columnKey("chain_id"),
+    columnKey("snapshot_date", "DATE")
   ],
   key: ["holder_address"],
   slices: (job, { runDate }) => {

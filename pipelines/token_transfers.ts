@@ -21,7 +21,7 @@ import { makeSlice, type Slice } from "../src/crawl/Slice.ts"
 import { UnixSeconds, decoder } from "../src/transform/Decode.ts"
 import { uint256Values } from "../schemas/common.ts"
 import { schema } from "../schemas/token_transfers.ts"
-import { utcDate } from "./_shared.ts"
+import { columnKey, utcDate } from "./_shared.ts"
 import { Amount, Erc20Token, NftToken, TransferEnds, Uint256, distinctContracts, endsRow, erc20TokenRow, latestBlock, nftTokenRow, opt } from "./_evm.ts"
 
 const Transfer = Schema.Struct({
@@ -84,7 +84,7 @@ export const dataset: DatasetDef<SourceClients> = {
   description: "Transfers of the job's ERC-20/721/1155 contracts (chain-data route 6), crawled in block windows up to the latest block",
   schema,
   partitionBy: [
-    { key: "chain_id", type: "VARCHAR", value: (r) => String(r["chain_id"]) },
+    columnKey("chain_id"),
     { key: "date", type: "DATE", value: utcDate("block_timestamp") }
   ],
   key: ["tx_hash", "log_index"],
