@@ -23,7 +23,8 @@ export class World {
   readonly primary: PrimaryWorld
   readonly evm: EvmWorld
   constructor(readonly options: WorldOptions) {
-    this.primary = new PrimaryWorld(options)
     this.evm = new EvmWorld(options)
+    // one EVM world: the P-chain's C-chain and adopted L1 are the objects the EVM routes serve
+    this.primary = new PrimaryWorld(options, this.evm)
   }
 }

@@ -23,6 +23,15 @@ describe("primary-network world", () => {
     expect(fingerprint(b)).toEqual(fingerprint(a))
   })
 
+  it("given a world, when its primary and EVM parts are read, then the P-chain's C-chain and adopted L1 are the EVM world's own objects", () => {
+    const world = makeWorld()
+    for (const name of ["mainnet", "fuji"] as const) {
+      expect(world.primary.network(name).cChain).toBe(world.evm.cChain(name))
+      const l1 = world.evm.chains().find((c) => c.info.network === name && !c.info.isCChain)!
+      expect(world.primary.network(name).l1s.l1(0)?.chainId).toBe(l1.info.blockchainId)
+    }
+  })
+
   it("given two seeds, when their worlds are built, then their block ids differ", () => {
     const a = makeWorld(7).primary.network("mainnet")
     const b = makeWorld(8, 1, makeWorld(7).options.clock.now()).primary.network("mainnet")
