@@ -4,11 +4,13 @@ import type { PrimaryNetwork, TxRecord, UtxoRecord } from "../../../src/emulator
 import { parseAddress } from "../../../src/emulator/world/primary/ids.ts"
 import { decodeUtxoHex } from "../../../src/emulator/world/primary/utxoCodec.ts"
 import type { World } from "../../../src/emulator/world/world.ts"
-import { makeWorld, routeOf, walkPages } from "./support.ts"
+import { call, makeWorld, routeOf, walkPages } from "./support.ts"
 
 let world: World
 let net: PrimaryNetwork
 const P = { network: "mainnet", blockchainId: "p-chain" }
+/** The L1 txs route 4 lists: those behind the L1 validators active now. */
+const L1_STAKING_TYPES = ["ConvertSubnetToL1Tx", "RegisterL1ValidatorTx", "SetL1ValidatorWeightTx", "IncreaseL1ValidatorBalanceTx"]
 
 beforeAll(() => {
   world = makeWorld()
@@ -27,16 +29,42 @@ const declared = (tx: TxRecord): UtxoRecord[] => [...tx.outputs, ...(tx.stake ??
 const consumed = (tx: TxRecord): UtxoRecord[] => [...tx.inputs, ...(tx.imported?.utxos ?? [])]
 
 describe("cross-route consistency of the primary-network world", () => {
-  it("given the active staking transactions of route 4, when their blocks are read, then each sits in the P-chain block it names", async () => {
+  it("given the active staking transactions of route 4, L1 ones included, when their blocks are read, then each sits in the P-chain block it names", async () => {
     const txs = (await walkPages(world, routeOf(4), P, { pageSize: "100" }, "transactions")).flat()
     expect(txs.length).toBeGreaterThan(20)
+    expect(new Set(txs.map((t) => t.txType))).toEqual(new Set(["AddPermissionlessValidatorTx", "AddPermissionlessDelegatorTx", ...L1_STAKING_TYPES]))
+    // route 12 once per block timestamp: several txs often share a block
+    const blocksAt = new Map<number, any[]>()
     for (const t of txs) {
       const block = net.block("P", BigInt(t.blockNumber))
       expect(block?.txIds).toContain(t.txHash)
       expect([block?.id, block?.timestamp]).toEqual([t.blockHash, t.blockTimestamp])
-      const routeBlocks = await walkPages(world, routeOf(12), P, { startTimestamp: String(t.blockTimestamp), endTimestamp: String(t.blockTimestamp) }, "blocks")
-      expect(routeBlocks.flat().find((b: any) => b.blockHash === t.blockHash)?.transactions).toContain(t.txHash)
+      if (!blocksAt.has(t.blockTimestamp)) {
+        blocksAt.set(t.blockTimestamp, (await walkPages(world, routeOf(12), P, { startTimestamp: String(t.blockTimestamp), endTimestamp: String(t.blockTimestamp) }, "blocks")).flat())
+      }
+      expect(blocksAt.get(t.blockTimestamp)?.find((b: any) => b.blockHash === t.blockHash)?.transactions, `${t.txType} ${t.txHash}`).toContain(t.txHash)
     }
+  })
+
+  it("given the L1 txs route 4 lists, when route 1 is asked for each, then the warp-carrying ones are signed (200) and top-ups, which carry none, are refused (400)", async () => {
+    const txs = (await walkPages(world, routeOf(4), P, { pageSize: "100", txTypes: L1_STAKING_TYPES.join(",") }, "transactions")).flat()
+    const signable = txs.filter((t) => t.txType !== "IncreaseL1ValidatorBalanceTx")
+    expect(new Set(signable.map((t) => t.txType))).toEqual(new Set(["ConvertSubnetToL1Tx", "RegisterL1ValidatorTx", "SetL1ValidatorWeightTx"]))
+    for (const t of signable) {
+      const r = await call(world, routeOf(1), { network: "mainnet", txHash: t.txHash })
+      expect([t.txType, r.status], t.txHash).toEqual([t.txType, 200])
+      expect(r.body.signedMessage).toMatch(/^([0-9a-f]{2})+$/)
+    }
+    const topUp = txs.find((t) => t.txType === "IncreaseL1ValidatorBalanceTx")
+    expect((await call(world, routeOf(1), { network: "mainnet", txHash: topUp.txHash })).status).toBe(400)
+  })
+
+  it("given the active L1 validators of route 13, when route 4 is listed, then each one's creating tx (conversion or registration) is there", async () => {
+    const vals = (await walkPages(world, routeOf(13), { network: "mainnet" }, { pageSize: "100" }, "validators")).flat()
+    expect(vals.length).toBeGreaterThan(5)
+    const listed = new Set((await walkPages(world, routeOf(4), P, { pageSize: "100", txTypes: "ConvertSubnetToL1Tx,RegisterL1ValidatorTx" }, "transactions")).flat().map((t) => t.txHash))
+    const creators = new Set(vals.map((v) => net.l1s.byValidationId(v.validationId)!.creationTxId))
+    expect(listed).toEqual(creators)
   })
 
   it("given every P-chain block, when each of its transactions is looked up by id, then the lookup names the same block", () => {

@@ -45,6 +45,10 @@ const walkValidated = async (template: string, path: string, key: string, body?:
 }
 
 const UTXOS = "/v1/networks/{network}/blockchains/{blockchainId}/utxos"
+const STAKING = "/v1/networks/{network}/blockchains/{blockchainId}/transactions:listStaking"
+/** The L1 txs route 4 lists: those behind the L1 validators active now. */
+const L1_STAKING_TYPES = ["ConvertSubnetToL1Tx", "RegisterL1ValidatorTx", "SetL1ValidatorWeightTx", "IncreaseL1ValidatorBalanceTx"]
+const nAvax = (amounts: ReadonlyArray<{ amount: string }>): bigint => amounts.reduce((sum, a) => sum + BigInt(a.amount), 0n)
 
 describe("primary-network routes over HTTP, held to the official document", () => {
   it("given route 3 on the p-chain, when every page is fetched, then first, middle and last pages are PChainUtxo listings", async () => {
@@ -81,11 +85,63 @@ describe("primary-network routes over HTTP, held to the official document", () =
     expect(validateResponse("data", UTXOS, "get", 200, a.body)).toEqual(["(body) must match exactly one schema in oneOf"])
   })
 
-  it("given route 4, when every page is fetched, then the staking transactions validate and carry their UTXOs and amounts", async () => {
-    const pages = await walkValidated("/v1/networks/{network}/blockchains/{blockchainId}/transactions:listStaking", "/v1/networks/mainnet/blockchains/p-chain/transactions:listStaking?pageSize=15", "transactions")
-    const tx = pages.flat()[0]
+  it("given route 4, when every page is fetched, then the staking transactions validate, carry their UTXOs and amounts, and include the L1 ones", async () => {
+    const pages = await walkValidated(STAKING, "/v1/networks/mainnet/blockchains/p-chain/transactions:listStaking?pageSize=15", "transactions")
+    const all = pages.flat()
+    const tx = all.find((t) => t.txType === "AddPermissionlessValidatorTx")
     expect(tx.amountStaked[0].symbol).toBe("AVAX")
     expect(tx.emittedUtxos.some((u: any) => u.utxoType === "STAKE")).toBe(true)
+    expect(new Set(all.map((t) => t.txType))).toEqual(new Set(["AddPermissionlessValidatorTx", "AddPermissionlessDelegatorTx", ...L1_STAKING_TYPES]))
+  })
+
+  it("given route 4 filtered by each L1 tx type, when listed, then exactly the world's active ones of that type come back, valid, with L1 details and the balance they lock apart from the fee", async () => {
+    for (const type of L1_STAKING_TYPES) {
+      const a = await request(`/v1/networks/mainnet/blockchains/p-chain/transactions:listStaking?txTypes=${type}&pageSize=100`)
+      expect(a.status).toBe(200)
+      expect(validateResponse("data", STAKING, "get", 200, a.body), type).toEqual([])
+      expect(a.body.nextPageToken, type).toBeUndefined()
+      const want = net.activeStakingEntries().filter((e) => e.txType === type).map((e) => e.txId)
+      expect(want.length, type).toBeGreaterThan(0)
+      expect(a.body.transactions.map((t: any) => t.txHash).sort()).toEqual(want.sort())
+      for (const t of a.body.transactions) {
+        expect(t.txType).toBe(type)
+        expect(t.subnetId).toBe(t.l1ValidatorDetails[0].subnetId)
+        expect(t.amountStaked).toEqual([])
+        // the funding input pays the fee and the balance moved into the validators, nothing else
+        expect(nAvax(t.consumedUtxos)).toBe(nAvax(t.amountBurned) + nAvax(t.amountL1ValidatorBalanceBurned))
+        expect(nAvax(t.amountL1ValidatorBalanceBurned)).toBe(t.l1ValidatorDetails.reduce((sum: bigint, d: any) => sum + BigInt(d.balanceChange), 0n))
+        expect(t.l1ValidatorDetails.every((d: any) => d.weight > 0 && d.remainingBalance > 0)).toBe(true)
+      }
+    }
+  })
+
+  it("given route 4's conversion of the EVM world's L1, when read, then it names that chain, the manager contract and each initial validator as created", async () => {
+    const l1 = net.l1s.l1(0)!
+    const a = await request(`/v1/networks/mainnet/blockchains/p-chain/transactions:listStaking?txTypes=ConvertSubnetToL1Tx&pageSize=100`)
+    const t = a.body.transactions.find((x: any) => x.txHash === l1.conversionTxId)
+    expect(t.l1ValidatorManagerDetails).toEqual({ blockchainId: emu.world.evm.chains().find((c) => c.info.network === "mainnet" && !c.info.isCChain)!.info.blockchainId, contractAddress: l1.managerAddress })
+    const initial = Array.from({ length: l1.initialValidators }, (_, v) => net.l1s.validator(l1, v)!)
+    expect(t.l1ValidatorDetails).toEqual(
+      initial.map((v) => ({
+        validationId: v.validationId,
+        validationIdHex: v.validationIdHex,
+        nodeId: v.nodeId,
+        subnetId: l1.subnetId,
+        weight: Number(v.weight),
+        remainingBalance: Number(v.balance),
+        balanceChange: Number(v.balance),
+        blsCredentials: { publicKey: v.signer.publicKey, proofOfPossession: v.signer.proofOfPossession }
+      }))
+    )
+  })
+
+  it("given route 4 narrowed to the address funding an L1 validator's txs, when listed, then its registration comes back and every tx consumes that address's UTXO", async () => {
+    const reg = net.activeStakingEntries().find((e) => e.txType === "RegisterL1ValidatorTx")!
+    const address = net.ctx.bech32Of(reg.addresses()[0]!)
+    const a = await request(`/v1/networks/mainnet/blockchains/p-chain/transactions:listStaking?addresses=${address}&pageSize=100`)
+    expect(a.status).toBe(200)
+    expect(a.body.transactions.map((t: any) => t.txHash)).toContain(reg.txId)
+    for (const t of a.body.transactions) expect(t.consumedUtxos.flatMap((u: any) => u.addresses)).toContain(address)
   })
 
   it("given route 4 narrowed to a validator's reward address and one tx type, when listed, then only that owner's txs of that type come back", async () => {

@@ -79,7 +79,7 @@ const listings = (): Record<string, Listing> => {
       sortKey: (t) => [t.blockTimestamp, t.txHash],
       order: "desc",
       max: 100,
-      expected: () => net.stakingView.activeStakingEntries().map((e) => e.txId)
+      expected: () => net.activeStakingEntries().map((e) => e.txId)
     },
     "route 7, one node's validations": {
       route: 7,

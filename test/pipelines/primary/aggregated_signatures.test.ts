@@ -34,8 +34,9 @@ const l1Txs = (emu: RunningEmulator): Parent[] =>
   })
 
 /**
- * The emulator's route 4 lists validator and delegator txs only, so the L1 txs the fan-out reads
- * are written into staking_transactions here, through the real sink, as that dataset would.
+ * Route 4 lists only the L1 txs behind validators active now: never a disable, nor a tx of a
+ * validator gone inactive. To reach every type the fan-out reads, L1 txs are written into
+ * staking_transactions here, through the real sink, as that dataset would.
  */
 const seedStaking = (out: string, parents: ReadonlyArray<Parent>, seq: number) =>
   Effect.runPromise(
@@ -96,7 +97,8 @@ describe("aggregated_signatures (route 1 per L1 tx in staking_transactions) thro
     out = await tempOut()
     // two of each type per network: every branch of the fan-out, few BLS signatures to wait for
     first = l1Txs(emu).filter((p, i, all) => all.slice(0, i).filter((q) => q.network === p.network && q.txType === p.txType).length < 2)
-    const stakingTx = (await fetchAll(`${emu.baseUrl}/v1/networks/mainnet/blockchains/p-chain/transactions:listStaking`, "transactions"))[0] as Rec
+    // a validator or delegator tx: route 4 lists L1 txs too, and those route 1 may sign
+    const stakingTx = (await fetchAll(`${emu.baseUrl}/v1/networks/mainnet/blockchains/p-chain/transactions:listStaking`, "transactions")).find((t) => String(t["txType"]).startsWith("Add")) as Rec
     unsignable = [
       { network: "mainnet", txHash: cb58(new Uint8Array(32).fill(7)), txType: "RegisterL1ValidatorTx", at: first[0]!.at },
       { network: "mainnet", txHash: String(stakingTx["txHash"]), txType: "SetL1ValidatorWeightTx", at: Number(stakingTx["blockTimestamp"]) }

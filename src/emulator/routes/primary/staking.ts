@@ -1,7 +1,9 @@
 /**
- * Route 4: the P-chain's active staking transactions (staking period running at now), optionally
- * narrowed to addresses (reward addresses or owners of the tx's UTXOs), tx types and a window on
- * the block timestamp. Order: block timestamp, then tx hash (sortOrder, default desc).
+ * Route 4: the P-chain's active staking transactions — validator and delegator txs whose staking
+ * period runs at now, and the L1 txs behind the L1 validators active now (conversion,
+ * registration, weight change, top-up) — optionally narrowed to addresses (reward addresses or
+ * owners of the tx's UTXOs), tx types and a window on the block timestamp. Order: block
+ * timestamp, then tx hash (sortOrder, default desc).
  */
 import type { RouteDef } from "../../http/contract.ts"
 import { badRequest } from "../../http/errors.ts"
@@ -58,15 +60,14 @@ export const stakingRoutes: ReadonlyArray<RouteDef> = [
       const { start, end } = readTimeWindow(ctx)
       const order = readSortOrder(ctx)
       const now = net.now()
-      const entries = net.stakingView
+      const entries = net
         .activeStakingEntries()
         .filter(
           (e) =>
             (types.length === 0 || types.includes(e.txType)) &&
             (start === undefined || e.blockTimestamp >= start) &&
             (end === undefined || e.blockTimestamp <= end) &&
-            // every address a staking tx touches is its owner wallet's first one (see StakingEntry)
-            (wanted.size === 0 || wanted.has(Buffer.from(net.ctx.address(e.ownerWallet, 0)).toString("hex")))
+            (wanted.size === 0 || e.addresses().some((a) => wanted.has(Buffer.from(a).toString("hex"))))
         )
       const page = pageOf(ctx, PAGE_SPECS.standard, (cursor, limit) => keysetPage(entries, (e) => [e.blockTimestamp, e.txId], order, cursor, limit))
       return {

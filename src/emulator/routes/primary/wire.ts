@@ -4,7 +4,9 @@
  * carry a value. Addresses are bare bech32 ("avax1…"), as the document's examples show them.
  */
 import type { PrimaryNetwork, TxRecord, UtxoRecord } from "../../world/primary/index.ts"
+import { balanceDeposit } from "../../world/primary/l1Txs.ts"
 import { feePercent } from "../../world/primary/nodeViews.ts"
+import { l1TxFields } from "./l1Wire.ts"
 
 export interface AssetAmount {
   readonly assetId: string
@@ -85,13 +87,16 @@ export const xChainUtxo = (net: PrimaryNetwork, u: UtxoRecord, now: number): Rec
 
 const STAKING_TYPES = new Set(["AddValidatorTx", "AddDelegatorTx", "AddPermissionlessValidatorTx", "AddPermissionlessDelegatorTx"])
 
-/** PChainTransaction for a staking tx (route 4): its UTXOs, amounts and staking details. */
+/** PChainTransaction for a staking tx (route 4): its UTXOs, amounts and staking or L1 details. */
 export const stakingTransaction = (net: PrimaryNetwork, tx: TxRecord, now: number): Record<string, unknown> => {
   const s = tx.staking
   const rewards = (tx.rewards ?? []).filter((u) => u.created.timestamp <= now)
   const emitted = [...tx.outputs, ...(tx.stake ?? []), ...rewards]
   const ended = s !== undefined && now >= s.end
   const memo = Buffer.from(tx.memo).toString("utf8")
+  // an L1 tx burns its fee and, apart, what it moves into validator balances (amountL1ValidatorBalanceBurned)
+  const deposit = tx.l1 ? balanceDeposit(tx.l1) : 0n
+  const fee = tx.burned - deposit
   return {
     txHash: tx.id,
     txType: tx.type,
@@ -101,9 +106,9 @@ export const stakingTransaction = (net: PrimaryNetwork, tx: TxRecord, now: numbe
     consumedUtxos: tx.inputs.map((u) => pChainUtxo(net, u, now)),
     emittedUtxos: emitted.map((u) => pChainUtxo(net, u, now)),
     value: assetTotals(net, [...tx.outputs, ...(tx.stake ?? [])]),
-    amountBurned: tx.burned > 0n ? [assetAmount(net, net.avaxAssetId, tx.burned)] : [],
+    amountBurned: fee > 0n ? [assetAmount(net, net.avaxAssetId, fee)] : [],
     amountStaked: assetTotals(net, tx.stake ?? []),
-    amountL1ValidatorBalanceBurned: [],
+    amountL1ValidatorBalanceBurned: deposit > 0n ? [assetAmount(net, net.avaxAssetId, deposit)] : [],
     ...(s && STAKING_TYPES.has(tx.type)
       ? {
           startTimestamp: s.start,
@@ -117,6 +122,7 @@ export const stakingTransaction = (net: PrimaryNetwork, tx: TxRecord, now: numbe
           ...(s.signer ? { blsCredentials: { publicKey: s.signer.publicKey, proofOfPossession: s.signer.proofOfPossession } } : {})
         }
       : {}),
+    ...l1TxFields(net, tx),
     ...(memo.length > 0 ? { memo } : {})
   }
 }

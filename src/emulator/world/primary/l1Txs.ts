@@ -7,11 +7,33 @@ import { Kind } from "./ids.ts"
 import { L1Event, SUBNET_EVM_VM_ID, type L1Params, type L1Validator, type L1s } from "./l1.ts"
 import type { L1TxInfo, PTxType, TxRecord, UtxoRecord } from "./types.ts"
 
+/**
+ * nAVAX an L1 tx moves into validator balances (the pay-as-you-go fee reserve): the initial
+ * validators' balances of a conversion, a registration's balance, a top-up's amount.
+ */
+export const balanceDeposit = (info: L1TxInfo): bigint => {
+  switch (info.kind) {
+    case "convert":
+      return info.validators.reduce((sum, val) => sum + val.balance, 0n)
+    case "register":
+      return info.validator.balance
+    case "increaseBalance":
+      return info.amount
+    default:
+      return 0n
+  }
+}
+
 export class L1Txs {
   constructor(
     private readonly ctx: NetCtx,
     readonly l1s: L1s
   ) {}
+
+  /** Owner of the input funding every tx of validator v of L1 l (v 0 also funds the L1's own txs). */
+  fundingAddress(l: number, v: number): Uint8Array {
+    return this.ctx.shortId(Kind.ExternalAddress, 2 ** 27 + l, v)
+  }
 
   private funding(l: number, v: number, code: number, amount: bigint, txId: string, at: number): UtxoRecord {
     const genesis = this.ctx.blockRef("P", 0)
@@ -21,7 +43,7 @@ export class L1Txs {
       outputIndex: 0,
       assetId: this.ctx.avaxAssetId,
       amount,
-      owners: this.ctx.owner(this.ctx.shortId(Kind.ExternalAddress, 2 ** 27 + l, v)),
+      owners: this.ctx.owner(this.fundingAddress(l, v)),
       stakeableLocktime: 0n,
       createdOn: "P",
       consumedOn: "P",
@@ -32,10 +54,16 @@ export class L1Txs {
     }
   }
 
-  private tx(p: L1Params, v: number, code: number, type: PTxType, at: number, l1: L1TxInfo, deposit: bigint): TxRecord {
+  /** Id of the L1 tx of locator (l, v, code), without building it. */
+  txId(p: L1Params, v: number, code: number): string {
     // the L1's subnet and chain ids are the ids of the txs that created them
-    const id = v === 0 && code === L1Event.CreateSubnet ? p.subnetId : v === 0 && code === L1Event.CreateChain ? p.chainId : this.ctx.id(Kind.L1Tx, p.index, v, code)
+    return v === 0 && code === L1Event.CreateSubnet ? p.subnetId : v === 0 && code === L1Event.CreateChain ? p.chainId : this.ctx.id(Kind.L1Tx, p.index, v, code)
+  }
+
+  private tx(p: L1Params, v: number, code: number, type: PTxType, at: number, l1: L1TxInfo): TxRecord {
+    const id = this.txId(p, v, code)
     const fee = this.ctx.cfg.txFee
+    const deposit = balanceDeposit(l1)
     return {
       id,
       chain: "P",
@@ -106,36 +134,35 @@ export class L1Txs {
   }
 
   createSubnetTx(p: L1Params): TxRecord {
-    return this.tx(p, 0, L1Event.CreateSubnet, "CreateSubnetTx", p.createSubnetAt, { kind: "createSubnet", owner: this.l1s.ownerOf(p) }, 0n)
+    return this.tx(p, 0, L1Event.CreateSubnet, "CreateSubnetTx", p.createSubnetAt, { kind: "createSubnet", owner: this.l1s.ownerOf(p) })
   }
 
   createChainTx(p: L1Params): TxRecord {
     const info: L1TxInfo = { kind: "createChain", subnetId: p.subnetId, chainName: p.chainName, vmId: SUBNET_EVM_VM_ID, genesis: this.genesis(p) }
-    return this.tx(p, 0, L1Event.CreateChain, "CreateChainTx", p.createChainAt, info, 0n)
+    return this.tx(p, 0, L1Event.CreateChain, "CreateChainTx", p.createChainAt, info)
   }
 
   convertTx(p: L1Params): TxRecord {
     const validators = Array.from({ length: p.initialValidators }, (_, v) => this.l1s.validator(p, v) as L1Validator)
-    const deposit = validators.reduce((sum, val) => sum + val.balance, 0n)
     const info: L1TxInfo = { kind: "convert", subnetId: p.subnetId, chainId: p.chainId, managerAddress: p.managerAddress, validators }
-    return this.tx(p, 0, L1Event.Convert, "ConvertSubnetToL1Tx", p.convertAt, info, deposit)
+    return this.tx(p, 0, L1Event.Convert, "ConvertSubnetToL1Tx", p.convertAt, info)
   }
 
   registerTx(val: L1Validator): TxRecord {
-    return this.tx(val.l1, val.v, L1Event.Register, "RegisterL1ValidatorTx", val.createdAt, { kind: "register", subnetId: val.l1.subnetId, validator: val }, val.balance)
+    return this.tx(val.l1, val.v, L1Event.Register, "RegisterL1ValidatorTx", val.createdAt, { kind: "register", subnetId: val.l1.subnetId, validator: val })
   }
 
   setWeightTx(val: L1Validator): TxRecord | undefined {
     const change = val.weightChange
     if (!change) return undefined
     const info: L1TxInfo = { kind: "setWeight", subnetId: val.l1.subnetId, validationId: val.validationId, nonce: 1n, weight: change.weight }
-    return this.tx(val.l1, val.v, L1Event.SetWeight, "SetL1ValidatorWeightTx", change.at, info, 0n)
+    return this.tx(val.l1, val.v, L1Event.SetWeight, "SetL1ValidatorWeightTx", change.at, info)
   }
 
   disableTx(val: L1Validator): TxRecord | undefined {
     if (val.disableAt === undefined) return undefined
     const info: L1TxInfo = { kind: "disable", subnetId: val.l1.subnetId, validationId: val.validationId }
-    return this.tx(val.l1, val.v, L1Event.Disable, "DisableL1ValidatorTx", val.disableAt, info, 0n)
+    return this.tx(val.l1, val.v, L1Event.Disable, "DisableL1ValidatorTx", val.disableAt, info)
   }
 
   topUpTx(val: L1Validator, q: number): TxRecord | undefined {
@@ -143,7 +170,7 @@ export class L1Txs {
     const at = val.createdAt + (q + 1) * val.topUp.every
     if (val.disableAt !== undefined && at >= val.disableAt) return undefined
     const info: L1TxInfo = { kind: "increaseBalance", subnetId: val.l1.subnetId, validationId: val.validationId, amount: val.topUp.amount }
-    return this.tx(val.l1, val.v, L1Event.TopUp + q, "IncreaseL1ValidatorBalanceTx", at, info, val.topUp.amount)
+    return this.tx(val.l1, val.v, L1Event.TopUp + q, "IncreaseL1ValidatorBalanceTx", at, info)
   }
 
   /** Every L1 tx timed in [from, to). */

@@ -1,10 +1,14 @@
 /**
  * L1s and their validators as seen at "now": what is created (its tx's block revealed) and each
- * validator's weight, balance and activity. Route 13, the P-chain blocks' L1 fields and the
- * node's subnet/blockchain methods read it.
+ * validator's weight, balance and activity. Route 13, route 4's L1 part, the P-chain blocks' L1
+ * fields and the node's subnet/blockchain methods read it.
  */
+import { DAY } from "./config.ts"
 import type { NetCtx } from "./context.ts"
-import type { L1Params, L1Validator, L1ValidatorState, L1s } from "./l1.ts"
+import { L1Event, type L1Params, type L1Validator, type L1ValidatorState, type L1s } from "./l1.ts"
+import type { L1Txs } from "./l1Txs.ts"
+import type { StakingEntry, StakingTxType } from "./stakingView.ts"
+import type { TxRecord } from "./types.ts"
 
 export interface L1ValidatorView {
   readonly validator: L1Validator
@@ -14,11 +18,15 @@ export interface L1ValidatorView {
 }
 
 export class L1View {
+  readonly l1s: L1s
+
   constructor(
     private readonly ctx: NetCtx,
-    readonly l1s: L1s,
+    private readonly txs: L1Txs,
     private readonly now: () => number
-  ) {}
+  ) {
+    this.l1s = txs.l1s
+  }
 
   private revealed(t: number, at: number): boolean {
     return this.ctx.blockAt("P", t).timestamp <= at
@@ -51,6 +59,47 @@ export class L1View {
       out.push({ validator: val, state: this.l1s.state(val, at), creationTimestamp: block.timestamp })
     }
     return out
+  }
+
+  /**
+   * Route 4's L1 part: an active L1 validator is staking, so the revealed txs behind the ones
+   * active now are listed — the conversion that created an L1's initial validators (once per L1),
+   * each later validator's registration, and the weight changes and top-ups of active validators.
+   * Light like the primary-network entries: `tx()` builds the record.
+   */
+  activeStakingEntries(): StakingEntry[] {
+    const now = this.now()
+    const out: StakingEntry[] = []
+    for (const p of this.subnets(now)) {
+      const active = this.validatorsOf(p, now).filter((view) => view.state.active)
+      if (active.some((view) => view.validator.v < p.initialValidators)) {
+        out.push(this.entry("ConvertSubnetToL1Tx", p, 0, L1Event.Convert, p.convertAt, () => this.txs.convertTx(p)))
+      }
+      for (const { validator: val } of active) {
+        if (val.v >= p.initialValidators) out.push(this.entry("RegisterL1ValidatorTx", p, val.v, L1Event.Register, val.createdAt, () => this.txs.registerTx(val)))
+        const change = val.weightChange
+        if (change && this.revealed(change.at, now)) {
+          out.push(this.entry("SetL1ValidatorWeightTx", p, val.v, L1Event.SetWeight, change.at, () => this.txs.setWeightTx(val) as TxRecord))
+        }
+        // like validatorsOf: a top-up may sit in a block older than its time, so look past now
+        this.l1s.topUpTimes(val, now + 7 * DAY).forEach((at, q) => {
+          if (!this.revealed(at, now) || (val.disableAt !== undefined && at >= val.disableAt)) return
+          out.push(this.entry("IncreaseL1ValidatorBalanceTx", p, val.v, L1Event.TopUp + q, at, () => this.txs.topUpTx(val, q) as TxRecord))
+        })
+      }
+    }
+    return out
+  }
+
+  private entry(txType: StakingTxType, p: L1Params, v: number, code: number, at: number, tx: () => TxRecord): StakingEntry {
+    return {
+      txId: this.txs.txId(p, v, code),
+      txType,
+      blockTimestamp: this.ctx.blockAt("P", at).timestamp,
+      // an L1 tx's only UTXO is its funding input; it has no reward addresses
+      addresses: () => [this.txs.fundingAddress(p.index, v)],
+      tx
+    }
   }
 
   /** Every L1 validator revealed at `at`, L1 by L1. */

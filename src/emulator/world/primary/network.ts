@@ -20,7 +20,7 @@ import type { AssetInfo, BlockRecord, ChainLetter, TxRecord, UtxoRecord } from "
 import { Wallets } from "./wallets.ts"
 import { L1View } from "./l1View.ts"
 import { NodeViews, type Balances, type BlockchainRecord, type BlockchainStatus, type L1ValidatorRecord, type PrimaryValidatorRecord } from "./nodeViews.ts"
-import { StakingView } from "./stakingView.ts"
+import { StakingView, type StakingEntry } from "./stakingView.ts"
 import { TxJson, type JsonValue } from "./txJson.ts"
 import { fieldsOf, utxoHex, utxoId } from "./utxoCodec.ts"
 import { signedWarpMessage } from "./warp.ts"
@@ -89,7 +89,7 @@ export class PrimaryNetwork {
     this.x = new Chain(this.ctx, "X", [this.assetTxs, { txsIn: (a, b) => this.wallets.txsIn("X", a, b) }])
     const now = (): number => this.now()
     this.stakingView = new StakingView(this.ctx, this.staking, this.stakingTxs, now)
-    this.l1View = new L1View(this.ctx, this.l1s, now)
+    this.l1View = new L1View(this.ctx, this.l1Txs, now)
     this.json = new TxJson(this.ctx)
     this.node = new NodeViews(this.ctx, this.stakingView, this.l1View, now)
   }
@@ -227,6 +227,14 @@ export class PrimaryNetwork {
   /** avm.getTxStatus / platform.getTxStatus: Accepted once revealed, else Unknown. */
   txStatus(txId: string, chain: PxChain): "Accepted" | "Unknown" {
     return this.tx(txId, chain) ? "Accepted" : "Unknown"
+  }
+
+  /**
+   * Route 4: txs staking now — validations and delegations whose period runs, and the L1 txs
+   * behind the L1 validators active now (see L1View.activeStakingEntries).
+   */
+  activeStakingEntries(): StakingEntry[] {
+    return [...this.stakingView.activeStakingEntries(), ...this.l1View.activeStakingEntries()]
   }
 
   // — assets and fees —

@@ -7,17 +7,30 @@ import type { NetCtx } from "./context.ts"
 import { nodeIdBytes } from "./ids.ts"
 import type { Delegation, NodeParams, Staking, Validation } from "./staking.ts"
 import type { StakingTxs } from "./stakingTxs.ts"
-import type { TxRecord } from "./types.ts"
+import type { PTxType, TxRecord } from "./types.ts"
+
+/** Tx types route 4 lists: primary-network staking, and the txs behind active L1 validators. */
+export type StakingTxType = Extract<
+  PTxType,
+  | "AddValidatorTx"
+  | "AddPermissionlessValidatorTx"
+  | "AddDelegatorTx"
+  | "AddPermissionlessDelegatorTx"
+  | "ConvertSubnetToL1Tx"
+  | "RegisterL1ValidatorTx"
+  | "SetL1ValidatorWeightTx"
+  | "IncreaseL1ValidatorBalanceTx"
+>
 
 export type StakeStatus = "pending" | "active" | "completed"
 
 /** A running staking tx, before its full record is built. */
 export interface StakingEntry {
   readonly txId: string
-  readonly txType: "AddValidatorTx" | "AddPermissionlessValidatorTx" | "AddDelegatorTx" | "AddPermissionlessDelegatorTx"
+  readonly txType: StakingTxType
   readonly blockTimestamp: number
-  /** Every address the tx touches (reward owner, change, stake, funding) is this wallet's first. */
-  readonly ownerWallet: number
+  /** What route 4's addresses filter matches (20-byte ids): the tx's UTXO owners and reward addresses. */
+  addresses(): ReadonlyArray<Uint8Array>
   tx(): TxRecord
 }
 
@@ -178,8 +191,8 @@ export class StakingView {
   }
 
   /**
-   * Route 4: staking txs whose staking period runs at now, light enough to filter and sort all of
-   * them; `tx()` builds the full record for the page's few.
+   * Route 4's primary-network part: staking txs whose staking period runs at now, light enough to
+   * filter and sort all of them; `tx()` builds the full record for the page's few.
    */
   activeStakingEntries(): StakingEntry[] {
     const out: StakingEntry[] = []
@@ -189,7 +202,8 @@ export class StakingView {
         txId: v.txId,
         txType: val.permissionless ? "AddPermissionlessValidatorTx" : "AddValidatorTx",
         blockTimestamp: v.blockTimestamp,
-        ownerWallet: val.node.wallet,
+        // every address a staking tx touches (reward owner, change, stake, funding) is its wallet's first
+        addresses: () => [this.ctx.address(val.node.wallet, 0)],
         tx: () => this.txs.validationTx(val)
       })
       // a delegation ends by its validation's end, so every running one hangs off a running validation
@@ -199,7 +213,7 @@ export class StakingView {
           txId: d.txId,
           txType: d.delegation.permissionless ? "AddPermissionlessDelegatorTx" : "AddDelegatorTx",
           blockTimestamp: d.blockTimestamp,
-          ownerWallet: d.delegation.wallet,
+          addresses: () => [this.ctx.address(d.delegation.wallet, 0)],
           tx: () => this.txs.delegationTx(d.delegation)
         })
       }
