@@ -32,7 +32,8 @@ const run = Command.make(
     emulatorScale: Options.float("emulator-scale").pipe(Options.withDescription("Scale of the in-process emulator"), Options.optional),
     // nested rows cost ~6 KB each while a part is built (bench): 25k keeps a part well under 200 MB
     partRows: Options.integer("part-rows").pipe(Options.withDescription("Rows per Parquet part (default 25000)"), Options.withDefault(25_000)),
-    concurrency: Options.integer("concurrency").pipe(Options.withDescription("Slices crawled at once"), Options.withDefault(4))
+    concurrency: Options.integer("concurrency").pipe(Options.withDescription("Slices crawled at once"), Options.withDefault(4)),
+    dryRun: Options.boolean("dry-run").pipe(Options.withDescription("Print the slices and a lower bound of requests; fetch and write nothing"))
   },
   (a) =>
     Effect.gen(function* () {
@@ -53,7 +54,8 @@ const run = Command.make(
         emulatorSeed: Option.getOrUndefined(a.emulatorSeed),
         emulatorScale: Option.getOrUndefined(a.emulatorScale),
         partRows: a.partRows,
-        concurrency: a.concurrency
+        concurrency: a.concurrency,
+        dryRun: a.dryRun
       })
     })
 ).pipe(Command.withDescription("Crawl datasets into Parquet and rebuild the DuckDB catalog"))

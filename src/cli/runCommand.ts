@@ -6,7 +6,8 @@ import { Effect, Either } from "effect"
 import { fileURLToPath } from "node:url"
 import type { SourceSettingsInput } from "../Config.ts"
 import { defaultJob, loadJobFile, type Network } from "../Job.ts"
-import { run } from "../Runner.ts"
+import { run, selectDatasets } from "../Runner.ts"
+import { plan, printPlan } from "./dryRun.ts"
 import { startScopedEmulator } from "./emulatorCommand.ts"
 import { RunFailed } from "./exitCode.ts"
 import { runLayers } from "./layers.ts"
@@ -26,6 +27,7 @@ export interface RunArgs {
   readonly emulatorScale: number | undefined
   readonly partRows: number
   readonly concurrency: number
+  readonly dryRun?: boolean
 }
 
 export const runCommand = (args: RunArgs) =>
@@ -48,6 +50,11 @@ export const runCommand = (args: RunArgs) =>
       const loaded = jobFile === undefined ? Either.right(defaultJob) : yield* Effect.promise(() => loadJobFile(jobFile))
       if (Either.isLeft(loaded)) return yield* Effect.fail(loaded.left)
       const job = { ...loaded.right, ...(args.networks.length > 0 ? { networks: args.networks } : {}) }
+      if (args.dryRun === true) {
+        const effectiveAsOf = asOf ?? Math.floor(Date.now() / 1000)
+        printPlan(plan(selectDatasets(args.datasets, job), job, effectiveAsOf), effectiveAsOf)
+        return
+      }
       const report = yield* run({ out, job, datasets: args.datasets, partRows: args.partRows, sliceConcurrency: args.concurrency, ...(asOf === undefined ? {} : { asOf }) }).pipe(
         Effect.provide(runLayers(out, overrides, { out: "--out" }))
       )

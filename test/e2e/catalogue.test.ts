@@ -1,0 +1,59 @@
+import { Effect, Either } from "effect"
+import * as path from "node:path"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { catalogEntries } from "../../src/catalogEntries.ts"
+import { EMULATOR_JOB } from "../../src/cli/runCommand.ts"
+import { type RunningEmulator, startEmulator } from "../../src/emulator/index.ts"
+import { loadJobFile } from "../../src/Job.ts"
+import type { RunReport } from "../../src/Runner.ts"
+import { sqlTypeOf } from "../../src/sink/DuckTypes.ts"
+import { query, runSpine, tempOut } from "../support/spine.ts"
+
+/**
+ * What `npm start` promises: the default job against the default emulator world fills every
+ * dataset of the registry, and DuckDB reads each column with the type its Arrow schema declares.
+ */
+describe("the whole catalogue against the emulator's default world", () => {
+  let emu: RunningEmulator
+  let out: string
+  let report: RunReport
+
+  beforeAll(async () => {
+    emu = await startEmulator()
+    out = await tempOut()
+    const job = Either.getOrThrow(await loadJobFile(EMULATOR_JOB))
+    report = await Effect.runPromise(runSpine(out, emu, { job: { ...job, legacy: { ...job.legacy, enabled: true } }, partRows: 25_000 }))
+  }, 600_000)
+  afterAll(async () => {
+    await emu.close()
+  })
+
+  it("given the default job with legacy datasets enabled, when it runs, then every slice succeeds", () => {
+    expect(report.slices.filter((s) => s.status === "failed")).toEqual([])
+    expect(report.status).toBe("succeeded")
+  })
+
+  it("given the run, when each view of the catalog is counted, then every dataset but _rejects holds rows", async () => {
+    const catalog = path.join(out, "catalog.duckdb")
+    const empty: string[] = []
+    for (const d of catalogEntries()) {
+      if (d.name === "_rejects") continue
+      const [row] = await query(catalog, `SELECT count(*)::INTEGER AS n FROM "${d.name}"`)
+      if (row?.["n"] === 0) empty.push(d.name)
+    }
+    expect(empty).toEqual([])
+  })
+
+  it("given the run, when DuckDB describes each view, then every schema column has its declared type", async () => {
+    const catalog = path.join(out, "catalog.duckdb")
+    const wrong: string[] = []
+    for (const d of catalogEntries()) {
+      const described = new Map((await query(catalog, `DESCRIBE "${d.name}"`)).map((r) => [String(r["column_name"]), String(r["column_type"])]))
+      for (const f of d.schema.fields) {
+        const want = sqlTypeOf(f.type, `${d.name}.${f.name}`)
+        if (described.get(f.name) !== want) wrong.push(`${d.name}.${f.name}: ${described.get(f.name)} ≠ ${want}`)
+      }
+    }
+    expect(wrong).toEqual([])
+  })
+})
