@@ -1,0 +1,95 @@
+/**
+ * node_transactions — avm.getTx (json) for every transaction id of the crawled node_x_blocks not
+ * fetched before (fan-out, runs again every run). Keys are "<height, 20 digits>:<tx id>", so the
+ * fan-out walks the chain in order; the tx's block (id, time) comes from node_x_blocks with its
+ * key. A tx the node does not know (-32000) is rejected once and not asked again.
+ */
+import { Effect, Schema } from "effect"
+import { type DatasetDef, RecordError } from "../src/crawl/Dataset.ts"
+import { keyedListing } from "../src/crawl/KeyedListing.ts"
+import { OutputReader } from "../src/crawl/OutputReader.ts"
+import { makeSlice, type Slice } from "../src/crawl/Slice.ts"
+import type { JsonRpcClient } from "../src/source/JsonRpcClient.ts"
+import { decoder } from "../src/transform/Decode.ts"
+import { schema } from "../schemas/node_transactions.ts"
+import { NodeTx, blockDay, columnKey, missedKeysSql, nodeNetwork, onNodeNetwork, orNodeMiss, outputRow, rpcObject, throwIfMiss, txColumns } from "./_shared.ts"
+
+interface BlockOf {
+  readonly blockId: string | null
+  /** Epoch microseconds, as DuckDB gives them. */
+  readonly blockTimestampUs: string | null
+}
+
+/** nextKeys hands each key's block to fetch (same page, same process); fetch takes it out. */
+const blocks = new Map<string, BlockOf>()
+
+const TX_KEY = "lpad(height::VARCHAR, 20, '0') || ':' || tx_id"
+
+/** Tx keys of this network's blocks not yet fetched nor missed, after the cursor, in key order. */
+const unfetchedAfter = (slice: Slice, after: string | undefined, limit: number) =>
+  Effect.gen(function* () {
+    const rows = yield* (yield* OutputReader).query(
+      `SELECT ${TX_KEY} AS k, block_id, epoch_us(block_timestamp)::VARCHAR AS us
+       FROM (SELECT height, block_id, block_timestamp, unnest(tx_ids) AS tx_id FROM node_x_blocks WHERE network = $network) t
+       WHERE ${TX_KEY} > $after
+         AND tx_id NOT IN (SELECT tx_id FROM node_transactions WHERE network = $network AND tx_id IS NOT NULL)
+         AND ${TX_KEY} NOT IN (SELECT k FROM (${missedKeysSql("node_transactions")}) m WHERE k IS NOT NULL)
+       ORDER BY k LIMIT ${limit}`,
+      { network: slice.params["network"] ?? "", after: after ?? "" },
+      ["node_x_blocks", "node_transactions", "_rejects"]
+    )
+    return rows.map((r) => {
+      const key = String(r["k"])
+      blocks.set(key, { blockId: r["block_id"] === null ? null : String(r["block_id"]), blockTimestampUs: r["us"] === null ? null : String(r["us"]) })
+      return key
+    })
+  })
+
+const txOf = (_slice: Slice, key: string) => {
+  const block = blocks.get(key)
+  blocks.delete(key)
+  const txId = key.slice(key.indexOf(":") + 1)
+  return rpcObject("X", "avm.getTx", { txID: txId, encoding: "json" }).pipe(
+    Effect.map((r): unknown => ({ key, blockId: block?.blockId ?? null, blockTimestampUs: block?.blockTimestampUs ?? null, tx: r["tx"] })),
+    Effect.catchAll(orNodeMiss(key)),
+    Effect.map((r) => [r])
+  )
+}
+
+const Record = Schema.Struct({ key: Schema.String, blockId: Schema.NullOr(Schema.String), blockTimestampUs: Schema.NullOr(Schema.String), tx: NodeTx })
+const decode = decoder(Record)
+
+export const dataset: DatasetDef<JsonRpcClient | OutputReader> = {
+  name: "node_transactions",
+  description: "X-chain transactions of the crawled node_x_blocks from the node's avm.getTx (json), each fetched once, inputs and outputs nested",
+  schema,
+  partitionBy: [columnKey("network"), { key: "date", type: "DATE", value: blockDay("block_timestamp") }],
+  key: ["tx_id"],
+  rerun: "always",
+  slices: (job) => [makeSlice("node_transactions", { network: nodeNetwork(job) })],
+  listing: onNodeNetwork(keyedListing<JsonRpcClient | OutputReader>({ nextKeys: unfetchedAfter, fetch: txOf, batch: 100, concurrency: 8, excludesCommitted: true })),
+  toRow: (raw, slice) => {
+    throwIfMiss(raw)
+    const r = decode(raw)
+    const txId = r.key.slice(r.key.indexOf(":") + 1)
+    if (r.tx.id !== txId) throw new RecordError(`asked for tx ${txId}, the node answered tx ${r.tx.id}`)
+    const { unsigned: u, ...columns } = txColumns("X", r.tx)
+    return {
+      network: slice.params["network"],
+      block_height: BigInt(r.key.slice(0, r.key.indexOf(":"))),
+      block_id: r.blockId,
+      block_timestamp: r.blockTimestampUs === null ? null : new Date(Number(BigInt(r.blockTimestampUs) / 1000n)),
+      ...columns,
+      asset_name: u.name ?? null,
+      asset_symbol: u.symbol ?? null,
+      asset_denomination: u.denomination ?? null,
+      // a CreateAssetTx's id is the new asset's id
+      initial_states: (u.initialStates ?? []).map((s) => ({
+        fx_index: s.fxIndex ?? null,
+        fx_id: s.fxID ?? null,
+        outputs: (s.outputs ?? []).map((o) => outputRow(r.tx.id, s.fxID, o))
+      }))
+    }
+  }
+}
+

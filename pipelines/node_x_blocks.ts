@@ -1,0 +1,51 @@
+/**
+ * node_x_blocks — the X-chain's blocks from the node: avm.getHeight for the tip, then
+ * avm.getBlockByHeight (json) for each height of the job's range (`nodeXHeights`, all history when
+ * absent), walked in windows of `nodeHeightWindow` heights (heightWalk in _shared.ts: closed
+ * windows are never fetched again, the open last one continues next run). One network per run:
+ * the job's first, checked against the node (see nodeNetwork).
+ */
+import { Effect, Schema } from "effect"
+import { type DatasetDef, RecordError } from "../src/crawl/Dataset.ts"
+import type { OutputReader } from "../src/crawl/OutputReader.ts"
+import type { JsonRpcClient } from "../src/source/JsonRpcClient.ts"
+import { decoder } from "../src/transform/Decode.ts"
+import { schema } from "../schemas/node_x_blocks.ts"
+import { NodeUint, blockDay, blockRecord, columnKey, nodeBlock, heightSlice, heightWalk, nodeTime, rpcDecoded } from "./_shared.ts"
+
+const Tx = Schema.Struct({ id: Schema.String })
+const Record = Schema.Struct({ height: Schema.String, block: nodeBlock(Tx) })
+const decode = decoder(Record)
+
+/** The X-chain's last accepted height. */
+export const xTip = Effect.map(rpcDecoded("X", "avm.getHeight", {}, Schema.Struct({ height: NodeUint })), (r) => r.height)
+
+export const dataset: DatasetDef<JsonRpcClient | OutputReader> = {
+  name: "node_x_blocks",
+  description: "X-chain blocks from the node's avm.getBlockByHeight (json), walked in height windows up to the tip at run time",
+  schema,
+  partitionBy: [columnKey("network"), { key: "date", type: "DATE", value: blockDay("block_timestamp") }],
+  key: ["height"],
+  rerun: "always",
+  slices: (job) => [heightSlice("node_x_blocks", job, job.nodeXHeights)],
+  listing: heightWalk({
+    dataset: "node_x_blocks",
+    tip: xTip,
+    // the seed types avm.getBlockByHeight's height as a string
+    block: (h) => blockRecord("X", "avm.getBlockByHeight", h, h.toString()),
+    concurrency: 8
+  }),
+  toRow: (raw, slice) => {
+    const { height, block } = decode(raw)
+    if (block.height.toString() !== height) throw new RecordError(`asked for height ${height}, the node answered block ${block.height}`)
+    return {
+      network: slice.params["network"],
+      height: block.height,
+      block_id: block.id ?? null,
+      parent_id: block.parentID,
+      block_timestamp: block.time === undefined ? null : nodeTime(block.time),
+      tx_count: block.txs.length,
+      tx_ids: block.txs.map((t) => t.id)
+    }
+  }
+}
