@@ -1,0 +1,75 @@
+/**
+ * assets — avm.getAssetDescription for every asset id seen in avm_utxos and node_transactions
+ * (inputs, outputs, atomic ones, and the assets CreateAssetTxs make) and not fetched before, on
+ * the node's network (see nodeNetwork). A description does not change, so each asset is fetched
+ * once, under the snapshot_date of the day it was first seen; the day's slice runs again every
+ * run for ids that arrived since. An id the node does not describe (-32000) is rejected once.
+ */
+import { Effect, Schema } from "effect"
+import { type DatasetDef, RecordError } from "../src/crawl/Dataset.ts"
+import { keyedListing } from "../src/crawl/KeyedListing.ts"
+import { OutputReader } from "../src/crawl/OutputReader.ts"
+import { makeSlice, type Slice } from "../src/crawl/Slice.ts"
+import type { JsonRpcClient } from "../src/source/JsonRpcClient.ts"
+import { decoder } from "../src/transform/Decode.ts"
+import { schema } from "../schemas/assets.ts"
+import { NodeInt, missedKeysSql, nodeNetwork, onNodeNetwork, orNodeMiss, rpc, snapshotKeys, throwIfMiss } from "./_shared.ts"
+
+const ids = (list: string, field: string) => `list_transform(${list}, x -> x.${field})`
+
+/** Asset ids of this network seen in the parents, not yet fetched nor missed, after the cursor. */
+const undescribedAfter = (slice: Slice, after: string | undefined, limit: number) =>
+  Effect.gen(function* () {
+    const rows = yield* (yield* OutputReader).query(
+      `SELECT DISTINCT asset_id FROM (
+         SELECT asset_id FROM avm_utxos WHERE network = $network
+         UNION ALL
+         SELECT unnest(list_concat(${ids("inputs", "asset_id")}, ${ids("outputs", "asset_id")}, ${ids("imported_inputs", "asset_id")}, ${ids("exported_outputs", "asset_id")})) AS asset_id
+         FROM node_transactions WHERE network = $network
+         UNION ALL
+         SELECT tx_id AS asset_id FROM node_transactions WHERE network = $network AND tx_type = 'CreateAssetTx'
+       ) seen
+       WHERE asset_id IS NOT NULL AND asset_id > $after
+         AND asset_id NOT IN (SELECT asset_id FROM assets WHERE network = $network AND asset_id IS NOT NULL)
+         AND asset_id NOT IN (SELECT k FROM (${missedKeysSql("assets")}) m WHERE k IS NOT NULL)
+       ORDER BY asset_id LIMIT ${limit}`,
+      { network: slice.params["network"] ?? "", after: after ?? "" },
+      ["avm_utxos", "node_transactions", "assets", "_rejects"]
+    )
+    return rows.map((r) => String(r["asset_id"]))
+  })
+
+const describe = (_slice: Slice, assetId: string) =>
+  rpc("X", "avm.getAssetDescription", { assetID: assetId }).pipe(
+    Effect.map((r): unknown => ({ key: assetId, description: r })),
+    Effect.catchAll(orNodeMiss(assetId)),
+    Effect.map((r) => [r])
+  )
+
+// the seed's example spells it assetID, its signature assetId
+const Description = Schema.Struct({
+  assetID: Schema.optional(Schema.String),
+  assetId: Schema.optional(Schema.String),
+  name: Schema.String,
+  symbol: Schema.String,
+  denomination: NodeInt
+})
+const decode = decoder(Schema.Struct({ key: Schema.String, description: Description }))
+
+export const dataset: DatasetDef<JsonRpcClient | OutputReader> = {
+  name: "assets",
+  description: "X-chain assets seen in avm_utxos and node_transactions, from the node's avm.getAssetDescription, each fetched once on the day first seen",
+  schema,
+  partitionBy: snapshotKeys,
+  key: ["asset_id"],
+  rerun: "always",
+  slices: (job, { runDate }) => [makeSlice("assets", { network: nodeNetwork(job), snapshot_date: runDate })],
+  listing: onNodeNetwork(keyedListing<JsonRpcClient | OutputReader>({ nextKeys: undescribedAfter, fetch: describe, batch: 100, concurrency: 4, excludesCommitted: true })),
+  toRow: (raw, slice) => {
+    throwIfMiss(raw)
+    const { key, description: d } = decode(raw)
+    const id = d.assetID ?? d.assetId
+    if (id !== undefined && id !== key) throw new RecordError(`asked for asset ${key}, the node described ${id}`)
+    return { network: slice.params["network"], snapshot_date: slice.params["snapshot_date"], asset_id: key, name: d.name, symbol: d.symbol, denomination: d.denomination }
+  }
+}

@@ -1,0 +1,28 @@
+/**
+ * current_supply — platform.getCurrentSupply for the primary network and each job subnet, one
+ * snapshot per run day on the node's network (see nodeNetwork).
+ */
+import { Effect, Schema } from "effect"
+import type { DatasetDef } from "../src/crawl/Dataset.ts"
+import { makeSlice } from "../src/crawl/Slice.ts"
+import type { JsonRpcClient } from "../src/source/JsonRpcClient.ts"
+import { decoder } from "../src/transform/Decode.ts"
+import { schema } from "../schemas/current_supply.ts"
+import { NodeUint, PRIMARY_SUBNET_ID, nodeNetwork, rpc, singlePage, snapshotKeys } from "./_shared.ts"
+
+const decode = decoder(Schema.Struct({ supply: NodeUint, height: Schema.optional(NodeUint) }))
+
+export const dataset: DatasetDef<JsonRpcClient> = {
+  name: "current_supply",
+  description: "Current supply of the primary network's and the job subnets' staking tokens from the node's platform.getCurrentSupply, one snapshot per run day",
+  schema,
+  partitionBy: snapshotKeys,
+  key: ["subnet_id"],
+  slices: (job, { runDate }) =>
+    [...new Set([PRIMARY_SUBNET_ID, ...job.subnets])].map((subnet_id) => makeSlice("current_supply", { network: nodeNetwork(job), snapshot_date: runDate, subnet_id })),
+  listing: singlePage((slice) => Effect.map(rpc("P", "platform.getCurrentSupply", { subnetID: slice.params["subnet_id"] }), (r) => [r])),
+  toRow: (raw, slice) => {
+    const s = decode(raw)
+    return { network: slice.params["network"], snapshot_date: slice.params["snapshot_date"], subnet_id: slice.params["subnet_id"], supply: s.supply, height: s.height ?? null }
+  }
+}

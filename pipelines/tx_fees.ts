@@ -1,0 +1,24 @@
+/** tx_fees — avm.getTxFee, one snapshot per run day on the node's network (see nodeNetwork). */
+import { Effect, Schema } from "effect"
+import type { DatasetDef } from "../src/crawl/Dataset.ts"
+import { makeSlice } from "../src/crawl/Slice.ts"
+import type { JsonRpcClient } from "../src/source/JsonRpcClient.ts"
+import { decoder } from "../src/transform/Decode.ts"
+import { schema } from "../schemas/tx_fees.ts"
+import { NodeUint, nodeNetwork, rpc, singlePage, snapshotKeys } from "./_shared.ts"
+
+const decode = decoder(Schema.Struct({ txFee: NodeUint, createAssetTxFee: NodeUint }))
+
+export const dataset: DatasetDef<JsonRpcClient> = {
+  name: "tx_fees",
+  description: "X-chain transaction fees from the node's avm.getTxFee, one snapshot per run day",
+  schema,
+  partitionBy: snapshotKeys,
+  key: ["network"],
+  slices: (job, { runDate }) => [makeSlice("tx_fees", { network: nodeNetwork(job), snapshot_date: runDate })],
+  listing: singlePage(() => Effect.map(rpc("X", "avm.getTxFee"), (r) => [r])),
+  toRow: (raw, slice) => {
+    const f = decode(raw)
+    return { network: slice.params["network"], snapshot_date: slice.params["snapshot_date"], tx_fee: f.txFee, create_asset_tx_fee: f.createAssetTxFee }
+  }
+}
