@@ -28,6 +28,10 @@ const itemsAfter = (cursor: string | undefined, limit: number) => {
   return last < ITEMS.length - 1 ? { items, nextCursor: String(last) } : { items }
 }
 
+/**
+ * Stand-ins at real paths, for the pure router tests only: served by an emulator they would clash
+ * with the real routes, so `serverRoutes` below carries them under a /v1/test prefix instead.
+ */
 export const testRoutes: ReadonlyArray<RouteDef> = [
   {
     method: "GET",
@@ -84,6 +88,11 @@ export const testRoutes: ReadonlyArray<RouteDef> = [
   }
 ]
 
+/** The same templates under /v1/test, so the colon-segment cases run through the server too. */
+export const serverRoutes: ReadonlyArray<RouteDef> = testRoutes.map((r) =>
+  r.seedRoute === 0 && !r.path.includes("{") ? r : { ...r, path: r.path.replace(/^\/v1\//, "/v1/test/") }
+)
+
 export const testMethods: ReadonlyArray<RpcMethodDef> = [
   { chain: "X", method: "test.echo", handle: (params, ctx) => ({ params, chain: ctx.chain, network: ctx.network, blockchainId: ctx.blockchainId }) },
   { chain: "X", method: "test.records", handle: () => ({ utxos: ITEMS.slice(0, 3), numFetched: "3" }) },
@@ -98,7 +107,7 @@ export const useEmulator = () => {
     await Promise.all(running.splice(0).map((e) => e.close()))
   })
   return async (options: EmulatorOptionsInput = {}): Promise<RunningEmulator> => {
-    const e = await startEmulator(options, { routes: testRoutes, methods: testMethods })
+    const e = await startEmulator(options, { routes: serverRoutes, methods: testMethods })
     running.push(e)
     return e
   }

@@ -43,14 +43,14 @@ describe("router templates", () => {
 describe("routing over HTTP", () => {
   it("given the native-balance path, when fetched, then route 9 answers with both parameters", async () => {
     const e = await start()
-    const { status, body } = await getJson(`${e.baseUrl}/v1/chains/43114/addresses/0xabc/balances:getNative`)
+    const { status, body } = await getJson(`${e.baseUrl}/v1/test/chains/43114/addresses/0xabc/balances:getNative`)
     expect(status).toBe(200)
     expect(body).toEqual({ route: 9, chainId: "43114", address: "0xabc" })
   })
 
   it("given a trailing slash, when fetched, then the route still answers", async () => {
     const e = await start()
-    expect((await getJson(`${e.baseUrl}/v1/chains/43114/addresses/0xabc/`)).body.route).toBe(16)
+    expect((await getJson(`${e.baseUrl}/v1/test/chains/43114/addresses/0xabc/`)).body.route).toBe(16)
   })
 
   it("given an unknown path, when fetched, then 404 with the error body", async () => {
@@ -101,6 +101,6 @@ describe("routing over HTTP", () => {
 
   it("given a bad percent-encoding in a parameter, when fetched, then 400", async () => {
     const e = await start()
-    expect((await getJson(`${e.baseUrl}/v1/chains/43114/addresses/%E0%A4%A`)).status).toBe(400)
+    expect((await getJson(`${e.baseUrl}/v1/test/chains/43114/addresses/%E0%A4%A`)).status).toBe(400)
   })
 })
