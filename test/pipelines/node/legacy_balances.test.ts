@@ -1,0 +1,88 @@
+import { Effect } from "effect"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { type RunningEmulator, startEmulator } from "../../../src/emulator/index.ts"
+import type { Job } from "../../../src/Job.ts"
+import { selectDatasets } from "../../../src/Runner.ts"
+import { runSpine, tempOut } from "../../support/spine.ts"
+import { type Rec, call, columnTypes, newCalls, nodeJob, overRpc, plain, rows, uncommented } from "./support.ts"
+
+const actual = async (out: string) =>
+  plain(
+    await rows(
+      out,
+      `SELECT address, method,
+         list_transform(balances, b -> struct_pack(asset := b.asset, balance := b.balance::VARCHAR, unlocked := b.unlocked::VARCHAR,
+           locked_stakeable := b.locked_stakeable::VARCHAR, locked_not_stakeable := b.locked_not_stakeable::VARCHAR)) AS balances,
+         array_to_string(list_transform(utxo_ids, u -> u.tx_id || ':' || u.output_index::VARCHAR || ':' || coalesce(u.tx_status, '-')), ',') AS utxos
+       FROM legacy_balances`,
+      (r) => `${r["address"]}|${r["method"]}`
+    )
+  ) as Rec[]
+
+describe("legacy_balances (deprecated balance methods) through the spine", () => {
+  let emu: RunningEmulator
+  let job: Job
+  let out: string
+  const calls = newCalls()
+
+  beforeAll(async () => {
+    emu = await startEmulator({ seed: 11 })
+    job = nodeJob(emu)
+    job = { ...job, legacy: { ...job.legacy, enabled: true } }
+    out = await tempOut()
+    const report = await Effect.runPromise(runSpine(out, emu, { job, datasets: ["legacy_balances"] }, overRpc(calls)))
+    expect(report.status).toBe("succeeded")
+  })
+  afterAll(async () => {
+    await emu.close()
+  })
+
+  it("given the default selection, when legacy is off or on, then legacy_balances is left out or included", () => {
+    expect(selectDatasets([], { ...job, legacy: { ...job.legacy, enabled: false } }).map((d) => d.name)).not.toContain("legacy_balances")
+    expect(selectDatasets([], job).map((d) => d.name)).toContain("legacy_balances")
+  })
+
+  it("given an X- and a P-chain address, when legacy_balances runs, then each method's row equals the node's answer, tx statuses included", async () => {
+    const [x, p] = job.legacy.addresses.map((a) => a.address)
+    expect(x).toMatch(/^X-avax1/)
+    expect(p).toMatch(/^P-avax1/)
+    const none = { unlocked: null, locked_stakeable: null, locked_not_stakeable: null }
+    const all = await call(emu, "X", "avm.getAllBalances", { address: x })
+    const avax = await call(emu, "X", "avm.getBalance", { address: x, assetID: "AVAX" })
+    const statuses: string[] = []
+    for (const u of avax["utxoIDs"] as Rec[]) statuses.push(`${u["txID"]}:${u["outputIndex"]}:${(await call(emu, "X", "avm.getTxStatus", { txID: u["txID"] }))["status"]}`)
+    const pb = await call(emu, "P", "platform.getBalance", { addresses: [p] })
+    const map = (k: string, asset: string) => String((pb[k] as Rec)[asset] ?? "0")
+    expect(await actual(out)).toEqual([
+      {
+        address: p,
+        method: "platform.getBalance",
+        balances: Object.keys(pb["balances"] as Rec)
+          .sort()
+          .map((asset) => ({
+            asset,
+            balance: map("balances", asset),
+            unlocked: map("unlockeds", asset),
+            locked_stakeable: map("lockedStakeables", asset),
+            locked_not_stakeable: map("lockedNotStakeables", asset)
+          })),
+        utxos: (pb["utxoIDs"] as Rec[]).map((u) => `${u["txID"]}:${u["outputIndex"]}:-`).join(",")
+      },
+      { address: x, method: "avm.getAllBalances", balances: (all["balances"] as Rec[]).map((b) => ({ asset: b["asset"], balance: b["balance"], ...none })), utxos: "" },
+      { address: x, method: "avm.getBalance", balances: [{ asset: "AVAX", balance: avax["balance"], ...none }], utxos: statuses.join(",") }
+    ])
+    expect(statuses.length).toBeGreaterThan(0)
+    // one status call per distinct tx
+    expect(calls.count("avm.getTxStatus")).toBe(new Set((avax["utxoIDs"] as Rec[]).map((u) => u["txID"])).size)
+  })
+
+  it("given a run, when DuckDB describes legacy_balances, then balances are exact and nested, and every column is commented", async () => {
+    const types = await columnTypes(out, "legacy_balances")
+    expect(types).toMatchObject({ network: "VARCHAR", snapshot_date: "DATE", address: "VARCHAR", method: "VARCHAR" })
+    expect(types["balances"]).toBe(
+      "STRUCT(asset VARCHAR, balance DECIMAL(38,0), unlocked DECIMAL(38,0), locked_stakeable DECIMAL(38,0), locked_not_stakeable DECIMAL(38,0))[]"
+    )
+    expect(types["utxo_ids"]).toBe("STRUCT(tx_id VARCHAR, output_index INTEGER, tx_status VARCHAR)[]")
+    expect(await uncommented(out, "legacy_balances")).toEqual([])
+  })
+})
