@@ -1,6 +1,7 @@
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type RunningEmulator, startEmulator } from "../../../src/emulator/index.ts"
+import { SourceError } from "../../../src/Errors.ts"
 import type { Job } from "../../../src/Job.ts"
 import { filesUnder, runSpine, tempOut } from "../../support/spine.ts"
 import { type Rec, call, columnTypes, newCalls, nodeJob, overRpc, plain, rejectReasons, rows, uncommented } from "./support.ts"
@@ -138,6 +139,44 @@ describe("node_x_blocks and node_p_blocks (node json blocks by height window) th
     } finally {
       await fresh.close()
     }
+  })
+
+  it("given blocks whose json has no time, when node_x_blocks runs, then their timestamp is null and they go under the ingestion day", async () => {
+    const o = await tempOut()
+    const untimed = overRpc(newCalls(), (real, chain, method, params) =>
+      method === "avm.getBlockByHeight"
+        ? Effect.map(real(chain, method, params), (r) => ({ ...(r as Rec), block: { ...((r as Rec)["block"] as Rec), time: undefined } }))
+        : real(chain, method, params)
+    )
+    const report = await Effect.runPromise(runSpine(o, emu, { job: { ...job, nodeXHeights: { from: "5", to: "8" } }, datasets: ["node_x_blocks"] }, untimed))
+    expect(report.status).toBe("succeeded")
+    const got = await rows(o, "SELECT height::VARCHAR AS height, block_timestamp, date::VARCHAR AS d, ingested_at::DATE::VARCHAR AS ingested FROM node_x_blocks", (r) => String(r["height"]))
+    expect(got.map((r) => [r["height"], r["block_timestamp"], r["d"] === r["ingested"]])).toEqual([
+      ["5", null, true],
+      ["6", null, true],
+      ["7", null, true]
+    ])
+  })
+
+  it("given a run that fails inside its second window, when it resumes, then it continues from the committed windows' cursor and every height is written once", async () => {
+    const o = await tempOut()
+    let n = 0
+    const failAt = (at: number) =>
+      overRpc(newCalls(), (real, chain, method, params) =>
+        method === "avm.getBlockByHeight" && ++n === at
+          ? Effect.fail(new SourceError({ reason: "Rpc", request: `POST node /ext/bc/X ${method}`, status: 200, detail: "code -32603: injected" }))
+          : real(chain, method, params)
+      )
+    const failed = await Effect.runPromise(runSpine(o, emu, { job, datasets: ["node_x_blocks"], partRows: 50 }, failAt(150)))
+    expect(failed.status).toBe("failed")
+    const resumed = newCalls()
+    const done = await Effect.runPromise(runSpine(o, emu, { job, datasets: ["node_x_blocks"], partRows: 50 }, overRpc(resumed)))
+    expect(done.status).toBe("succeeded")
+    // window [1,100) was committed; [100,200) and [200,201) are fetched again, nothing else
+    expect(resumed.count("avm.getBlockByHeight")).toBe(101)
+    expect(resumed.count("avm.getHeight")).toBe(0)
+    const heights = (await actualBlocks(o, "node_x_blocks")).map((r) => Number(r["height"]))
+    expect(heights).toEqual(Array.from({ length: 200 }, (_, i) => i + 1))
   })
 
   it("given a fixed range with an end, when the blocks run, then only heights below the end are fetched and a rerun asks for none", async () => {
