@@ -160,6 +160,8 @@ describe("node_x_blocks and node_p_blocks (node json blocks by height window) th
 
   it("given a run that fails inside its second window, when it resumes, then it continues from the committed windows' cursor and every height is written once", async () => {
     const o = await tempOut()
+    // a fixed range: earlier tests moved the network on
+    const ranged: Job = { ...job, nodeXHeights: { from: "1", to: "201" } }
     let n = 0
     const failAt = (at: number) =>
       overRpc(newCalls(), (real, chain, method, params) =>
@@ -167,10 +169,10 @@ describe("node_x_blocks and node_p_blocks (node json blocks by height window) th
           ? Effect.fail(new SourceError({ reason: "Rpc", request: `POST node /ext/bc/X ${method}`, status: 200, detail: "code -32603: injected" }))
           : real(chain, method, params)
       )
-    const failed = await Effect.runPromise(runSpine(o, emu, { job, datasets: ["node_x_blocks"], partRows: 50 }, failAt(150)))
+    const failed = await Effect.runPromise(runSpine(o, emu, { job: ranged, datasets: ["node_x_blocks"], partRows: 50 }, failAt(150)))
     expect(failed.status).toBe("failed")
     const resumed = newCalls()
-    const done = await Effect.runPromise(runSpine(o, emu, { job, datasets: ["node_x_blocks"], partRows: 50 }, overRpc(resumed)))
+    const done = await Effect.runPromise(runSpine(o, emu, { job: ranged, datasets: ["node_x_blocks"], partRows: 50 }, overRpc(resumed)))
     expect(done.status).toBe("succeeded")
     // window [1,100) was committed; [100,200) and [200,201) are fetched again, nothing else
     expect(resumed.count("avm.getBlockByHeight")).toBe(101)
