@@ -8,11 +8,14 @@ import type { RunningEmulator } from "../../../src/emulator/index.ts"
 import { defaultJob, type Job } from "../../../src/Job.ts"
 import { evmJobPart } from "./evm.ts"
 import { metricsJobPart } from "./metrics.ts"
+import { nodeJobPart } from "./node.ts"
 import { primaryJobPart } from "./primary.ts"
 
 /** Parts may both list address sets: they are concatenated, everything else is merged. */
 export const emulatorJob = (emu: RunningEmulator): Job => {
-  const parts: ReadonlyArray<Partial<Job>> = [primaryJobPart(emu), evmJobPart(emu), metricsJobPart(emu)]
+  const primary = primaryJobPart(emu)
+  // the node part names only address sets the primary part lacks
+  const parts: ReadonlyArray<Partial<Job>> = [primary, nodeJobPart(emu), evmJobPart(emu), metricsJobPart(emu)]
   const addressSets = parts.flatMap((p) => p.addressSets ?? [])
   const merged = Object.assign({}, ...parts) as Partial<Job>
   return { ...defaultJob, ...merged, addressSets }
