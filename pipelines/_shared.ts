@@ -13,6 +13,7 @@ import type { Job, Network } from "../src/Job.ts"
 import { JsonRpcClient, rpcLabel } from "../src/source/JsonRpcClient.ts"
 import { RestClient } from "../src/source/RestClient.ts"
 import { DecimalString, IntegerLike, UnixSeconds, decoder } from "../src/transform/Decode.ts"
+import type { DecodedUtxo } from "../src/decode/utxo.ts"
 
 /** UTC calendar day of a timestamp column, the `date` Hive key. */
 export const utcDate = (column: string) => (row: Row): string => (row[column] as Date).toISOString().slice(0, 10)
@@ -566,3 +567,35 @@ export const heightWalk = (spec: HeightWalkSpec): Listing<JsonRpcClient | Output
 /** A block record: the height asked for and the node's json block (toRow checks they agree). */
 export const blockRecord = (chain: "X" | "P", method: string, height: bigint, heightParam: string | number) =>
   Effect.map(rpcObject(chain, method, { height: heightParam, encoding: "json" }), (r) => ({ height: height.toString(), block: r["block"] }))
+
+/** The columns both node block datasets share, once the node is known to have answered the height asked for. */
+export const blockHeaderColumns = (
+  height: string,
+  block: { readonly height: bigint; readonly id?: string | undefined; readonly parentID: string; readonly time?: bigint | undefined; readonly txs: ReadonlyArray<unknown> },
+  slice: Slice
+) => {
+  if (block.height.toString() !== height) throw new RecordError(`asked for height ${height}, the node answered block ${block.height}`)
+  return {
+    network: slice.params["network"],
+    height: block.height,
+    block_id: block.id ?? null,
+    parent_id: block.parentID,
+    block_timestamp: block.time === undefined ? null : nodeTime(block.time),
+    tx_count: block.txs.length
+  }
+}
+
+/** A UTXO's columns from its node bytes (utxos and avm_utxos alike); `utxo_bytes` is the hex as sent. */
+export const decodedUtxoColumns = (d: DecodedUtxo) => ({
+  utxo_id: d.utxoId,
+  tx_id: d.txId,
+  output_index: d.outputIndex,
+  asset_id: d.assetId,
+  output_type: d.outputType,
+  amount: d.amount,
+  locktime: d.locktime,
+  stakeable_locktime: d.stakeableLocktime,
+  threshold: d.threshold,
+  addresses: d.addresses,
+  utxo_bytes: d.bytes
+})

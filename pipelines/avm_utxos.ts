@@ -16,7 +16,7 @@ import { makeSlice, type Slice } from "../src/crawl/Slice.ts"
 import { type DecodedUtxo, decodeUtxoHex } from "../src/decode/utxo.ts"
 import type { JsonRpcClient } from "../src/source/JsonRpcClient.ts"
 import { schema } from "../schemas/avm_utxos.ts"
-import { NodeInt, columnKey, distinctRecords, nodeNetwork, onNodeNetwork, primaryOf, rpcDecoded } from "./_shared.ts"
+import { columnKey, decodedUtxoColumns, distinctRecords, NodeInt, nodeNetwork, onNodeNetwork, primaryOf, rpcDecoded } from "./_shared.ts"
 
 /** Seed rules 2 and the address bound of the node: per call. */
 const LIMIT = 1024
@@ -132,17 +132,7 @@ export const dataset: DatasetDef<JsonRpcClient | OutputReader> = {
       snapshot_date: slice.params["snapshot_date"],
       address_set: slice.params["address_set"],
       source_chain: sourceChainId(slice),
-      utxo_id: d.utxoId,
-      tx_id: d.txId,
-      output_index: d.outputIndex,
-      asset_id: d.assetId,
-      output_type: d.outputType,
-      amount: d.amount,
-      locktime: d.locktime,
-      stakeable_locktime: d.stakeableLocktime,
-      threshold: d.threshold,
-      addresses: d.addresses,
-      utxo_bytes: d.bytes
+      ...decodedUtxoColumns(d)
     }
   }
 }

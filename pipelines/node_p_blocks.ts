@@ -11,27 +11,12 @@
  * about 2·log2(tip) calls, once per run.
  */
 import { Effect, Schema } from "effect"
-import { type DatasetDef, RecordError } from "../src/crawl/Dataset.ts"
+import type { DatasetDef } from "../src/crawl/Dataset.ts"
 import type { OutputReader } from "../src/crawl/OutputReader.ts"
 import type { JsonRpcClient } from "../src/source/JsonRpcClient.ts"
 import { decoder } from "../src/transform/Decode.ts"
 import { schema } from "../schemas/node_p_blocks.ts"
-import {
-  NodeTx,
-  NodeUint,
-  blockDay,
-  blockRecord,
-  nodeBlock,
-  columnKey,
-  heightSlice,
-  heightWalk,
-  isHandlerError,
-  nodeTime,
-  outputRow,
-  rpc,
-  rpcDecoded,
-  txColumns
-} from "./_shared.ts"
+import { blockDay, blockHeaderColumns, blockRecord, columnKey, heightSlice, heightWalk, isHandlerError, nodeBlock, nodeTime, NodeTx, NodeUint, outputRow, rpc, rpcDecoded, txColumns } from "./_shared.ts"
 
 const Record = Schema.Struct({ height: Schema.String, block: nodeBlock(NodeTx) })
 const decode = decoder(Record)
@@ -102,14 +87,8 @@ export const dataset: DatasetDef<JsonRpcClient | OutputReader> = {
   }),
   toRow: (raw, slice) => {
     const { height, block } = decode(raw)
-    if (block.height.toString() !== height) throw new RecordError(`asked for height ${height}, the node answered block ${block.height}`)
     return {
-      network: slice.params["network"],
-      height: block.height,
-      block_id: block.id ?? null,
-      parent_id: block.parentID,
-      block_timestamp: block.time === undefined ? null : nodeTime(block.time),
-      tx_count: block.txs.length,
+      ...blockHeaderColumns(height, block, slice),
       txs: block.txs.map(txRow)
     }
   }

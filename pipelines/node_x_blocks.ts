@@ -6,12 +6,12 @@
  * the job's first, checked against the node (see nodeNetwork).
  */
 import { Effect, Schema } from "effect"
-import { type DatasetDef, RecordError } from "../src/crawl/Dataset.ts"
+import type { DatasetDef } from "../src/crawl/Dataset.ts"
 import type { OutputReader } from "../src/crawl/OutputReader.ts"
 import type { JsonRpcClient } from "../src/source/JsonRpcClient.ts"
 import { decoder } from "../src/transform/Decode.ts"
 import { schema } from "../schemas/node_x_blocks.ts"
-import { NodeUint, blockDay, blockRecord, columnKey, nodeBlock, heightSlice, heightWalk, nodeTime, rpcDecoded } from "./_shared.ts"
+import { blockDay, blockHeaderColumns, blockRecord, columnKey, heightSlice, heightWalk, nodeBlock, NodeUint, rpcDecoded } from "./_shared.ts"
 
 const Tx = Schema.Struct({ id: Schema.String })
 const Record = Schema.Struct({ height: Schema.String, block: nodeBlock(Tx) })
@@ -37,14 +37,8 @@ export const dataset: DatasetDef<JsonRpcClient | OutputReader> = {
   }),
   toRow: (raw, slice) => {
     const { height, block } = decode(raw)
-    if (block.height.toString() !== height) throw new RecordError(`asked for height ${height}, the node answered block ${block.height}`)
     return {
-      network: slice.params["network"],
-      height: block.height,
-      block_id: block.id ?? null,
-      parent_id: block.parentID,
-      block_timestamp: block.time === undefined ? null : nodeTime(block.time),
-      tx_count: block.txs.length,
+      ...blockHeaderColumns(height, block, slice),
       tx_ids: block.txs.map((t) => t.id)
     }
   }

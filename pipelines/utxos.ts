@@ -15,7 +15,7 @@ import { SourceError } from "../src/Errors.ts"
 import { RestClient } from "../src/source/RestClient.ts"
 import { IntegerLike, UnixSeconds, decoder } from "../src/transform/Decode.ts"
 import { schema } from "../schemas/utxos.ts"
-import { AssetAmount, Utxo as PChainUtxo, columnKey, distinctRecords } from "./_shared.ts"
+import { AssetAmount, columnKey, decodedUtxoColumns, distinctRecords, Utxo as PChainUtxo } from "./_shared.ts"
 import { listPage } from "../src/crawl/RestListing.ts"
 
 const opt = Schema.optional
@@ -183,19 +183,7 @@ const outputColumns = (c: Claimed, hex: string | undefined, slice: Slice) => {
   }
   const diff = differences(d, c)
   if (diff.length > 0) throw new RecordError(`utxoBytes disagree with the service's fields: ${diff.join("; ")}`)
-  return {
-    utxo_id: d.utxoId,
-    tx_id: d.txId,
-    output_index: d.outputIndex,
-    asset_id: d.assetId,
-    output_type: d.outputType,
-    amount: d.amount,
-    locktime: d.locktime,
-    stakeable_locktime: d.stakeableLocktime,
-    threshold: d.threshold,
-    addresses: d.addresses,
-    utxo_bytes: hex
-  }
+  return decodedUtxoColumns(d)
 }
 
 const assetColumns = (a: typeof AssetAmount.Type) => ({ asset_name: a.name, asset_symbol: a.symbol, asset_denomination: a.denomination, asset_type: a.type })
