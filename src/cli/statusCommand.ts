@@ -4,6 +4,9 @@ import { CheckpointStore } from "../crawl/Checkpoint.ts"
 import { resolveOut } from "./output.ts"
 import { table } from "./table.ts"
 
+/** Address lists make slice params long: a table shows their start (the checkpoint file has all). */
+const shorten = (text: string, max = 48): string => (text.length <= max ? text : `${text.slice(0, max - 1)}…`)
+
 export const statusCommand = (outFlag: string | undefined) =>
   Effect.gen(function* () {
     const out = resolveOut(outFlag)
@@ -18,7 +21,7 @@ export const statusCommand = (outFlag: string | undefined) =>
         ["dataset", "slice", "state", "pages", "rows", "rejects", "restarts", "last run", "updated", "error"],
         states.map((s) => [
           s.dataset,
-          Object.values(s.params).join("/"),
+          shorten(Object.values(s.params).join("/")),
           s.status,
           s.pagesCommitted,
           s.rowsCommitted,
