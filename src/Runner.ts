@@ -1,7 +1,7 @@
 /**
  * One run, as a recipe:
  *  1. take the output folder's writer lock (a second run refuses);
- *  2. clear staging left by a killed run;
+ *  2. clear staging and the temporary files left by a killed run;
  *  3. for each selected dataset in registry order, crawl its slices (bounded concurrency);
  *  4. rebuild the DuckDB catalog atomically;
  *  5. write the run report; the caller maps it to an exit code (0 all done, 1 some slice failed).
@@ -15,6 +15,7 @@ import type { AnyDataset } from "./crawl/Dataset.ts"
 import { writeFileAtomic } from "./crawl/Checkpoint.ts"
 import type { Job } from "./Job.ts"
 import { buildCatalog } from "./sink/Catalog.ts"
+import { clearDeadTemps } from "./sink/Leftovers.ts"
 import { acquireOutputLock } from "./sink/OutputLock.ts"
 import { ParquetSink } from "./sink/ParquetSink.ts"
 import { catalogEntries } from "./catalogEntries.ts"
@@ -67,6 +68,7 @@ export const run = (options: RunOptions) =>
       // 2.
       const sink = yield* ParquetSink
       yield* sink.clearStaging()
+      yield* clearDeadTemps(options.out)
       let report: RunReport = {
         runId,
         startedAt: started.toISOString(),

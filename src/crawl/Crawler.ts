@@ -40,12 +40,15 @@ export interface SliceResult {
   readonly rejects: number
   readonly restarts: number
   readonly parts: number
+  /** Fields the service sent that the dataset does not know (ignored), by name: records carrying each, in committed pages. */
+  readonly unknownFields: Readonly<Record<string, number>>
   readonly error?: string
 }
 
 interface FetchedPage {
   readonly rows: ReadonlyArray<Mapped>
   readonly rejects: ReadonlyArray<Row>
+  readonly unknownFields: ReadonlyMap<string, number>
   readonly next: string | undefined
   readonly receivedAt: number
 }
@@ -79,6 +82,9 @@ export const crawlSlice = <R>(
     let state = start
     let parts = 0
     let skip: { readonly rows: ReadonlySet<string>; readonly rejects: ReadonlySet<string> } | undefined
+    /** Pages fetched by the current pass of the listing (a replacing listing's measure of progress). */
+    let passPages = 0
+    const unknownFields: Record<string, number> = {}
 
     /** `then`: where the listing goes after these pages: on, restart from the top, or done. */
     const commit = (pages: ReadonlyArray<FetchedPage>, then: "continue" | "restart") =>
@@ -116,6 +122,7 @@ export const crawlSlice = <R>(
           status: done ? "done" : "running"
         }
         yield* store.save(state)
+        for (const p of pages) for (const [f, n] of p.unknownFields) unknownFields[f] = (unknownFields[f] ?? 0) + n
         if (state.keepFromSeq === seq) {
           for (const name of tables) yield* sink.removePartsBefore(name, slice.id, seq)
         }
@@ -133,12 +140,13 @@ export const crawlSlice = <R>(
         })
         const rows = skip === undefined ? mapped.mapped : mapped.mapped.filter((m) => !skip!.rows.has(keyOf(m.row, dataset.key)))
         const rejects = skip === undefined ? mapped.rejects : mapped.rejects.filter((r) => !skip!.rejects.has(keyOf(r, rejectsKey)))
-        const fetched: FetchedPage = { rows, rejects, next: page.next, receivedAt }
+        const fetched: FetchedPage = { rows, rejects, unknownFields: mapped.unknownFields, next: page.next, receivedAt }
         return fetched
       })
 
     // 2. one pass of the listing from the checkpoint's cursor; ends at the last page or a Restart
     const pass = Effect.gen(function* () {
+      passPages = 0
       const now = yield* Clock.currentTimeMillis
       const expired = state.cursor !== null && ttlMs !== undefined && state.cursorIssuedAt !== null && now - state.cursorIssuedAt > ttlMs
       if (expired) return new Restart()
@@ -160,6 +168,7 @@ export const crawlSlice = <R>(
       const outcome = yield* pages.pipe(
         Stream.runForEach((page) =>
           Effect.gen(function* () {
+            passPages++
             buffer.push(page)
             buffered += page.rows.reduce((n, m) => n + 1 + m.children.reduce((k, [, c]) => k + c.length, 0), 0) + page.rejects.length
             if (buffered >= partRows || page.next === undefined) {
@@ -174,8 +183,9 @@ export const crawlSlice = <R>(
         Effect.catchIf(
           (e): e is SourceError => e instanceof SourceError && e.reason === "TokenExpired",
           () =>
-            // keep the pages already fetched: they are valid data, and committing them is progress
-            (buffer.length > 0 ? commit(buffer, "restart") : Effect.void).pipe(Effect.as(new Restart()))
+            // keep the pages already fetched: they are valid data, and committing them is progress;
+            // not a replacing listing's: part of a new version would show beside the old one whole
+            (buffer.length > 0 && rerun !== "replace" ? commit(buffer, "restart") : Effect.void).pipe(Effect.as(new Restart()))
         )
       )
       return outcome
@@ -202,6 +212,7 @@ export const crawlSlice = <R>(
         if (start.keepFromSeq !== null) yield* sink.removePartsBefore(name, slice.id, start.keepFromSeq)
       }
       let restartedThisRun = false
+      let furthest = 0
       for (;;) {
         // a listing that starts over while rows are on disk (restart, or a crash after one) skips them
         // (a replacing listing rewrites everything in one commit: nothing of it is on disk yet)
@@ -211,14 +222,19 @@ export const crawlSlice = <R>(
         const before = state.rowsCommitted + state.rejectsCommitted
         const outcome = yield* pass
         if (outcome === "done") return
-        // 5. restart from the first page; a second restart with nothing gained would loop forever
-        if (restartedThisRun && state.rowsCommitted + state.rejectsCommitted === before) {
+        // 5. restart from the first page; a second restart with nothing gained would loop forever.
+        // A replacing listing commits only at its end: it gains by getting further than before.
+        const gained = rerun === "replace" ? passPages > furthest : state.rowsCommitted + state.rejectsCommitted > before
+        furthest = Math.max(furthest, passPages)
+        if (restartedThisRun && !gained) {
           return yield* Effect.fail(
             new SourceError({
               reason: "TokenExpired",
               request: `${dataset.name} ${slice.id}`,
               detail:
-                "page tokens expire before the listing gets past the rows already committed; raise the token lifetime or speed up the pages"
+                rerun === "replace"
+                  ? `page tokens expire before the listing gets further than its previous pass (${furthest} pages); raise the token lifetime or speed up the pages`
+                  : "page tokens expire before the listing gets past the rows already committed; raise the token lifetime or speed up the pages"
             })
           )
         }
@@ -231,12 +247,14 @@ export const crawlSlice = <R>(
 
     return yield* run.pipe(
       Effect.map(() =>
-        loaded?.status === "done" && isFinal(loaded) ? summary(slice, "skipped", loaded, loaded) : summary(slice, "done", start, state, parts)
+        loaded?.status === "done" && isFinal(loaded)
+          ? summary(slice, "skipped", loaded, loaded)
+          : summary(slice, "done", start, state, parts, unknownFields)
       ),
       Effect.catchAll((error) =>
         store.save({ ...state, status: "failed", error: error.message }).pipe(
           Effect.ignore,
-          Effect.as({ ...summary(slice, "failed", start, state, parts), error: error.message })
+          Effect.as({ ...summary(slice, "failed", start, state, parts, unknownFields), error: error.message })
         )
       )
     )
@@ -247,7 +265,8 @@ const summary = (
   status: SliceResult["status"],
   before: CheckpointState,
   after: CheckpointState,
-  parts = 0
+  parts = 0,
+  unknownFields: Readonly<Record<string, number>> = {}
 ): SliceResult => ({
   dataset: slice.dataset,
   slice: slice.id,
@@ -257,5 +276,6 @@ const summary = (
   rows: after.rowsCommitted - before.rowsCommitted,
   rejects: after.rejectsCommitted - before.rejectsCommitted,
   restarts: after.restarts - before.restarts,
-  parts
+  parts,
+  unknownFields
 })

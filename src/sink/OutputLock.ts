@@ -13,7 +13,7 @@
  * A lock from another host cannot be judged from here and is never taken over.
  */
 import { Effect } from "effect"
-import { createHash } from "node:crypto"
+import { createHash, randomBytes } from "node:crypto"
 import * as fs from "node:fs/promises"
 import * as os from "node:os"
 import * as path from "node:path"
@@ -40,7 +40,8 @@ const MAX_ROUNDS = 10
 
 export const lockPath = (outDir: string): string => path.join(path.resolve(outDir), LOCK_DIR, LOCK_FILE)
 
-const isAlive = (pid: number): boolean => {
+/** Whether a process of this pid exists on this host. */
+export const processAlive = (pid: number): boolean => {
   try {
     process.kill(pid, 0)
     return true
@@ -75,11 +76,41 @@ const readHolder = async (file: string): Promise<{ holder: LockHolder | undefine
   }
 }
 
-const createExclusive = async (file: string, holder: LockHolder): Promise<boolean> => {
+/**
+ * Creates `file` holding `content` unless it exists. The content is written and fsynced under a
+ * temporary name first and hard-linked into place (link fails on an existing name, like O_EXCL),
+ * so a kill -9 never leaves an empty lock or claim that nobody could judge. A temporary file a
+ * kill leaves behind ends in `.tmp-<pid>`: the next run removes it (sink/Leftovers.ts).
+ */
+const createExclusive = async (file: string, content: string): Promise<boolean> => {
+  // unique per call: contenders in one process must not share it
+  const tmp = `${file}.tmp-${process.pid}-${randomBytes(4).toString("hex")}`
+  const handle = await fs.open(tmp, "wx")
+  try {
+    await handle.writeFile(content)
+    await handle.sync()
+  } finally {
+    await handle.close()
+  }
+  try {
+    await fs.link(tmp, file)
+    return true
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code
+    if (code === "EEXIST") return false
+    // a filesystem without hard links: plain O_EXCL (a kill between create and write tears it)
+    if (code === "EPERM" || code === "ENOTSUP" || code === "EOPNOTSUPP") return createExclusivePlain(file, content)
+    throw e
+  } finally {
+    await fs.rm(tmp, { force: true })
+  }
+}
+
+const createExclusivePlain = async (file: string, content: string): Promise<boolean> => {
   try {
     const handle = await fs.open(file, "wx")
     try {
-      await handle.writeFile(JSON.stringify(holder))
+      await handle.writeFile(content)
       await handle.sync()
     } finally {
       await handle.close()
@@ -112,13 +143,17 @@ const claimPath = (file: string, staleText: string): string =>
  * it exists, so a fresh lock is never deleted. Returns false when another contender holds the
  * claim (the caller waits and starts over).
  */
-const removeStale = async (file: string, staleText: string): Promise<boolean> => {
+const removeStale = async (file: string, staleText: string, depth = 0): Promise<boolean> => {
   const claim = claimPath(file, staleText)
-  try {
-    await fs.writeFile(claim, String(process.pid), { flag: "wx" })
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === "EEXIST") return false
-    throw e
+  if (!(await createExclusive(claim, String(process.pid)))) {
+    // a claim whose contender was killed mid-takeover would block every later run: it is stale
+    // in turn, and is removed the same exclusive way (a claim on the claim), a few levels deep
+    const held = await fs.readFile(claim, "utf8").catch(() => undefined)
+    const pid = Number(held)
+    if (held !== undefined && Number.isSafeInteger(pid) && pid > 0 && !processAlive(pid) && depth < MAX_CLAIM_DEPTH) {
+      await removeStale(claim, held, depth + 1)
+    }
+    return false
   }
   try {
     const current = await readHolder(file)
@@ -131,19 +166,21 @@ const removeStale = async (file: string, staleText: string): Promise<boolean> =>
 }
 
 const CLAIM_WAIT_MS = 25
+/** Claims on claims: each level needs one more run killed in the middle of a takeover. */
+const MAX_CLAIM_DEPTH = 4
 
 const tryAcquire = async (outDir: string, runId: string): Promise<HeldLock> => {
   const file = lockPath(outDir)
   await fs.mkdir(path.dirname(file), { recursive: true })
   const me: LockHolder = { pid: process.pid, hostname: os.hostname(), runId, startedAt: new Date().toISOString() }
   for (let round = 0; round < MAX_ROUNDS; round++) {
-    if (await createExclusive(file, me)) return { path: file, holder: me }
+    if (await createExclusive(file, JSON.stringify(me))) return { path: file, holder: me }
     const current = await readHolder(file)
     if (current === undefined) continue // released between our attempt and the read
     const { holder, text } = current
     if (holder === undefined) throw lockedError(file, undefined, "the lock file is unreadable (not chainetl's JSON)")
     if (holder.hostname !== me.hostname) throw lockedError(file, holder, "it runs on another host, so this one cannot tell whether it is alive")
-    if (isAlive(holder.pid)) throw lockedError(file, holder, "that process is alive")
+    if (processAlive(holder.pid)) throw lockedError(file, holder, "that process is alive")
     if (!(await removeStale(file, text))) await new Promise((resolve) => setTimeout(resolve, CLAIM_WAIT_MS))
   }
   throw lockedError(

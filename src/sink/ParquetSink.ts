@@ -185,8 +185,16 @@ export const makeParquetSink = (outDirInput: string, db: DuckDBInstance): Parque
           if (input.rows.length === 0) return []
           const compiledRows = compile(input.schema, input.partitionBy.map((p) => p.key))
           const written: WrittenPart[] = []
-          for (const group of groupRows(input.rows, input.partitionBy).values()) {
-            written.push(await writeGroup(input, group, compiledRows))
+          try {
+            for (const group of groupRows(input.rows, input.partitionBy).values()) {
+              written.push(await writeGroup(input, group, compiledRows))
+            }
+          } catch (e) {
+            // the part fails whole (e.g. the disk filled up at its third partition): take back the
+            // files of it already in place, so that no row past the checkpoint shows meanwhile
+            // (a kill leaves them to the next run's recovery instead)
+            for (const w of written) await fs.rm(w.path, { force: true }).catch(() => undefined)
+            throw e
           }
           return written
         },

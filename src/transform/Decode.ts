@@ -2,13 +2,35 @@
  * Decoding a raw record with an Effect Schema: the schema states what the service promises, and
  * its parse error becomes the reject reason (field path and what was wrong).
  */
-import { Either, ParseResult, Schema } from "effect"
+import { Either, ParseResult, Schema, SchemaAST } from "effect"
 import { RecordError } from "../crawl/Dataset.ts"
 
-/** Decodes or throws RecordError with a readable reason; unknown extra fields are ignored. */
+/** Top-level fields a record had that its schema does not know, by record (read by toRows). */
+const unknown = new WeakMap<object, ReadonlyArray<string>>()
+
+/** The names of the top-level fields `decoder` ignored on this record; [] if none (or not decoded by `decoder`). */
+export const unknownFieldsOf = (raw: unknown): ReadonlyArray<string> =>
+  (typeof raw === "object" && raw !== null ? unknown.get(raw) : undefined) ?? []
+
+/** The encoded side's property names of a struct schema; undefined for anything else (nothing is counted). */
+const knownFields = (ast: SchemaAST.AST): ReadonlySet<string> | undefined => {
+  const encoded = SchemaAST.encodedAST(ast)
+  if (!SchemaAST.isTypeLiteral(encoded) || encoded.indexSignatures.length > 0) return undefined
+  return new Set(encoded.propertySignatures.map((p) => String(p.name)))
+}
+
+/**
+ * Decodes or throws RecordError with a readable reason; unknown extra fields are ignored, and
+ * their names kept for the run report (`unknownFieldsOf`).
+ */
 export const decoder = <A, I>(schema: Schema.Schema<A, I, never>) => {
   const decode = Schema.decodeUnknownEither(schema, { errors: "first", onExcessProperty: "ignore" })
+  const known = knownFields(schema.ast)
   return (raw: unknown): A => {
+    if (known !== undefined && typeof raw === "object" && raw !== null && !Array.isArray(raw)) {
+      const extra = Object.keys(raw).filter((k) => !known.has(k))
+      if (extra.length > 0) unknown.set(raw, extra)
+    }
     const result = decode(raw)
     if (Either.isLeft(result)) throw new RecordError(ParseResult.TreeFormatter.formatErrorSync(result.left).replace(/\s+/g, " "))
     return result.right

@@ -6,6 +6,7 @@
 import type { DatasetDef, Row } from "../crawl/Dataset.ts"
 import { NotFoundRecord, RecordError } from "../crawl/Dataset.ts"
 import type { Slice } from "../crawl/Slice.ts"
+import { unknownFieldsOf } from "./Decode.ts"
 import { rejectRow } from "./Rejects.ts"
 
 export interface Lineage {
@@ -26,10 +27,15 @@ export const toRows = (
   slice: Slice,
   records: ReadonlyArray<unknown>,
   lineage: Lineage
-): { readonly mapped: Mapped[]; readonly rejects: Row[] } => {
+): { readonly mapped: Mapped[]; readonly rejects: Row[]; readonly unknownFields: ReadonlyMap<string, number> } => {
   const stamp = { run_id: lineage.runId, ingested_at: lineage.ingestedAt }
   const mapped: Mapped[] = []
   const rejects: Row[] = []
+  // fields the service sent that the dataset's decoder does not know: ignored, but counted
+  const unknownFields = new Map<string, number>()
+  const countUnknown = (record: unknown) => {
+    for (const f of unknownFieldsOf(record)) unknownFields.set(f, (unknownFields.get(f) ?? 0) + 1)
+  }
   for (const record of records) {
     if (record instanceof NotFoundRecord) {
       rejects.push(rejectRow(dataset.name, slice, lineage, { key: record.key }, `not found: ${record.request} answered 404`))
@@ -39,11 +45,12 @@ export const toRows = (
       const row = { ...dataset.toRow(record, slice), ...stamp }
       const children = (dataset.children ?? []).map((c) => [c.name, c.toRows(record, slice).map((r) => ({ ...r, ...stamp }))] as const)
       mapped.push({ row, children })
+      countUnknown(record)
     } catch (e) {
       // anything a mapper throws is the record's fault, not the run's: keep the page going
       const reason = e instanceof RecordError ? e.reason : `unexpected: ${e instanceof Error ? e.message : String(e)}`
       rejects.push(rejectRow(dataset.name, slice, lineage, record, reason))
     }
   }
-  return { mapped, rejects }
+  return { mapped, rejects, unknownFields }
 }

@@ -1,0 +1,186 @@
+/**
+ * `npm run chaos`: the reliability campaigns of test/reliability/, longer.
+ *
+ *   npm run chaos                                  # 60 kills per emulator seed 1 and 2, then the full fault campaign
+ *   npm run chaos -- --kills 200 --seeds 1,2,3,4   # more
+ *   npm run chaos -- --kill-seed 7 --no-faults     # other kill moments, kills only
+ *
+ * Kill campaign (per emulator seed): a real `chainetl run --emulator --emulator-seed S` is SIGKILLed
+ * at seeded moments (after a commit, while staging a part, while writing a checkpoint, during the
+ * catalog rebuild, on the writer lock, after a delay) and restarted until it finishes; an
+ * uninterrupted run of the same seed is the reference. Fault campaign (per emulator seed): a whole
+ * run in this process against the emulator with 5xx, 429 bursts, resets and truncated bodies on
+ * 20% of requests each, compared with a clean run. Both compare every dataset in DuckDB with
+ * EXCEPT ALL both ways and list what a crash may leave behind. Exit code 1 on any difference.
+ */
+import { promises as fs } from "node:fs"
+import * as path from "node:path"
+import { startEmulator } from "../src/emulator/index.ts"
+import { table } from "../src/cli/table.ts"
+import {
+  CAMPAIGN_DATASETS,
+  FAULT_CAMPAIGN_SOURCE,
+  FULL_FAULTS,
+  TRIGGERS,
+  campaignJob,
+  runCampaign,
+  tempDir,
+  writeCampaignJob
+} from "../test/reliability/campaign.ts"
+import { type DatasetDiff, type Leftovers, compareCatalogs, leftovers } from "../test/reliability/compare.ts"
+import { runInProcess } from "../test/reliability/support.ts"
+
+const arg = (name: string): string | undefined => {
+  const i = process.argv.indexOf(`--${name}`)
+  return i < 0 ? undefined : process.argv[i + 1]
+}
+const flag = (name: string): boolean => process.argv.includes(`--${name}`)
+const int = (name: string, fallback: number): number => {
+  const raw = arg(name)
+  const n = raw === undefined ? fallback : Number(raw)
+  if (!Number.isSafeInteger(n) || n < 0) throw new Error(`--${name} wants a whole number, got ${raw}`)
+  return n
+}
+
+const kills = int("kills", 60)
+const killSeed = int("kill-seed", 1)
+const partRows = int("part-rows", 20)
+const seeds = (arg("seeds") ?? "1,2").split(",").map((s) => Number(s.trim()))
+const faults = !flag("no-faults")
+const killsToo = !flag("no-kills")
+const verbose = flag("verbose")
+
+interface Row {
+  readonly campaign: string
+  readonly seed: number
+  readonly kills: number
+  readonly runs: number
+  readonly faults: number
+  readonly datasets: number
+  readonly rows: number
+  readonly differences: number
+  readonly leftovers: number
+  readonly seconds: number
+}
+
+const differences = (diffs: ReadonlyArray<DatasetDiff>) => diffs.reduce((n, d) => n + d.onlyA + d.onlyB + Math.abs(d.rowsA - d.rowsB), 0)
+const leftCount = (l: Leftovers) => l.staging.length + l.temps.length + l.locks.length + l.strayParts.length
+const rowsCompared = (diffs: ReadonlyArray<DatasetDiff>) => diffs.reduce((n, d) => n + d.rowsB, 0)
+
+const results: Row[] = []
+const byTrigger = new Map<string, { killed: number; leftStaged: number; leftTemp: number; leftStray: number }>()
+const problems: string[] = []
+
+const print = (line: string) => console.log(line)
+
+for (const seed of seeds) {
+  if (killsToo) {
+    const dir = await tempDir(`chaos-kill-${seed}`)
+    const job = path.join(dir, "job.json")
+    await writeCampaignJob(seed, job)
+    print(`kill campaign: emulator seed ${seed}, kill seed ${killSeed + seed}, ${kills} kills, output ${dir}`)
+    const r = await runCampaign({
+      datasets: CAMPAIGN_DATASETS,
+      job,
+      emulatorSeed: seed,
+      killSeed: killSeed + seed,
+      kills,
+      partRows,
+      out: path.join(dir, "killed"),
+      reference: path.join(dir, "reference"),
+      log: verbose ? print : undefined
+    })
+    for (const k of r.records.filter((x) => x.killed)) {
+      const t = byTrigger.get(k.plan.trigger) ?? { killed: 0, leftStaged: 0, leftTemp: 0, leftStray: 0 }
+      byTrigger.set(k.plan.trigger, {
+        killed: t.killed + 1,
+        leftStaged: t.leftStaged + (k.left.staging.length > 0 ? 1 : 0),
+        leftTemp: t.leftTemp + (k.left.temps.length > 0 ? 1 : 0),
+        leftStray: t.leftStray + (k.left.strayParts.length > 0 ? 1 : 0)
+      })
+    }
+    const row: Row = {
+      campaign: "kill",
+      seed,
+      kills: r.records.filter((x) => x.killed).length,
+      runs: r.runs,
+      faults: 0,
+      datasets: r.diffs.length,
+      rows: rowsCompared(r.diffs),
+      differences: differences(r.diffs),
+      leftovers: leftCount(r.left),
+      seconds: Math.round(r.ms / 1000)
+    }
+    results.push(row)
+    if (row.differences > 0 || row.leftovers > 0) problems.push(`kill campaign seed ${seed}: ${JSON.stringify({ diffs: r.diffs, left: r.left })} (output kept in ${dir})`)
+    else await fs.rm(dir, { recursive: true, force: true })
+  }
+
+  if (faults) {
+    const started = Date.now()
+    const clean = await startEmulator({ seed })
+    const faulty = await startEmulator({ seed, faults: { ...FULL_FAULTS, seed } })
+    try {
+      const job = campaignJob(clean)
+      const cleanOut = await tempDir(`chaos-clean-${seed}`)
+      const faultyOut = await tempDir(`chaos-faults-${seed}`)
+      print(`fault campaign: emulator seed ${seed}, ${JSON.stringify({ ...FULL_FAULTS, seed })}, output ${faultyOut}`)
+      await runInProcess(cleanOut, clean, { datasets: CAMPAIGN_DATASETS, job })
+      const report = await runInProcess(faultyOut, faulty, { datasets: CAMPAIGN_DATASETS, job, source: FAULT_CAMPAIGN_SOURCE })
+      const diffs = await compareCatalogs(faultyOut, cleanOut)
+      const left = await leftovers(faultyOut)
+      const met = faulty.state().requests
+      const row: Row = {
+        campaign: "faults 20%",
+        seed,
+        kills: 0,
+        runs: 1,
+        faults: Object.values(met.faults).reduce((a, b) => a + b, 0),
+        datasets: diffs.filter((d) => d.rowsB > 0).length,
+        rows: rowsCompared(diffs),
+        differences: differences(diffs) + report.slices.filter((s) => s.status === "failed").length,
+        leftovers: leftCount(left),
+        seconds: Math.round((Date.now() - started) / 1000)
+      }
+      results.push(row)
+      if (row.differences > 0 || row.leftovers > 0) {
+        problems.push(`fault campaign seed ${seed}: ${JSON.stringify({ failed: report.slices.filter((s) => s.status === "failed"), diffs, left })} (output kept in ${faultyOut})`)
+      } else {
+        await fs.rm(cleanOut, { recursive: true, force: true })
+        await fs.rm(faultyOut, { recursive: true, force: true })
+      }
+      print(`  faults met: ${JSON.stringify(met.faults)} in ${met.total} requests`)
+    } finally {
+      await clean.close()
+      await faulty.close()
+    }
+  }
+}
+
+print("")
+print(
+  table(
+    ["campaign", "emulator seed", "kills", "runs", "faults", "datasets with rows", "rows compared", "differences", "leftovers", "seconds"],
+    results.map((r) => [r.campaign, r.seed, r.kills, r.runs, r.faults, r.datasets, r.rows, r.differences, r.leftovers, r.seconds])
+  )
+)
+if (byTrigger.size > 0) {
+  print("")
+  print(
+    table(
+      ["kill moment", "kills", "left a staged part", "left a temp file", "left parts past a checkpoint"],
+      TRIGGERS.filter((t) => byTrigger.has(t)).map((t) => {
+        const b = byTrigger.get(t)!
+        return [t, b.killed, b.leftStaged, b.leftTemp, b.leftStray]
+      })
+    )
+  )
+}
+print("")
+if (problems.length > 0) {
+  for (const p of problems) console.error(p)
+  console.error(`chaos: ${problems.length} campaign(s) found differences or leftovers`)
+  process.exitCode = 1
+} else {
+  print(`chaos: ${results.length} campaign(s), ${results.reduce((n, r) => n + r.kills, 0)} kills, ${results.reduce((n, r) => n + r.faults, 0)} faults, ${results.reduce((n, r) => n + r.rows, 0)} rows compared, differences = 0`)
+}

@@ -1,0 +1,116 @@
+/**
+ * Helpers of the reliability tests: a run of the real spine in this process against an emulator
+ * (with the source settings a test wants), and a proxy in front of the emulator that can fail,
+ * delay or rewrite chosen requests — a flaky upstream whose flakiness a test decides.
+ */
+import { Effect } from "effect"
+import { createServer, type IncomingMessage } from "node:http"
+import type { AddressInfo } from "node:net"
+import type { SourceSettingsInput } from "../../src/Config.ts"
+import type { RunningEmulator } from "../../src/emulator/index.ts"
+import { defaultJob, type Job } from "../../src/Job.ts"
+import { type RunReport, run } from "../../src/Runner.ts"
+import { spineLayers } from "../support/spine.ts"
+
+export interface InProcessRun {
+  readonly datasets: ReadonlyArray<string>
+  readonly job: Partial<Job>
+  readonly partRows?: number
+  /** Source settings over the spine tests' (fast retries, high rate limit). */
+  readonly source?: Partial<SourceSettingsInput>
+  /** Service URLs when they differ from the emulator's (a proxy). */
+  readonly urls?: { readonly baseUrl?: string; readonly metricsUrl?: string; readonly nodeUrl?: string }
+}
+
+/** One run of the real spine in this process; the as-of is the emulator's clock, as with `run --emulator`. */
+export const runInProcess = (out: string, emu: RunningEmulator, o: InProcessRun): Promise<RunReport> =>
+  Effect.runPromise(
+    run({
+      out,
+      job: { ...defaultJob, ...o.job },
+      datasets: o.datasets,
+      partRows: o.partRows ?? 20,
+      sliceConcurrency: 2,
+      asOf: emu.clock.now()
+    }).pipe(Effect.provide(spineLayers(out, { ...emu, ...o.urls }, o.source ?? {})))
+  )
+
+export interface ProxiedRequest {
+  readonly method: string
+  readonly url: URL
+  readonly headers: IncomingMessage["headers"]
+}
+
+/** What the proxy does with a request: forward it (after `delayMs`, its answer rewritten), or answer it itself. */
+export type ProxyDecision =
+  | {
+      readonly kind: "forward"
+      readonly delayMs?: number
+      /** Held until this settles (a gate the test opens). */
+      readonly after?: Promise<unknown>
+      readonly rewrite?: (body: string) => string
+    }
+  | { readonly kind: "answer"; readonly status: number; readonly body: string; readonly headers?: Record<string, string> }
+
+export interface Proxy {
+  readonly url: string
+  /** Every request seen, in order. */
+  readonly hits: ProxiedRequest[]
+  close(): Promise<void>
+}
+
+/** Headers of one connection, not of the request: fetch sets its own. */
+const HOP_BY_HOP = new Set(["host", "connection", "keep-alive", "content-length", "transfer-encoding"])
+
+const readAll = async (req: IncomingMessage): Promise<Buffer> => {
+  const chunks: Buffer[] = []
+  for await (const c of req as AsyncIterable<Buffer>) chunks.push(c)
+  return Buffer.concat(chunks)
+}
+
+/** A plain HTTP proxy to `target` (an emulator's root) that asks `decide` about each request. */
+export const startProxy = async (target: string, decide: (req: ProxiedRequest) => ProxyDecision): Promise<Proxy> => {
+  const hits: ProxiedRequest[] = []
+  const server = createServer((req, res) => {
+    void (async () => {
+      const url = new URL(req.url ?? "/", target)
+      const seen: ProxiedRequest = { method: req.method ?? "GET", url, headers: req.headers }
+      hits.push(seen)
+      const body = await readAll(req)
+      const decision = decide(seen)
+      if (decision.kind === "answer") {
+        res.writeHead(decision.status, { "content-type": "application/json", ...decision.headers })
+        res.end(decision.body)
+        return
+      }
+      if (decision.delayMs !== undefined && decision.delayMs > 0) await new Promise((r) => setTimeout(r, decision.delayMs))
+      if (decision.after !== undefined) await decision.after
+      const headers: Record<string, string> = {}
+      for (const [k, v] of Object.entries(req.headers)) if (typeof v === "string" && !HOP_BY_HOP.has(k)) headers[k] = v
+      const upstream = await fetch(url, { method: seen.method, headers, ...(body.length > 0 ? { body } : {}) })
+      const received = Buffer.from(await upstream.arrayBuffer())
+      const bytes = decision.rewrite === undefined ? received : Buffer.from(decision.rewrite(received.toString("utf8")))
+      const out: Record<string, string> = { "content-type": upstream.headers.get("content-type") ?? "application/json" }
+      const retryAfter = upstream.headers.get("retry-after")
+      if (retryAfter !== null) out["retry-after"] = retryAfter
+      res.writeHead(upstream.status, out)
+      res.end(bytes)
+    })().catch((e: unknown) => {
+      if (!res.headersSent) res.writeHead(502, { "content-type": "application/json" })
+      res.end(JSON.stringify({ message: `proxy: ${String(e)}`, statusCode: 502, error: "Bad Gateway" }))
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+  const { port } = server.address() as AddressInfo
+  return {
+    url: `http://127.0.0.1:${port}`,
+    hits,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve())
+        server.closeAllConnections()
+      })
+  }
+}
+
+export const forward: ProxyDecision = { kind: "forward" }
