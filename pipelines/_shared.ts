@@ -73,6 +73,14 @@ export const utxoRow = (u: typeof Utxo.Type) => ({
   amount: u.asset.amount,
   addresses: u.addresses,
   threshold: u.threshold ?? null,
+  ...utxoLifecycleColumns(u),
+  platform_locktime: u.platformLocktime ?? null,
+  stakeable_locktime: u.stakeableLocktime ?? null,
+  utxo_bytes: u.utxoBytes ?? null
+})
+
+/** A REST Utxo's type, staking state and where it was created and consumed (staking_transactions and utxos alike). */
+export const utxoLifecycleColumns = (u: typeof Utxo.Type) => ({
   utxo_type: u.utxoType,
   reward_type: u.rewardType ?? null,
   staked: u.staked ?? null,
@@ -83,11 +91,8 @@ export const utxoRow = (u: typeof Utxo.Type) => ({
   consuming_block_timestamp: u.consumingBlockTimestamp ?? null,
   created_on_chain_id: u.createdOnChainId,
   consumed_on_chain_id: u.consumedOnChainId,
-  platform_locktime: u.platformLocktime ?? null,
-  stakeable_locktime: u.stakeableLocktime ?? null,
   utxo_start_timestamp: u.utxoStartTimestamp ?? null,
-  utxo_end_timestamp: u.utxoEndTimestamp ?? null,
-  utxo_bytes: u.utxoBytes ?? null
+  utxo_end_timestamp: u.utxoEndTimestamp ?? null
 })
 
 // — primary-network REST datasets (delegators, validators, l1_validators, utxos, aggregated_signatures) —

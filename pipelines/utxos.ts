@@ -15,7 +15,7 @@ import { SourceError } from "../src/Errors.ts"
 import { RestClient } from "../src/source/RestClient.ts"
 import { IntegerLike, UnixSeconds, decoder } from "../src/transform/Decode.ts"
 import { schema } from "../schemas/utxos.ts"
-import { AssetAmount, columnKey, decodedUtxoColumns, distinctRecords, Utxo as PChainUtxo } from "./_shared.ts"
+import { AssetAmount, columnKey, decodedUtxoColumns, distinctRecords, Utxo as PChainUtxo, utxoLifecycleColumns } from "./_shared.ts"
 import { listPage } from "../src/crawl/RestListing.ts"
 
 const opt = Schema.optional
@@ -206,18 +206,7 @@ const pChainRow = (raw: unknown, slice: Slice) => {
   return {
     ...outputColumns(claimed, u.utxoBytes, slice),
     ...assetColumns(u.asset),
-    utxo_type: u.utxoType,
-    reward_type: u.rewardType ?? null,
-    staked: u.staked ?? null,
-    block_number: u.blockNumber,
-    block_timestamp: u.blockTimestamp,
-    consuming_tx_hash: u.consumingTxHash ?? null,
-    consuming_block_number: u.consumingBlockNumber ?? null,
-    consuming_block_timestamp: u.consumingBlockTimestamp ?? null,
-    created_on_chain_id: u.createdOnChainId,
-    consumed_on_chain_id: u.consumedOnChainId,
-    utxo_start_timestamp: u.utxoStartTimestamp ?? null,
-    utxo_end_timestamp: u.utxoEndTimestamp ?? null,
+    ...utxoLifecycleColumns(u),
     group_id: null,
     payload: null,
     credentials: []
