@@ -135,3 +135,6 @@ export const pageOf = <T>(
   const items = [...page.items]
   return page.nextCursor === undefined ? { items } : { items, nextPageToken: issuePageToken(ctx, spec, page.nextCursor) }
 }
+
+/** The `nextPageToken` field of a list body: present only when more data exists (seed: Conventions). */
+export const tokenField = (token: string | undefined): { nextPageToken?: string } => (token === undefined ? {} : { nextPageToken: token })

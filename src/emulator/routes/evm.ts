@@ -4,7 +4,7 @@
  * block descending (the official service's order), each keyset-paged with opaque tokens.
  */
 import type { CursorPage, PageSpec, RouteDef } from "../http/contract.ts"
-import { pageOf } from "../http/pagination.ts"
+import { pageOf, tokenField } from "../http/pagination.ts"
 import { blockJson, chainInfoJson, contractJson, nativeBalanceJson, nftTokenJson, transactionJson, transferJson } from "../world/evm/wire/data.ts"
 import { addressParam, badRequest, chainParam, notFound, optionalBigQuery } from "../world/evm/wire/params.ts"
 import { isCurrency } from "../world/evm/wire/price.ts"
@@ -43,7 +43,7 @@ export const routes: ReadonlyArray<RouteDef> = [
         for (let seq = top - 1; seq >= bottom; seq--) items.push(transferJson(chain, range.at(seq)))
         return bottom > range.first ? { items, nextCursor: String(bottom) } : { items }
       })
-      return { ...(page.nextPageToken !== undefined ? { nextPageToken: page.nextPageToken } : {}), transfers: page.items }
+      return { ...tokenField(page.nextPageToken), transfers: page.items }
     }
   },
   {
@@ -83,7 +83,7 @@ export const routes: ReadonlyArray<RouteDef> = [
         for (let h = top; h >= bottom; h--) items.push(blockJson(chain.blockAt(h)))
         return bottom > 0 ? { items, nextCursor: String(bottom) } : { items }
       })
-      return { ...(page.nextPageToken !== undefined ? { nextPageToken: page.nextPageToken } : {}), blocks: page.items }
+      return { ...tokenField(page.nextPageToken), blocks: page.items }
     }
   },
   {

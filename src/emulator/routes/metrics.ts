@@ -7,7 +7,7 @@
  * page size for it and takes no pageSize parameter. All tokens are UUIDs kept server-side.
  */
 import type { CursorPage, PageSpec, RouteDef } from "../http/contract.ts"
-import { issuePageToken, pageOf, readPageCursor } from "../http/pagination.ts"
+import { issuePageToken, pageOf, readPageCursor, tokenField } from "../http/pagination.ts"
 import type { EvmChain } from "../world/evm/chain.ts"
 import { type ChainGroup, dayOnly, isMetric, metricPoints, seriesRange, TIME_INTERVALS, type TimeInterval } from "../world/evm/index.ts"
 import type { Holder } from "../world/evm/types.ts"
@@ -47,8 +47,7 @@ const holderPage = (holders: ReadonlyArray<Holder>, cursor: string | undefined, 
 /** Seed: Holder {address, sortKey integer}. */
 const holderJson = (h: Holder) => ({ address: h.address, sortKey: Number(h.amount) })
 
-const withToken = <T extends object>(body: T, token: string | undefined): T & { nextPageToken?: string } =>
-  token === undefined ? body : { ...body, nextPageToken: token }
+const withToken = <T extends object>(body: T, token: string | undefined): T & { nextPageToken?: string } => ({ ...body, ...tokenField(token) })
 
 export const routes: ReadonlyArray<RouteDef> = [
   {

@@ -5,7 +5,7 @@
  */
 import type { RouteDef } from "../../http/contract.ts"
 import { badRequest } from "../../http/errors.ts"
-import { PAGE_SPECS, pageOf } from "../../http/pagination.ts"
+import { PAGE_SPECS, pageOf, tokenField } from "../../http/pagination.ts"
 import type { BlockRecord, ChainLetter, PrimaryNetwork } from "../../world/primary/index.ts"
 import { Kind } from "../../world/primary/ids.ts"
 import { chainName, readChain, readNetwork, readTimeWindow } from "./params.ts"
@@ -84,7 +84,7 @@ export const blockRoutes: ReadonlyArray<RouteDef> = [
       const blocks = page.items.map((h) => blockAt(net, chain, h)).filter((b): b is BlockRecord => b !== undefined)
       const stats = chain === "P" ? net.l1View.blockStats(blocks.map((b) => b.timestamp)) : []
       return {
-        ...(page.nextPageToken !== undefined ? { nextPageToken: page.nextPageToken } : {}),
+        ...tokenField(page.nextPageToken),
         blocks: blocks.map((b, i) => shape(net, b, stats[i])),
         chainInfo: { chainName: chainName(chain), network: param }
       }

@@ -4,7 +4,7 @@
  */
 import type { CursorPage, RouteDef } from "../../http/contract.ts"
 import { badRequest } from "../../http/errors.ts"
-import { PAGE_SPECS, pageOf } from "../../http/pagination.ts"
+import { PAGE_SPECS, pageOf, tokenField } from "../../http/pagination.ts"
 import type { PrimaryNetwork } from "../../world/primary/index.ts"
 import { feePercent } from "../../world/primary/nodeViews.ts"
 import type { NodeParams } from "../../world/primary/staking.ts"
@@ -92,7 +92,7 @@ export const delegatorRoutes: ReadonlyArray<RouteDef> = [
         return scanByStart(net, nodes, keep, keyOf, order, cursor, limit)
       })
       return {
-        ...(page.nextPageToken !== undefined ? { nextPageToken: page.nextPageToken } : {}),
+        ...tokenField(page.nextPageToken),
         delegators: page.items.map((d) => shape(net, d))
       }
     }

@@ -5,7 +5,7 @@
  */
 import type { RouteDef } from "../../http/contract.ts"
 import { badRequest } from "../../http/errors.ts"
-import { PAGE_SPECS, pageOf } from "../../http/pagination.ts"
+import { PAGE_SPECS, pageOf, tokenField } from "../../http/pagination.ts"
 import type { PrimaryNetwork } from "../../world/primary/index.ts"
 import { cb58, fromCb58 } from "../../world/primary/ids.ts"
 import type { L1ValidatorView } from "../../world/primary/l1View.ts"
@@ -69,7 +69,7 @@ export const l1ValidatorRoutes: ReadonlyArray<RouteDef> = [
       )
       const page = pageOf(ctx, PAGE_SPECS.standard, (cursor, limit) => keysetPage(selected, (v) => [v.creationTimestamp, v.validator.validationId], "desc", cursor, limit))
       return {
-        ...(page.nextPageToken !== undefined ? { nextPageToken: page.nextPageToken } : {}),
+        ...tokenField(page.nextPageToken),
         validators: page.items.map((v) => shape(net, v)),
         blockHeight: net.height("P").toString()
       }

@@ -7,7 +7,7 @@
  */
 import type { RouteDef } from "../../http/contract.ts"
 import { badRequest } from "../../http/errors.ts"
-import { PAGE_SPECS, pageOf } from "../../http/pagination.ts"
+import { PAGE_SPECS, pageOf, tokenField } from "../../http/pagination.ts"
 import { keysetPage } from "./keyset.ts"
 import { parseAddresses, readChain, readList, readNetwork, readSortOrder, readTimeWindow } from "./params.ts"
 import { stakingTransaction } from "./wire.ts"
@@ -71,7 +71,7 @@ export const stakingRoutes: ReadonlyArray<RouteDef> = [
         )
       const page = pageOf(ctx, PAGE_SPECS.standard, (cursor, limit) => keysetPage(entries, (e) => [e.blockTimestamp, e.txId], order, cursor, limit))
       return {
-        ...(page.nextPageToken !== undefined ? { nextPageToken: page.nextPageToken } : {}),
+        ...tokenField(page.nextPageToken),
         transactions: page.items.map((e) => stakingTransaction(net, e.tx(), now)),
         chainInfo: { chainName: "p-chain", network: param }
       }

@@ -5,7 +5,7 @@
  */
 import type { RequestContext, RouteDef } from "../../http/contract.ts"
 import { badRequest } from "../../http/errors.ts"
-import { PAGE_SPECS, pageOf } from "../../http/pagination.ts"
+import { PAGE_SPECS, pageOf, tokenField } from "../../http/pagination.ts"
 import type { UtxoRecord } from "../../world/primary/index.ts"
 import { fromCb58 } from "../../world/primary/ids.ts"
 import { amountKey, keysetPage, type Key } from "./keyset.ts"
@@ -48,7 +48,7 @@ const listUtxos = (ctx: RequestContext, variant: "get" | "post"): unknown => {
   const page = pageOf(ctx, spec, (cursor, limit) => keysetPage(all, keyOf, order, cursor, limit))
   const shape = chain === "P" ? pChainUtxo : xChainUtxo
   return {
-    ...(page.nextPageToken !== undefined ? { nextPageToken: page.nextPageToken } : {}),
+    ...tokenField(page.nextPageToken),
     utxos: page.items.map((u) => shape(net, u, now)),
     chainInfo: { chainName: chainName(chain), network: param }
   }

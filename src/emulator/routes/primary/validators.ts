@@ -4,7 +4,7 @@
  * validations, so that filter answers an empty list). Order: start timestamp, then tx hash.
  */
 import type { RouteDef } from "../../http/contract.ts"
-import { PAGE_SPECS, pageOf } from "../../http/pagination.ts"
+import { PAGE_SPECS, pageOf, tokenField } from "../../http/pagination.ts"
 import { PRIMARY_SUBNET_ID } from "../../world/constants.ts"
 import type { PrimaryNetwork } from "../../world/primary/index.ts"
 import { feePercent } from "../../world/primary/nodeViews.ts"
@@ -95,7 +95,7 @@ export const validatorRoutes: ReadonlyArray<RouteDef> = [
       const page = pageOf(ctx, PAGE_SPECS.standard, (cursor, limit) => keysetPage(views, (v) => [v.validation.start, v.txId], order, cursor, limit))
       const total = page.items.some((v) => v.status === "active") ? net.stakingView.totalActiveStake() : 0n
       return {
-        ...(page.nextPageToken !== undefined ? { nextPageToken: page.nextPageToken } : {}),
+        ...tokenField(page.nextPageToken),
         validators: page.items.map((v) => shape(net, v, total))
       }
     }
