@@ -6,10 +6,9 @@
  */
 import { DuckDBInstance, type DuckDBValue } from "@duckdb/node-api"
 import { Context, Effect, Layer } from "effect"
-import { promises as fs } from "node:fs"
-import * as path from "node:path"
 import { SinkError } from "../Errors.ts"
-import { type CatalogDataset, datasetStatements, readParquetSql } from "../sink/CatalogSql.ts"
+import { datasetFiles } from "../sink/Catalog.ts"
+import { type CatalogDataset, datasetStatements } from "../sink/CatalogSql.ts"
 
 export type SqlParam = string | number | bigint | boolean | null
 
@@ -28,9 +27,6 @@ export class OutputReader extends Context.Tag("chainetl/OutputReader")<
     Layer.succeed(OutputReader, { query: (sql, params, datasets) => runQuery(outDir, catalog, sql, params, datasets) })
 }
 
-const hasParquet = async (dir: string): Promise<boolean> =>
-  (await fs.readdir(dir, { recursive: true, withFileTypes: true }).catch(() => [])).some((e) => e.isFile() && e.name.endsWith(".parquet"))
-
 const runQuery = (
   outDir: string,
   catalog: ReadonlyArray<CatalogDataset>,
@@ -46,13 +42,7 @@ const runQuery = (
         for (const name of names) {
           const dataset = catalog.find((d) => d.name === name)
           if (dataset === undefined) throw new Error(`unknown dataset ${name}`)
-          const dir = path.join(outDir, name)
-          let files: { glob: string; columns: ReadonlySet<string> } | undefined
-          if (await hasParquet(dir)) {
-            const glob = path.join(dir, "**", "*.parquet")
-            const described = await conn.runAndReadAll(`DESCRIBE SELECT * FROM ${readParquetSql(dataset, glob)}`)
-            files = { glob, columns: new Set(described.getRowObjectsJS().map((r) => String(r["column_name"]))) }
-          }
+          const files = await datasetFiles(conn, outDir, dataset)
           // the catalog's own view definitions, minus comments: one truth for how a dataset reads
           for (const statement of datasetStatements(dataset, files)) {
             if (!statement.startsWith("COMMENT")) await conn.run(statement)

@@ -14,7 +14,7 @@
  * The database is built under a temporary name, closed, then renamed over the old one: a notebook
  * that has the old catalog open keeps reading the old file, and never sees a half-built one.
  */
-import { DuckDBInstance } from "@duckdb/node-api"
+import { type DuckDBConnection, DuckDBInstance } from "@duckdb/node-api"
 import { Effect } from "effect"
 import * as fs from "node:fs/promises"
 import * as path from "node:path"
@@ -42,6 +42,17 @@ const hasParquet = async (dir: string): Promise<boolean> => {
   return entries.some((e) => e.isFile() && e.name.endsWith(".parquet"))
 }
 
+/**
+ * What a dataset's parts hold, for its view: the glob and the columns present in any file;
+ * undefined while it has no part (read_parquet errors on a glob that matches nothing).
+ */
+export const datasetFiles = async (connection: DuckDBConnection, outDir: string, dataset: CatalogDataset): Promise<DatasetFiles | undefined> => {
+  if (!(await hasParquet(path.join(outDir, dataset.name)))) return undefined
+  const glob = path.join(outDir, dataset.name, "**", "*.parquet")
+  const described = await connection.runAndReadAll(`DESCRIBE SELECT * FROM ${readParquetSql(dataset, glob)}`)
+  return { glob, columns: new Set(described.getRowObjectsJS().map((r) => String(r["column_name"]))) }
+}
+
 const writeAtomically = async (file: string, text: string): Promise<void> => {
   const tmp = `${file}.tmp-${process.pid}`
   await fs.writeFile(tmp, text)
@@ -66,14 +77,8 @@ const build = async (outDirInput: string, datasets: ReadonlyArray<CatalogDataset
     const connection = await db.connect()
     try {
       for (const dataset of datasets) {
-        let files: DatasetFiles | undefined
-        if (await hasParquet(path.join(outDir, dataset.name))) {
-          const glob = path.join(outDir, dataset.name, "**", "*.parquet")
-          const described = await connection.runAndReadAll(`DESCRIBE SELECT * FROM ${readParquetSql(dataset, glob)}`)
-          files = { glob, columns: new Set(described.getRowObjectsJS().map((r) => String(r["column_name"]))) }
-        } else {
-          empty.push(dataset.name)
-        }
+        const files = await datasetFiles(connection, outDir, dataset)
+        if (files === undefined) empty.push(dataset.name)
         for (const statement of datasetStatements(dataset, files)) {
           await connection.run(statement)
           statements.push(statement)
