@@ -6,6 +6,7 @@
 import { Either, ParseResult, Schema } from "effect"
 import { promises as fs } from "node:fs"
 import { ConfigError } from "./Errors.ts"
+import { DURATION_PATTERN, INSTANT_PATTERN } from "./Time.ts"
 
 export const Network = Schema.Literal("mainnet", "fuji")
 export type Network = typeof Network.Type
@@ -52,6 +53,19 @@ export const MetricsWindow = Schema.Struct({
   endTimestamp: Schema.optional(Schema.Number.pipe(Schema.int(), Schema.nonNegative()))
 })
 
+const Duration = Schema.String.pipe(Schema.pattern(DURATION_PATTERN, { message: () => 'a duration: a whole number and s, m, h or d, e.g. "1d" or "6h"' }))
+const Instant = Schema.String.pipe(Schema.pattern(INSTANT_PATTERN, { message: () => 'a UTC date "2025-01-31" or instant "2025-01-31T12:00:00Z"' }))
+
+/** Windowed datasets (primary_blocks, staking_transactions): overrides of the pipeline's defaults. */
+export const IncrementalSettings = Schema.Struct({
+  /** Size of new windows (each its own slice and checkpoint). */
+  window: Schema.optional(Duration),
+  /** How far back a rerun refetches: a window is final once a run has completed it this long after its end. */
+  lookback: Schema.optional(Duration),
+  /** Where the nightly run starts; older history is left to `chainetl backfill`. */
+  since: Schema.optional(Instant)
+})
+
 export const JobSchema = Schema.Struct({
   /** Every primary-network dataset runs once per network. */
   networks: withDefault(Schema.Array(Network).pipe(Schema.minItems(1)), () => ["mainnet", "fuji"] as const),
@@ -92,6 +106,8 @@ export const JobSchema = Schema.Struct({
   nodeHeightWindow: withDefault(WindowSize, () => "1000"),
   nodeXHeights: Schema.optional(HeightRange),
   nodePHeights: Schema.optional(HeightRange),
+  /** Per windowed dataset name: window size, lookback and nightly start (see README: Nightly and backfill). */
+  incremental: withDefault(Schema.Record({ key: Schema.String, value: IncrementalSettings }), (): Record<string, typeof IncrementalSettings.Type> => ({})),
   /** legacy_balances: deprecated node methods, off unless enabled. */
   legacy: withDefault(
     Schema.Struct({

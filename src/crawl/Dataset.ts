@@ -10,8 +10,10 @@ import type { SinkError, SourceError } from "../Errors.ts"
 import type { Job } from "../Job.ts"
 import type { JsonRpcClient } from "../source/JsonRpcClient.ts"
 import type { RestClient } from "../source/RestClient.ts"
+import type { CheckpointState } from "./Checkpoint.ts"
 import type { OutputReader } from "./OutputReader.ts"
 import type { Slice } from "./Slice.ts"
+import type { WindowSpec } from "./Windows.ts"
 
 /** A row: plain object keyed by column name (see schemas/common.ts for the value model). */
 export type Row = Record<string, unknown>
@@ -64,6 +66,17 @@ export interface SliceContext {
   readonly asOf: number
   /** UTC day of `asOf`, YYYY-MM-DD: the `snapshot_date` of snapshot datasets. */
   readonly runDate: string
+  /** This dataset's checkpoints on disk: windowed datasets plan around the windows they hold. */
+  readonly checkpoints?: ReadonlyArray<CheckpointState>
+  /** Set by `chainetl backfill`: the half-open range [from, to) asked for, and its --window. */
+  readonly backfill?: Backfill
+}
+
+/** A backfill's range in Unix seconds, half-open, and the size of its new windows (seconds). */
+export interface Backfill {
+  readonly from: number
+  readonly to: number
+  readonly window?: number
 }
 
 /**
@@ -87,6 +100,16 @@ export interface DatasetDef<R = unknown> {
   /** Columns that identify a row within a slice: a restarted listing skips keys already committed. */
   readonly key: ReadonlyArray<string>
   readonly slices: (job: Job, ctx: SliceContext) => ReadonlyArray<Slice>
+  /**
+   * Time-windowed datasets (see Windows.ts): their slices are windows planned around the
+   * checkpoints, the job's `incremental.<name>` tunes them, and `chainetl backfill` takes them.
+   */
+  readonly windows?: WindowSpec
+  /**
+   * Datasets that take `chainetl backfill` without windows of their own make their slices from
+   * `ctx.backfill` (chain_metrics: the months of the range); "fixed" means --window does not apply.
+   */
+  readonly backfill?: "fixed"
   readonly listing: Listing<R>
   /**
    * "never" (default): a finished slice is final (closed windows, snapshots of one day).

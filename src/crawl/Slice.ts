@@ -15,6 +15,11 @@ export interface Slice {
    * was at or past this instant is final and skipped from then on.
    */
   readonly finalAfter?: number
+  /**
+   * Unix seconds a windowed listing starts from this run (not part of the id): the window's start,
+   * or its last completion minus the lookback when it is topped up (see Windows.ts).
+   */
+  readonly fetchFrom?: number
 }
 
 const readable = (v: string): string =>
