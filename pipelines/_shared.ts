@@ -16,6 +16,15 @@ import { DecimalString, IntegerLike, UnixSeconds, decoder } from "../src/transfo
 import type { DecodedUtxo } from "../src/decode/utxo.ts"
 
 /** UTC calendar day of a timestamp column, the `date` Hive key. */
+export const HOUR = 3_600
+export const DAY = 86_400
+
+/**
+ * Where the nightly history of a network starts by default: the month the Avalanche mainnet
+ * (and its C-Chain) went live. Fuji's history starts later; its early windows answer empty.
+ */
+export const NETWORK_LAUNCH = Date.UTC(2020, 8, 1) / 1000
+
 export const utcDate = (column: string) => (row: Row): string => (row[column] as Date).toISOString().slice(0, 10)
 
 export const AssetAmount = Schema.Struct({

@@ -9,14 +9,14 @@
  * until then closed months are re-fetched too, and the job's window bounds that cost.
  */
 import { Effect, Schema } from "effect"
-import type { DatasetDef, Listing, Row } from "../src/crawl/Dataset.ts"
+import type { Backfill, DatasetDef, Listing, Row } from "../src/crawl/Dataset.ts"
 import { restListing } from "../src/crawl/RestListing.ts"
 import { makeSlice, type Slice } from "../src/crawl/Slice.ts"
 import type { Job } from "../src/Job.ts"
 import type { RestClient } from "../src/source/RestClient.ts"
 import { UnixSeconds, decoder, NumberLike } from "../src/transform/Decode.ts"
 import { schema } from "../schemas/chain_metrics.ts"
-import { columnKey } from "./_shared.ts"
+import { columnKey, NETWORK_LAUNCH } from "./_shared.ts"
 
 /** Route 5's metric enum (seed: Metrics). */
 export const METRICS = [
@@ -51,7 +51,7 @@ export const intervalsOf = (metric: string): ReadonlyArray<TimeInterval> => (day
  * Where "all history" starts when the job gives no startTimestamp: the month the Avalanche
  * C-Chain went live. Earlier data does not exist; months before a chain's genesis answer empty.
  */
-export const ALL_HISTORY_FROM = Date.UTC(2020, 8, 1) / 1000
+export const ALL_HISTORY_FROM = NETWORK_LAUNCH
 
 const DAY = 86_400
 
@@ -113,8 +113,10 @@ export const settledAfter = (month: string, interval: string): number => {
   return nextMonthStart + (interval === "week" ? 6 * DAY : 0) + SETTLE_MARGIN_SECONDS
 }
 
-const slicesOf = (job: Job, runDate: string): ReadonlyArray<Slice> => {
-  const window: MetricsWindow = job.metrics
+/** A backfill asks for the months its range touches, in place of the job's window. */
+const slicesOf = (job: Job, runDate: string, backfill: Backfill | undefined): ReadonlyArray<Slice> => {
+  const window: MetricsWindow =
+    backfill === undefined ? job.metrics : { ...job.metrics, startTimestamp: backfill.from, endTimestamp: backfill.to - 1 }
   const months = monthsOf(window, runDate)
   const metrics = window.metrics ?? METRICS
   const out = new Map<string, Slice>()
@@ -178,7 +180,8 @@ export const chainMetricsDataset = (pageSize = 2160): DatasetDef<RestClient> => 
     { key: "month", type: "VARCHAR", value: (r) => (r["period_start"] as Date).toISOString().slice(0, 7) }
   ],
   key: ["period_start"],
-  slices: (job, { runDate }) => slicesOf(job, runDate),
+  slices: (job, { runDate, backfill }) => slicesOf(job, runDate, backfill),
+  backfill: "fixed",
   listing: monthListing(pageSize),
   rerun: "replace",
   toRow: (raw, slice): Row => {

@@ -1,14 +1,17 @@
 /**
- * primary_blocks — route 12, one slice per network × primary blockchain, latest first.
+ * primary_blocks — route 12 per network × primary blockchain, in time windows (Windows.ts): one
+ * slice per UTC day by default, the nightly run from `since` (mainnet's launch) to now, older or
+ * re-cut history by `chainetl backfill`. The head window is topped up from its last completion
+ * minus the lookback until a run completes it an hour past its end.
  */
 import { Schema } from "effect"
 import type { DatasetDef } from "../src/crawl/Dataset.ts"
-import { restListing } from "../src/crawl/RestListing.ts"
-import { makeSlice } from "../src/crawl/Slice.ts"
+import { windowListing } from "../src/crawl/WindowListing.ts"
+import { type WindowSpec, windowSlices } from "../src/crawl/Windows.ts"
 import type { RestClient } from "../src/source/RestClient.ts"
 import { DecimalString, IntegerLike, UnixSeconds, decoder } from "../src/transform/Decode.ts"
 import { schema } from "../schemas/primary_blocks.ts"
-import { columnKey, utcDate } from "./_shared.ts"
+import { columnKey, DAY, HOUR, NETWORK_LAUNCH, utcDate } from "./_shared.ts"
 
 const opt = Schema.optional
 
@@ -37,6 +40,11 @@ const Block = Schema.Struct({
 
 const decode = decoder(Block)
 
+const windows: WindowSpec = {
+  bases: (job) => job.networks.flatMap((network) => job.primaryBlockchains.map((blockchain) => ({ network, blockchain }))),
+  defaults: { window: DAY, lookback: HOUR, since: NETWORK_LAUNCH }
+}
+
 export const dataset: DatasetDef<RestClient> = {
   name: "primary_blocks",
   description: "Primary-network blocks of the P-, X- and C-chain (chain-data route 12)",
@@ -47,11 +55,14 @@ export const dataset: DatasetDef<RestClient> = {
     { key: "date", type: "DATE", value: utcDate("block_timestamp") }
   ],
   key: ["block_hash"],
-  slices: (job) => job.networks.flatMap((network) => job.primaryBlockchains.map((blockchain) => makeSlice("primary_blocks", { network, blockchain }))),
-  listing: restListing({
+  windows,
+  rerun: "always",
+  slices: windowSlices("primary_blocks", windows),
+  listing: windowListing({
     service: "data",
     path: (s) => `/v1/networks/${s.params["network"]}/blockchains/${s.params["blockchain"]}/blocks`,
     items: "blocks",
+    timeField: "blockTimestamp",
     pageSize: 100
   }),
   toRow: (raw, slice) => {

@@ -1,15 +1,18 @@
 /**
- * staking_transactions — route 4 (P-chain only), one slice per network, consumed/emitted UTXOs
- * and amounts kept as nested lists.
+ * staking_transactions — route 4 (P-chain only) per network, in time windows of block time
+ * (startTimestamp / endTimestamp; Windows.ts), consumed/emitted UTXOs and amounts kept as nested
+ * lists. The route lists the transactions active at request time, so a window holds those
+ * active when it was last fetched; the head window is topped up until a run completes it an hour
+ * past its end.
  */
 import { Schema } from "effect"
 import type { DatasetDef } from "../src/crawl/Dataset.ts"
-import { restListing } from "../src/crawl/RestListing.ts"
-import { makeSlice } from "../src/crawl/Slice.ts"
+import { windowListing } from "../src/crawl/WindowListing.ts"
+import { type WindowSpec, windowSlices } from "../src/crawl/Windows.ts"
 import type { RestClient } from "../src/source/RestClient.ts"
 import { DecimalString, IntegerLike, UnixSeconds, decoder } from "../src/transform/Decode.ts"
 import { schema } from "../schemas/staking_transactions.ts"
-import { AssetAmount, assetAmountRow, columnKey, utcDate, Utxo, utxoRow } from "./_shared.ts"
+import { AssetAmount, assetAmountRow, columnKey, DAY, HOUR, NETWORK_LAUNCH, utcDate, Utxo, utxoRow } from "./_shared.ts"
 
 const opt = Schema.optional
 const Bls = Schema.Struct({ publicKey: Schema.String, proofOfPossession: Schema.String })
@@ -62,6 +65,11 @@ const StakingTx = Schema.Struct({
 
 const decode = decoder(StakingTx)
 
+const windows: WindowSpec = {
+  bases: (job) => job.networks.map((network) => ({ network })),
+  defaults: { window: DAY, lookback: HOUR, since: NETWORK_LAUNCH }
+}
+
 const genesisText = (g: unknown): string | null =>
   g === undefined ? null : JSON.stringify(g, (_k, v) => (typeof v === "bigint" ? v.toString() : v))
 
@@ -74,12 +82,15 @@ export const dataset: DatasetDef<RestClient> = {
     { key: "date", type: "DATE", value: utcDate("block_timestamp") }
   ],
   key: ["tx_hash"],
-  slices: (job) => job.networks.map((network) => makeSlice("staking_transactions", { network })),
-  listing: restListing({
+  windows,
+  rerun: "always",
+  slices: windowSlices("staking_transactions", windows),
+  listing: windowListing({
     service: "data",
     path: (s) => `/v1/networks/${s.params["network"]}/blockchains/p-chain/transactions:listStaking`,
     query: () => ({ sortOrder: "asc" }),
     items: "transactions",
+    timeField: "blockTimestamp",
     pageSize: 100
   }),
   toRow: (raw, slice) => {

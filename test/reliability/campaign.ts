@@ -255,6 +255,7 @@ export const campaignJob = (emu: RunningEmulator, metricDays = 8): Partial<Job> 
     addressSets: addressSet === undefined ? [] : [addressSet],
     tokenContracts: full.tokenContracts.slice(0, 1),
     transferBlockWindow: full.transferBlockWindow,
+    incremental: full.incremental,
     metrics: { metrics: ["txCount"], startTimestamp: now - metricDays * 86_400, endTimestamp: now }
   }
 }

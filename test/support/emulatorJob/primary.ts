@@ -8,7 +8,24 @@ import type { Job, Network } from "../../../src/Job.ts"
 
 const NETWORKS: ReadonlyArray<Network> = ["mainnet", "fuji"]
 
+/**
+ * The windowed datasets' nightly range starts at the world's first block (its history is 400
+ * days, not mainnet's years), in 90-day windows: the world holds a few hundred blocks, so day
+ * windows would be hundreds of near-empty requests.
+ */
+const incremental = (emu: RunningEmulator): Job["incremental"] => {
+  const first = Math.min(
+    ...NETWORKS.flatMap((network) => {
+      const net = emu.world.primary.network(network)
+      return [net.block("P", 0n)?.timestamp, net.block("X", 0n)?.timestamp, net.cBlock(0n)?.timestamp].filter((t): t is number => t !== undefined)
+    })
+  )
+  const since = new Date(first * 1000).toISOString().slice(0, 10)
+  return { primary_blocks: { window: "90d", since }, staking_transactions: { window: "90d", since } }
+}
+
 export const primaryJobPart = (emu: RunningEmulator): Partial<Job> => ({
+  incremental: incremental(emu),
   addressSets: NETWORKS.flatMap((network) => {
     const net = emu.world.primary.network(network)
     const sets = net.addressSets()
