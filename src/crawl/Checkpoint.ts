@@ -61,7 +61,8 @@ export class CheckpointStore extends Context.Tag("chainetl/CheckpointStore")<
   {
     readonly load: (slice: Slice) => Effect.Effect<CheckpointState | undefined, CheckpointError>
     readonly save: (state: CheckpointState) => Effect.Effect<void, CheckpointError>
-    readonly list: () => Effect.Effect<ReadonlyArray<CheckpointState>, CheckpointError>
+    /** Every slice's state, or one dataset's. */
+    readonly list: (dataset?: string) => Effect.Effect<ReadonlyArray<CheckpointState>, CheckpointError>
   }
 >() {
   /** File-backed store under `<outDir>/_state/checkpoints`. */
@@ -120,10 +121,10 @@ const makeFileStore = (outDir: string): CheckpointStore["Type"] => {
           ),
         catch: (e) => new CheckpointError({ reason: "Io", slice: state.slice, detail: String(e) })
       }),
-    list: () =>
+    list: (only) =>
       Effect.tryPromise({
         try: async () => {
-          const datasets = await fs.readdir(root).catch(() => [] as string[])
+          const datasets = only === undefined ? await fs.readdir(root).catch(() => [] as string[]) : [only]
           const files: string[] = []
           for (const d of datasets) {
             for (const f of await fs.readdir(path.join(root, d)).catch(() => [] as string[])) {

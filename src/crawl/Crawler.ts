@@ -10,6 +10,7 @@
  *     keys already committed; a restart that makes no progress fails instead of looping.
  */
 import { Chunk, Clock, Effect, Option, Stream } from "effect"
+import { SourceStats, statsScope } from "../source/SourceStats.ts"
 import type { SinkError, CheckpointError } from "../Errors.ts"
 import { SourceError } from "../Errors.ts"
 import { ParquetSink } from "../sink/ParquetSink.ts"
@@ -18,6 +19,7 @@ import { type Mapped, toRows } from "../transform/ToRows.ts"
 import { type CheckpointState, CheckpointStore, initialState } from "./Checkpoint.ts"
 import { CommittedKeys, keyOf } from "./CommittedKeys.ts"
 import type { DatasetDef, Row } from "./Dataset.ts"
+import { emit } from "./Progress.ts"
 import type { Slice } from "./Slice.ts"
 
 export interface CrawlOptions {
@@ -42,6 +44,14 @@ export interface SliceResult {
   readonly parts: number
   /** Fields the service sent that the dataset does not know (ignored), by name: records carrying each, in committed pages. */
   readonly unknownFields: Readonly<Record<string, number>>
+  /** What the slice's requests cost this run (HTTP attempts, retries included). */
+  readonly requests: number
+  readonly retries: number
+  readonly rateLimited: number
+  readonly bytes: number
+  /** Time its requests waited for the shared limiter or a 429's Retry-After. */
+  readonly waitMs: number
+  readonly durationMs: number
   readonly error?: string
 }
 
@@ -84,6 +94,9 @@ export const crawlSlice = <R>(
     let skip: { readonly rows: ReadonlySet<string>; readonly rejects: ReadonlySet<string> } | undefined
     /** Pages fetched by the current pass of the listing (a replacing listing's measure of progress). */
     let passPages = 0
+    /** Pages and rows fetched this run, buffered or committed (what the progress view shows). */
+    let fetchedPages = 0
+    let fetchedRows = 0
     const unknownFields: Record<string, number> = {}
 
     /** `then`: where the listing goes after these pages: on, restart from the top, or done. */
@@ -126,6 +139,7 @@ export const crawlSlice = <R>(
         if (state.keepFromSeq === seq) {
           for (const name of tables) yield* sink.removePartsBefore(name, slice.id, seq)
         }
+        if (rows.length + rejects.length > 0) yield* emit({ type: "part_committed", at: yield* Clock.currentTimeMillis, dataset: dataset.name, slice: slice.id, seq, rows: rows.length, rejects: rejects.length, pages: pages.length })
         yield* Effect.logDebug(`${dataset.name} ${slice.id}: part ${seq} committed (${rows.length} rows, ${rejects.length} rejects)`)
       })
 
@@ -169,6 +183,9 @@ export const crawlSlice = <R>(
         Stream.runForEach((page) =>
           Effect.gen(function* () {
             passPages++
+            fetchedPages++
+            fetchedRows += page.rows.length
+            yield* emit({ type: "page", at: page.receivedAt, dataset: dataset.name, slice: slice.id, pages: fetchedPages, rows: fetchedRows })
             buffer.push(page)
             buffered += page.rows.reduce((n, m) => n + 1 + m.children.reduce((k, [, c]) => k + c.length, 0), 0) + page.rejects.length
             if (buffered >= partRows || page.next === undefined) {
@@ -245,7 +262,10 @@ export const crawlSlice = <R>(
       }
     })
 
-    return yield* run.pipe(
+    const scope = `${dataset.name}/${slice.id}`
+    const startedAt = yield* Clock.currentTimeMillis
+    yield* emit({ type: "slice_started", at: startedAt, dataset: dataset.name, slice: slice.id, params: slice.params })
+    const outcome = yield* run.pipe(
       Effect.map(() =>
         loaded?.status === "done" && isFinal(loaded)
           ? summary(slice, "skipped", loaded, loaded)
@@ -256,9 +276,38 @@ export const crawlSlice = <R>(
           Effect.ignore,
           Effect.as({ ...summary(slice, "failed", start, state, parts, unknownFields), error: error.message })
         )
-      )
+      ),
+      Effect.locally(statsScope, scope)
     )
+    const finishedAt = yield* Clock.currentTimeMillis
+    const stats = yield* Effect.serviceOption(SourceStats)
+    const cost = Option.isSome(stats) ? yield* stats.value.ofSlice(scope) : undefined
+    const result: SliceResult = {
+      ...outcome,
+      requests: cost?.requests ?? 0,
+      retries: cost?.retries ?? 0,
+      rateLimited: cost?.rateLimited ?? 0,
+      bytes: cost?.bytesReceived ?? 0,
+      waitMs: Math.round((cost?.limiterWaitMs ?? 0) + (cost?.retryAfterWaitMs ?? 0)),
+      durationMs: finishedAt - startedAt
+    }
+    yield* emit({
+      type: "slice_finished",
+      at: finishedAt,
+      dataset: dataset.name,
+      slice: slice.id,
+      status: result.status,
+      pages: result.pages,
+      rows: result.rows,
+      rejects: result.rejects,
+      requests: result.requests,
+      durationMs: result.durationMs,
+      ...(result.error === undefined ? {} : { error: result.error })
+    })
+    return result
   })
+
+type Counts = Omit<SliceResult, "requests" | "retries" | "rateLimited" | "bytes" | "waitMs" | "durationMs">
 
 const summary = (
   slice: Slice,
@@ -267,7 +316,7 @@ const summary = (
   after: CheckpointState,
   parts = 0,
   unknownFields: Readonly<Record<string, number>> = {}
-): SliceResult => ({
+): Counts => ({
   dataset: slice.dataset,
   slice: slice.id,
   params: slice.params,

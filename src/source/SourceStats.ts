@@ -1,8 +1,10 @@
 /**
- * Per-host counters of what the source side did, read by the run report. Every HTTP attempt
- * counts as a request, so `requests - retries` is the number of logical requests.
+ * Counters of what the source side did, per host and per slice, read by the run report. Every
+ * HTTP attempt counts as a request, so `requests - retries` is the number of logical requests.
+ * A request counts towards the slice named by the `statsScope` FiberRef of the fiber that sent
+ * it (the crawler sets it around a slice), so concurrent slices keep separate books.
  */
-import { Context, Effect, Layer, Ref } from "effect"
+import { Context, Effect, FiberRef, Layer, Ref } from "effect"
 
 export interface HostStats {
   /** HTTP attempts sent, retries included. */
@@ -35,27 +37,42 @@ export const emptyHostStats: HostStats = {
 /** Keyed by `host:port` as in the request URL. */
 export type StatsSnapshot = Readonly<Record<string, HostStats>>
 
+/** The slice (`dataset/slice`) requests of this fiber count towards; undefined outside slices. */
+export const statsScope: FiberRef.FiberRef<string | undefined> = FiberRef.unsafeMake<string | undefined>(undefined)
+
+const plus = (current: HostStats, delta: Partial<HostStats>): HostStats => {
+  const next: { -readonly [K in keyof HostStats]: number } = { ...current }
+  for (const key of Object.keys(delta) as Array<keyof HostStats>) next[key] += delta[key] ?? 0
+  return next
+}
+
 export class SourceStats extends Context.Tag("chainetl/SourceStats")<
   SourceStats,
   {
-    /** Adds `delta` to the counters of `host`. */
+    /** Adds `delta` to the counters of `host` and of the fiber's slice (statsScope). */
     readonly add: (host: string, delta: Partial<HostStats>) => Effect.Effect<void>
     readonly snapshot: Effect.Effect<StatsSnapshot>
+    /** What the requests of one slice (`dataset/slice`) cost, all hosts together. */
+    readonly ofSlice: (scope: string) => Effect.Effect<HostStats>
   }
 >() {
   static readonly layer: Layer.Layer<SourceStats> = Layer.effect(
     SourceStats,
-    Effect.map(Ref.make<StatsSnapshot>({}), (ref) =>
-      SourceStats.of({
+    Effect.gen(function* () {
+      const hosts = yield* Ref.make<StatsSnapshot>({})
+      // slices are few per run and each entry is eight numbers: kept for the run's lifetime
+      const slices = new Map<string, HostStats>()
+      return SourceStats.of({
         add: (host, delta) =>
-          Ref.update(ref, (all) => {
-            const current = all[host] ?? emptyHostStats
-            const next: { -readonly [K in keyof HostStats]: number } = { ...current }
-            for (const key of Object.keys(delta) as Array<keyof HostStats>) next[key] += delta[key] ?? 0
-            return { ...all, [host]: next }
-          }),
-        snapshot: Ref.get(ref)
+          Effect.zipRight(
+            Ref.update(hosts, (all) => ({ ...all, [host]: plus(all[host] ?? emptyHostStats, delta) })),
+            Effect.map(FiberRef.get(statsScope), (scope) => {
+              if (scope !== undefined) slices.set(scope, plus(slices.get(scope) ?? emptyHostStats, delta))
+            })
+          ),
+        snapshot: Ref.get(hosts),
+        ofSlice: (scope) => Effect.sync(() => slices.get(scope) ?? emptyHostStats)
       })
-    )
+    })
   )
 }

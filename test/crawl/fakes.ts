@@ -79,7 +79,7 @@ export const layers = (disk: Disk, kill: KillSwitch) => {
     load: (slice) => Effect.sync(() => disk.checkpoints.get(`${slice.dataset}/${slice.id}`)),
     save: (state) =>
       kill.tick().pipe(Effect.andThen(Effect.sync(() => void disk.checkpoints.set(`${state.dataset}/${state.slice}`, state)))),
-    list: () => Effect.sync(() => [...disk.checkpoints.values()])
+    list: (only?: string) => Effect.sync(() => [...disk.checkpoints.values()].filter((c) => only === undefined || c.dataset === only))
   })
   const keys = Layer.succeed(CommittedKeys, {
     read: (dataset, slice, columns) =>
