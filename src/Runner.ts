@@ -1,18 +1,24 @@
 /**
- * One run, as a recipe:
+ * One run (nightly or backfill), as a recipe:
  *  1. take the output folder's writer lock (a second run refuses);
  *  2. clear staging and the temporary files left by a killed run;
- *  3. for each selected dataset in registry order, crawl its slices (bounded concurrency);
- *  4. rebuild the DuckDB catalog atomically;
- *  5. write the run report; the caller maps it to an exit code (0 all done, 1 some slice failed).
+ *  3. plan every selected dataset's slices from the job, the as-of and the checkpoints on disk
+ *     (windowed datasets plan around the windows they hold; a backfill asks for its range);
+ *  4. for each dataset in registry order, crawl its slices (bounded concurrency, one shared
+ *     limiter per host);
+ *  5. rebuild the DuckDB catalog atomically;
+ *  6. write the run report; the caller maps it to an exit code (0 all done, 1 some slice failed).
  */
-import { Clock, Effect } from "effect"
+import { Clock, Effect, Either, Option } from "effect"
 import { randomBytes } from "node:crypto"
 import * as path from "node:path"
 import { datasets as registry } from "../pipelines/index.ts"
 import { type CrawlOptions, type SliceResult, crawlSlice } from "./crawl/Crawler.ts"
-import type { AnyDataset } from "./crawl/Dataset.ts"
-import { writeFileAtomic } from "./crawl/Checkpoint.ts"
+import type { AnyDataset, Backfill } from "./crawl/Dataset.ts"
+import { CheckpointStore, writeFileAtomic } from "./crawl/Checkpoint.ts"
+import { emit } from "./crawl/Progress.ts"
+import type { Slice } from "./crawl/Slice.ts"
+import { SourceStats, type StatsSnapshot } from "./source/SourceStats.ts"
 import type { Job } from "./Job.ts"
 import { buildCatalog } from "./sink/Catalog.ts"
 import { clearDeadTemps } from "./sink/Leftovers.ts"
@@ -29,6 +35,8 @@ export interface RunOptions {
   readonly sliceConcurrency: number
   /** The run's "now" in Unix seconds, service time (default: the wall clock). */
   readonly asOf?: number
+  /** Set by `chainetl backfill`: the range every selected dataset is planned over instead of its nightly one. */
+  readonly backfill?: Backfill
 }
 
 export interface RunReport {
@@ -36,10 +44,18 @@ export interface RunReport {
   readonly startedAt: string
   readonly finishedAt: string | null
   readonly status: "running" | "succeeded" | "failed"
+  readonly mode: "run" | "backfill"
+  readonly backfill: Backfill | null
   readonly datasets: ReadonlyArray<string>
   readonly asOf: number | null
+  /** Slices planned (final windows are not planned at all; final slices of other datasets are, and report "skipped"). */
+  readonly planned: number
   readonly slices: ReadonlyArray<SliceResult>
+  /** Per host: requests, retries, 429s, bytes, time waiting on the limiter and on Retry-After. */
+  readonly hosts: StatsSnapshot
   readonly catalog: string | null
+  /** Why the run failed besides its slices (the catalog could not be rebuilt). */
+  readonly error: string | null
 }
 
 export const newRunId = (now: Date): string =>
@@ -57,52 +73,84 @@ export const selectDatasets = (names: ReadonlyArray<string>, job: Job): Readonly
   return registry.filter((d) => d.legacy !== true || job.legacy.enabled)
 }
 
+/** The slices of each dataset for this run: pure given the job, the as-of and the checkpoints. */
+export const planRun = (datasets: ReadonlyArray<AnyDataset>, job: Job, asOf: number, backfill?: Backfill) =>
+  Effect.gen(function* () {
+    const store = yield* CheckpointStore
+    const runDate = new Date(asOf * 1000).toISOString().slice(0, 10)
+    const plan: Array<{ readonly dataset: AnyDataset; readonly slices: ReadonlyArray<Slice> }> = []
+    for (const dataset of datasets) {
+      const checkpoints = dataset.windows === undefined ? undefined : yield* store.list(dataset.name)
+      const slices = dataset.slices(job, {
+        asOf,
+        runDate,
+        ...(checkpoints === undefined ? {} : { checkpoints }),
+        ...(backfill === undefined ? {} : { backfill })
+      })
+      plan.push({ dataset, slices })
+    }
+    return plan
+  })
+
 export const run = (options: RunOptions) =>
   Effect.scoped(
     Effect.gen(function* () {
       const started = new Date(yield* Clock.currentTimeMillis)
       const runId = newRunId(started)
       const selected = selectDatasets(options.datasets, options.job)
+      const mode = options.backfill === undefined ? "run" : "backfill"
       // 1.
       yield* acquireOutputLock(options.out, runId)
       // 2.
       const sink = yield* ParquetSink
       yield* sink.clearStaging()
       yield* clearDeadTemps(options.out)
+      const asOf = options.asOf ?? Math.floor(started.getTime() / 1000)
+      // 3.
+      const plan = yield* planRun(selected, options.job, asOf, options.backfill)
+      const planned = plan.reduce((n, p) => n + p.slices.length, 0)
       let report: RunReport = {
         runId,
         startedAt: started.toISOString(),
         finishedAt: null,
         status: "running",
+        mode,
+        backfill: options.backfill ?? null,
         datasets: selected.map((d) => d.name),
-        asOf: options.asOf ?? null,
+        asOf,
+        planned,
         slices: [],
-        catalog: null
+        hosts: {},
+        catalog: null,
+        error: null
       }
       yield* saveReport(options.out, report)
-      // 3.
-      const asOf = options.asOf ?? Math.floor(started.getTime() / 1000)
-      const runDate = new Date(asOf * 1000).toISOString().slice(0, 10)
+      yield* emit({ type: "run_started", at: started.getTime(), runId, mode, datasets: report.datasets, slices: planned })
+      // 4.
       const crawl: CrawlOptions = { runId, asOf, ingestedAt: started, partRows: options.partRows }
       const results: SliceResult[] = []
-      for (const dataset of selected) {
-        const slices = dataset.slices(options.job, { asOf, runDate })
+      for (const { dataset, slices } of plan) {
         const done = yield* Effect.forEach(slices, (slice) => crawlSlice(dataset, slice, crawl), {
           concurrency: options.sliceConcurrency
         })
         results.push(...done)
       }
-      // 4.
-      const catalog = (yield* buildCatalog(options.out, catalogEntries())).databasePath
-      // 5.
+      // 5. a catalog that cannot be rebuilt fails the run, but the report still says so
+      const catalog = yield* Effect.either(buildCatalog(options.out, catalogEntries()))
+      // 6.
+      const stats = yield* Effect.serviceOption(SourceStats)
+      const finished = yield* Clock.currentTimeMillis
       report = {
         ...report,
-        finishedAt: new Date(yield* Clock.currentTimeMillis).toISOString(),
-        status: results.some((r) => r.status === "failed") ? "failed" : "succeeded",
+        finishedAt: new Date(finished).toISOString(),
+        status: results.some((r) => r.status === "failed") || Either.isLeft(catalog) ? "failed" : "succeeded",
         slices: results,
-        catalog
+        hosts: Option.isSome(stats) ? yield* stats.value.snapshot : {},
+        catalog: Either.isRight(catalog) ? catalog.right.databasePath : null,
+        error: Either.isLeft(catalog) ? `catalog not rebuilt: ${catalog.left.message}` : null
       }
       yield* saveReport(options.out, report)
+      yield* emit({ type: "run_finished", at: finished, runId, status: report.status === "failed" ? "failed" : "succeeded", durationMs: finished - started.getTime() })
       return report
     })
   )

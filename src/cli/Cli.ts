@@ -3,9 +3,11 @@
  * README documents each; keep them stable.
  */
 import { Args, Command, Options } from "@effect/cli"
-import { Effect, Option } from "effect"
+import { Effect, Either, Option } from "effect"
 import { datasetNames } from "../../pipelines/index.ts"
+import type { Backfill } from "../crawl/Dataset.ts"
 import { ConfigError } from "../Errors.ts"
+import { backfillableNames, parseBackfill } from "./backfillPlan.ts"
 import { catalogCommand } from "./catalogCommand.ts"
 import { emulatorFlags } from "./emulatorOptions.ts"
 import { runEmulator } from "./emulatorCommand.ts"
@@ -17,48 +19,85 @@ const out = Options.directory("out").pipe(
   Options.optional
 )
 
+/** Flags `run` and `backfill` share: where to read and write, and how hard to pull. */
+const crawlFlags = {
+  network: Options.choice("network", ["mainnet", "fuji"]).pipe(Options.withDescription("Network to crawl (repeat; overrides the job's networks)"), Options.repeated),
+  job: Options.file("job").pipe(
+    Options.withDescription("Job file (JSON) choosing networks, chains, addresses, contracts (default: pipelines/jobs/emulator.json with --emulator, else built-in defaults)"),
+    Options.optional
+  ),
+  out,
+  emulator: Options.boolean("emulator").pipe(Options.withDescription("Start the built-in emulator in-process and crawl it")),
+  emulatorSeed: Options.integer("emulator-seed").pipe(Options.withDescription("Seed of the in-process emulator"), Options.optional),
+  emulatorScale: Options.float("emulator-scale").pipe(Options.withDescription("Scale of the in-process emulator"), Options.optional),
+  // nested rows cost ~6 KB each while a part is built (bench): 25k keeps a part well under 200 MB
+  partRows: Options.integer("part-rows").pipe(Options.withDescription("Rows per Parquet part (default 25000)"), Options.withDefault(25_000)),
+  concurrency: Options.integer("concurrency").pipe(Options.withDescription("Slices (windows) crawled at once, all under one rate limit per host"), Options.withDefault(4)),
+  dryRun: Options.boolean("dry-run").pipe(Options.withDescription("Print the slices and a lower bound of requests; fetch and write nothing")),
+  quiet: Options.boolean("quiet").pipe(Options.withDescription("No progress and no summary: only errors (exit code says how it went)")),
+  json: Options.boolean("json").pipe(Options.withDescription("Progress as JSON lines on stdout (one event per line), no summary table"))
+}
+
+type CrawlFlags = {
+  readonly [K in keyof typeof crawlFlags]: (typeof crawlFlags)[K] extends Options.Options<infer A> ? A : never
+}
+
+const checkDatasets = (names: ReadonlyArray<string>) => {
+  const unknown = names.filter((d) => !datasetNames.includes(d))
+  return unknown.length === 0
+    ? Effect.void
+    : Effect.fail(new ConfigError({ reason: "Unknown", field: "dataset", detail: `unknown dataset ${unknown.join(", ")}`, fix: `choose from ${datasetNames.join(", ")}` }))
+}
+
+const runArgs = (datasets: ReadonlyArray<string>, a: CrawlFlags, backfill?: Backfill) =>
+  Effect.gen(function* () {
+    yield* checkDatasets(datasets)
+    if (a.partRows < 1) return yield* Effect.fail(new ConfigError({ reason: "Invalid", field: "--part-rows", detail: `got ${a.partRows}`, fix: "pass a whole number ≥ 1" }))
+    if (a.concurrency < 1) return yield* Effect.fail(new ConfigError({ reason: "Invalid", field: "--concurrency", detail: `got ${a.concurrency}`, fix: "pass a whole number ≥ 1" }))
+    if (a.quiet && a.json) return yield* Effect.fail(new ConfigError({ reason: "Invalid", field: "--quiet", detail: "--quiet and --json both given", fix: "choose one" }))
+    return {
+      datasets,
+      networks: a.network,
+      job: Option.getOrUndefined(a.job),
+      out: Option.getOrUndefined(a.out),
+      emulator: a.emulator,
+      emulatorSeed: Option.getOrUndefined(a.emulatorSeed),
+      emulatorScale: Option.getOrUndefined(a.emulatorScale),
+      partRows: a.partRows,
+      concurrency: a.concurrency,
+      dryRun: a.dryRun,
+      quiet: a.quiet,
+      json: a.json,
+      ...(backfill === undefined ? {} : { backfill })
+    }
+  })
+
 const run = Command.make(
   "run",
   {
     datasets: Args.text({ name: "dataset" }).pipe(Args.withDescription(`Datasets to run (default all): ${datasetNames.join(", ")}`), Args.repeated),
-    network: Options.choice("network", ["mainnet", "fuji"]).pipe(Options.withDescription("Network to crawl (repeat; overrides the job's networks)"), Options.repeated),
-    job: Options.file("job").pipe(
-      Options.withDescription("Job file (JSON) choosing networks, chains, addresses, contracts (default: pipelines/jobs/emulator.json with --emulator, else built-in defaults)"),
-      Options.optional
-    ),
-    out,
-    emulator: Options.boolean("emulator").pipe(Options.withDescription("Start the built-in emulator in-process and crawl it")),
-    emulatorSeed: Options.integer("emulator-seed").pipe(Options.withDescription("Seed of the in-process emulator"), Options.optional),
-    emulatorScale: Options.float("emulator-scale").pipe(Options.withDescription("Scale of the in-process emulator"), Options.optional),
-    // nested rows cost ~6 KB each while a part is built (bench): 25k keeps a part well under 200 MB
-    partRows: Options.integer("part-rows").pipe(Options.withDescription("Rows per Parquet part (default 25000)"), Options.withDefault(25_000)),
-    concurrency: Options.integer("concurrency").pipe(Options.withDescription("Slices crawled at once"), Options.withDefault(4)),
-    dryRun: Options.boolean("dry-run").pipe(Options.withDescription("Print the slices and a lower bound of requests; fetch and write nothing"))
+    ...crawlFlags
+  },
+  (a) => Effect.flatMap(runArgs(a.datasets, a), runCommand)
+).pipe(Command.withDescription("Crawl what is new (the nightly run) into Parquet and rebuild the DuckDB catalog"))
+
+const backfill = Command.make(
+  "backfill",
+  {
+    datasets: Args.text({ name: "dataset" }).pipe(Args.withDescription(`Datasets to backfill: ${backfillableNames().join(", ")}`), Args.atLeast(1)),
+    from: Options.text("from").pipe(Options.withDescription("Start of the range, included: a UTC date (2025-01-01) or instant (2025-01-01T06:00:00Z)")),
+    to: Options.text("to").pipe(Options.withDescription("End of the range, excluded: a UTC date or instant")),
+    window: Options.text("window").pipe(Options.withDescription("Size of the new windows, e.g. 1d, 6h (default: the dataset's, see the job's incremental section)"), Options.optional),
+    ...crawlFlags
   },
   (a) =>
     Effect.gen(function* () {
-      const unknown = a.datasets.filter((d) => !datasetNames.includes(d))
-      if (unknown.length > 0) {
-        return yield* Effect.fail(
-          new ConfigError({ reason: "Unknown", field: "dataset", detail: `unknown dataset ${unknown.join(", ")}`, fix: `choose from ${datasetNames.join(", ")}` })
-        )
-      }
-      if (a.partRows < 1) return yield* Effect.fail(new ConfigError({ reason: "Invalid", field: "--part-rows", detail: `got ${a.partRows}`, fix: "pass a whole number ≥ 1" }))
-      if (a.concurrency < 1) return yield* Effect.fail(new ConfigError({ reason: "Invalid", field: "--concurrency", detail: `got ${a.concurrency}`, fix: "pass a whole number ≥ 1" }))
-      return yield* runCommand({
-        datasets: a.datasets,
-        networks: a.network,
-        job: Option.getOrUndefined(a.job),
-        out: Option.getOrUndefined(a.out),
-        emulator: a.emulator,
-        emulatorSeed: Option.getOrUndefined(a.emulatorSeed),
-        emulatorScale: Option.getOrUndefined(a.emulatorScale),
-        partRows: a.partRows,
-        concurrency: a.concurrency,
-        dryRun: a.dryRun
-      })
+      yield* checkDatasets(a.datasets)
+      const range = parseBackfill(a.datasets, a.from, a.to, Option.getOrUndefined(a.window))
+      if (Either.isLeft(range)) return yield* Effect.fail(range.left)
+      return yield* runCommand(yield* runArgs(a.datasets, a, range.right))
     })
-).pipe(Command.withDescription("Crawl datasets into Parquet and rebuild the DuckDB catalog"))
+).pipe(Command.withDescription("Crawl a range of history in parallel windows [from, to); a rerun does only the windows still missing"))
 
 const emulator = Command.make("emulator", emulatorFlags, (flags) => runEmulator(flags)).pipe(
   Command.withDescription("Serve the chain-data, metrics and node JSON-RPC emulator until interrupted")
@@ -74,7 +113,7 @@ const status = Command.make("status", { out }, (a) => statusCommand(Option.getOr
 
 export const chainetl = Command.make("chainetl").pipe(
   Command.withDescription("ETL for blockchain data: chain-data REST, metrics and node JSON-RPC to Parquet + DuckDB"),
-  Command.withSubcommands([run, emulator, catalog, status])
+  Command.withSubcommands([run, backfill, emulator, catalog, status])
 )
 
 export const cli = Command.run(chainetl, { name: "chainetl", version: "0.1.0" })

@@ -1,10 +1,11 @@
 /**
- * `run --dry-run`: the slices a run would crawl and a lower bound of its requests, without a
- * single request (slices come from the job alone). Fan-outs and height ranges learn their keys
- * from the output and the service, so their bound is one request per slice.
+ * `--dry-run`: the slices a run would crawl and a lower bound of its requests, without a single
+ * request. Slices come from the job and the checkpoints on disk (windows already final are not
+ * planned). Fan-outs and height ranges learn their keys from the output and the service, so
+ * their bound is one request per slice.
  */
 import type { AnyDataset } from "../crawl/Dataset.ts"
-import type { Job } from "../Job.ts"
+import type { Slice } from "../crawl/Slice.ts"
 import { table } from "./table.ts"
 
 export interface DryRunLine {
@@ -13,13 +14,8 @@ export interface DryRunLine {
   readonly atLeastRequests: number
 }
 
-export const plan = (datasets: ReadonlyArray<AnyDataset>, job: Job, asOf: number): ReadonlyArray<DryRunLine> => {
-  const runDate = new Date(asOf * 1000).toISOString().slice(0, 10)
-  return datasets.map((d) => {
-    const slices = d.slices(job, { asOf, runDate }).length
-    return { dataset: d.name, slices, atLeastRequests: slices }
-  })
-}
+export const plan = (planned: ReadonlyArray<{ readonly dataset: AnyDataset; readonly slices: ReadonlyArray<Slice> }>): ReadonlyArray<DryRunLine> =>
+  planned.map(({ dataset, slices }) => ({ dataset: dataset.name, slices: slices.length, atLeastRequests: slices.length }))
 
 export const printPlan = (lines: ReadonlyArray<DryRunLine>, asOf: number): void => {
   console.log(table(["dataset", "slices", "requests (at least)"], lines.map((l) => [l.dataset, l.slices, l.atLeastRequests])))

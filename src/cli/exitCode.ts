@@ -1,15 +1,18 @@
 /**
- * A run that finished but left slices failed: bin.ts turns it into exit code 1 (the summary has
- * been printed and the other slices are committed).
+ * A run that finished but left slices failed (or could not rebuild the catalog): bin.ts turns it
+ * into exit code 1 (the summary has been printed and the other slices are committed).
  */
 import { Data } from "effect"
 
 export class RunFailed extends Data.TaggedError("RunFailed")<{
   readonly reason: "SlicesFailed"
   readonly failed: ReadonlyArray<string>
+  readonly error?: string
   readonly report: string
 }> {
   override get message(): string {
-    return `${this.failed.length} slice(s) failed: ${this.failed.join(", ")}. Details in ${this.report}; rerun the same command to resume them.`
+    const slices = this.failed.length === 0 ? [] : [`${this.failed.length} slice(s) failed: ${this.failed.join(", ")}.`]
+    const other = this.error === undefined ? [] : [`${this.error}.`]
+    return `${[...slices, ...other].join(" ")} Details in ${this.report}; rerun the same command to resume them.`
   }
 }

@@ -1,17 +1,23 @@
 /**
- * `chainetl run`: crawl, write, catalog, then print what was written. With --emulator the
- * services are an in-process emulator on a free port (what `npm start` does).
+ * `chainetl run` and `chainetl backfill`: plan, crawl, write, catalog, then print what was
+ * written. With --emulator the services are an in-process emulator on a free port (what
+ * `npm start` does). Progress goes to stderr (live on a terminal, a line per part and slice
+ * otherwise), or as JSON lines to stdout with --json; --quiet prints nothing but errors.
  */
-import { Effect, Either } from "effect"
+import { Effect, Either, Layer } from "effect"
 import { fileURLToPath } from "node:url"
 import type { SourceSettingsInput } from "../Config.ts"
+import { CheckpointStore } from "../crawl/Checkpoint.ts"
+import type { Backfill } from "../crawl/Dataset.ts"
 import { defaultJob, loadJobFile, type Network } from "../Job.ts"
-import { run, selectDatasets } from "../Runner.ts"
+import { planRun, run, selectDatasets } from "../Runner.ts"
+import { checkIncremental } from "./backfillPlan.ts"
 import { plan, printPlan } from "./dryRun.ts"
 import { startScopedEmulator } from "./emulatorCommand.ts"
 import { RunFailed } from "./exitCode.ts"
 import { runLayers } from "./layers.ts"
 import { resolveOut } from "./output.ts"
+import { progressLayer } from "./progress/index.ts"
 import { printSummary } from "./summary.ts"
 
 /** The job `npm start` runs: entities that exist in the emulator's default world. */
@@ -28,6 +34,10 @@ export interface RunArgs {
   readonly partRows: number
   readonly concurrency: number
   readonly dryRun?: boolean
+  readonly quiet?: boolean
+  readonly json?: boolean
+  /** `chainetl backfill`: the range, already checked. */
+  readonly backfill?: Backfill
 }
 
 export const runCommand = (args: RunArgs) =>
@@ -35,11 +45,12 @@ export const runCommand = (args: RunArgs) =>
     Effect.gen(function* () {
       const started = Date.now()
       const out = resolveOut(args.out)
+      const human = args.quiet !== true && args.json !== true
       let overrides: SourceSettingsInput = { out }
       let asOf: number | undefined
       if (args.emulator) {
         const emu = yield* startScopedEmulator({ seed: args.emulatorSeed, scale: args.emulatorScale })
-        console.log(`emulator: ${emu.baseUrl} (seed ${emu.options.seed}, scale ${emu.options.scale})`)
+        if (human) console.log(`emulator: ${emu.baseUrl} (seed ${emu.options.seed}, scale ${emu.options.scale})`)
         // a local emulator allows 200 requests/s without a key: the client's default 20/s, meant
         // for shared public services, would only make the demo slow
         overrides = { ...overrides, baseUrl: emu.baseUrl, metricsUrl: emu.metricsUrl, nodeUrl: emu.nodeUrl, rateLimit: 150, concurrency: 8 }
@@ -48,22 +59,33 @@ export const runCommand = (args: RunArgs) =>
       }
       const jobFile = args.job ?? (args.emulator ? EMULATOR_JOB : undefined)
       const loaded = jobFile === undefined ? Either.right(defaultJob) : yield* Effect.promise(() => loadJobFile(jobFile))
-      if (Either.isLeft(loaded)) return yield* Effect.fail(loaded.left)
-      const job = { ...loaded.right, ...(args.networks.length > 0 ? { networks: args.networks } : {}) }
+      const checked = Either.flatMap(loaded, (job) => checkIncremental(job, jobFile ?? "job"))
+      if (Either.isLeft(checked)) return yield* Effect.fail(checked.left)
+      const job = { ...checked.right, ...(args.networks.length > 0 ? { networks: args.networks } : {}) }
       if (args.dryRun === true) {
         const effectiveAsOf = asOf ?? Math.floor(Date.now() / 1000)
-        printPlan(plan(selectDatasets(args.datasets, job), job, effectiveAsOf), effectiveAsOf)
+        // reads checkpoints (windowed datasets plan around them); sends and writes nothing
+        const planned = yield* planRun(selectDatasets(args.datasets, job), job, effectiveAsOf, args.backfill).pipe(Effect.provide(CheckpointStore.layer(out)))
+        printPlan(plan(planned), effectiveAsOf)
         return
       }
-      const report = yield* run({ out, job, datasets: args.datasets, partRows: args.partRows, sliceConcurrency: args.concurrency, ...(asOf === undefined ? {} : { asOf }) }).pipe(
-        Effect.provide(runLayers(out, overrides, { out: "--out" }))
-      )
-      yield* printSummary(out, report, Date.now() - started)
+      const progress = progressLayer(args.quiet === true ? "quiet" : args.json === true ? "json" : "auto")
+      const report = yield* run({
+        out,
+        job,
+        datasets: args.datasets,
+        partRows: args.partRows,
+        sliceConcurrency: args.concurrency,
+        ...(asOf === undefined ? {} : { asOf }),
+        ...(args.backfill === undefined ? {} : { backfill: args.backfill })
+      }).pipe(Effect.provide(Layer.merge(runLayers(out, overrides, { out: "--out" }), progress)))
+      if (human) yield* printSummary(out, report, Date.now() - started)
       if (report.status === "failed") {
         return yield* Effect.fail(
           new RunFailed({
             reason: "SlicesFailed",
             failed: report.slices.filter((s) => s.status === "failed").map((s) => `${s.dataset}/${s.slice}`),
+            ...(report.error === null ? {} : { error: report.error }),
             report: `${out}/_runs/${report.runId}.json`
           })
         )
