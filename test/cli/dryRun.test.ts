@@ -1,4 +1,5 @@
 import { execFile } from "node:child_process"
+import { promises as fs } from "node:fs"
 import { promisify } from "node:util"
 import { fileURLToPath } from "node:url"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -24,8 +25,14 @@ describe("chainetl run --dry-run", () => {
     const { stdout } = await run(process.execPath, [BIN, "run", "--dry-run", "--job", JOB, "--out", out], {
       env: { ...process.env, CHAINETL_BASE_URL: emu.baseUrl, CHAINETL_METRICS_URL: emu.metricsUrl, CHAINETL_NODE_URL: emu.nodeUrl }
     })
-    expect(stdout).toMatch(/^staking_transactions\s+2\s+2$/m)
-    expect(stdout).toMatch(/^primary_blocks\s+6\s+6$/m)
+    // windowed datasets: the job's 90-day cells from its `since` to the wall clock (the run's as-of
+    // without --emulator), per network (staking) and per network and chain (blocks)
+    const job = JSON.parse(await fs.readFile(JOB, "utf8")) as { incremental: { staking_transactions: { since: string } } }
+    const grid = 90 * 86_400
+    const since = Date.parse(job.incremental.staking_transactions.since) / 1000
+    const cells = Math.floor(Math.floor(Date.now() / 1000) / grid) - Math.floor(since / grid) + 1
+    expect(stdout).toMatch(new RegExp(`^staking_transactions\\s+${2 * cells}\\s+${2 * cells}$`, "m"))
+    expect(stdout).toMatch(new RegExp(`^primary_blocks\\s+${6 * cells}\\s+${6 * cells}$`, "m"))
     expect(stdout).toContain("nothing was fetched or written")
     expect(JSON.stringify(emu.state().requests)).toBe(before)
     expect(await filesUnder(out)).toEqual([])

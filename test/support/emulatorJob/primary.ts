@@ -13,7 +13,7 @@ const NETWORKS: ReadonlyArray<Network> = ["mainnet", "fuji"]
  * days, not mainnet's years), in 90-day windows: the world holds a few hundred blocks, so day
  * windows would be hundreds of near-empty requests.
  */
-const incremental = (emu: RunningEmulator): Job["incremental"] => {
+export const emulatorIncremental = (emu: RunningEmulator): Job["incremental"] => {
   const first = Math.min(
     ...NETWORKS.flatMap((network) => {
       const net = emu.world.primary.network(network)
@@ -25,7 +25,7 @@ const incremental = (emu: RunningEmulator): Job["incremental"] => {
 }
 
 export const primaryJobPart = (emu: RunningEmulator): Partial<Job> => ({
-  incremental: incremental(emu),
+  incremental: emulatorIncremental(emu),
   addressSets: NETWORKS.flatMap((network) => {
     const net = emu.world.primary.network(network)
     const sets = net.addressSets()

@@ -1,0 +1,148 @@
+/**
+ * `chainetl backfill` as a user runs it (a child process, exit codes, the run report on disk),
+ * against the emulator behind a proxy that can take one window's requests down.
+ */
+import { execFile } from "node:child_process"
+import { promises as fs } from "node:fs"
+import * as path from "node:path"
+import { fileURLToPath } from "node:url"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { type RunningEmulator, startEmulator } from "../../src/emulator/index.ts"
+import type { RunReport } from "../../src/Runner.ts"
+import { forward, type Proxy, startProxy } from "../reliability/support.ts"
+import { fetchAll, query, tempOut } from "../support/spine.ts"
+
+const BIN = fileURLToPath(new URL("../../bin/chainetl.mjs", import.meta.url))
+const at = (iso: string) => Date.parse(iso) / 1000
+const FROM = "2024-06-01"
+const TO = "2024-06-08"
+const FAILING = "2024-06-03T00:00:00Z"
+
+interface Outcome {
+  readonly code: number
+  readonly stdout: string
+  readonly stderr: string
+}
+
+describe("chainetl backfill with one failing window", () => {
+  let emu: RunningEmulator
+  let proxy: Proxy
+  /** The window whose requests answer 503, while set. */
+  let down: ((url: URL) => boolean) | undefined
+  let out: string
+  let jobFile: string
+  let first: Outcome
+  let firstReport: RunReport
+  let second: Outcome
+  let secondReport: RunReport
+  let secondRequests: number
+
+  const cli = (args: ReadonlyArray<string>): Promise<Outcome> =>
+    new Promise((resolve) => {
+      execFile(
+        process.execPath,
+        [BIN, ...args],
+        { env: { ...process.env, CHAINETL_BASE_URL: proxy.url, CHAINETL_METRICS_URL: emu.metricsUrl, CHAINETL_NODE_URL: emu.nodeUrl, CHAINETL_MAX_RETRIES: "0", CHAINETL_RATE_LIMIT: "200" } },
+        (error, stdout, stderr) => resolve({ code: error === null ? 0 : typeof error.code === "number" ? error.code : -1, stdout, stderr })
+      )
+    })
+  const report = async (o: Outcome): Promise<RunReport> => {
+    const runs = (await fs.readdir(path.join(out, "_runs"))).sort()
+    const events = o.stdout.trim().split("\n").map((l) => JSON.parse(l) as { type: string; runId?: string })
+    const runId = events.find((e) => e.type === "run_started")?.runId
+    expect(runs).toContain(`${runId}.json`)
+    return JSON.parse(await fs.readFile(path.join(out, "_runs", `${runId}.json`), "utf8")) as RunReport
+  }
+  const backfill = ["backfill", "primary_blocks", "--from", FROM, "--to", TO, "--window", "1d", "--concurrency", "3", "--json"]
+
+  beforeAll(async () => {
+    emu = await startEmulator()
+    proxy = await startProxy(emu.baseUrl, (req) =>
+      down?.(req.url) === true ? { kind: "answer", status: 503, body: JSON.stringify({ message: "injected outage" }) } : forward
+    )
+    out = await tempOut()
+    jobFile = path.join(out, "..", `${path.basename(out)}-job.json`)
+    await fs.writeFile(jobFile, JSON.stringify({ networks: ["mainnet"], primaryBlockchains: ["p-chain"], incremental: { primary_blocks: { window: "90d", since: "2023-11-28" } } }))
+    // given the window of June 3rd down
+    down = (url) => url.pathname.endsWith("/blocks") && url.searchParams.get("startTimestamp") === String(at(FAILING) - 1)
+    first = await cli([...backfill, "--job", jobFile, "--out", out])
+    firstReport = await report(first)
+    // when the outage is over and the same command runs again
+    down = undefined
+    const before = emu.state().requests.total
+    second = await cli([...backfill, "--job", jobFile, "--out", out])
+    secondRequests = emu.state().requests.total - before
+    secondReport = await report(second)
+  }, 180_000)
+
+  afterAll(async () => {
+    await proxy?.close()
+    await emu?.close()
+  })
+
+  it("given one window down, when the backfill runs, then it exits 1 naming that window, and the six others are done", () => {
+    expect(first.code).toBe(1)
+    expect(first.stderr).toContain("1 slice(s) failed: primary_blocks/")
+    expect(first.stderr).toContain("2024-06-03")
+    expect(firstReport.mode).toBe("backfill")
+    expect(firstReport.status).toBe("failed")
+    expect(firstReport.planned).toBe(7)
+    const failed = firstReport.slices.filter((s) => s.status === "failed")
+    expect(failed.map((s) => s.params["from"])).toEqual([FAILING])
+    expect(failed[0]?.error).toContain("503")
+    expect(firstReport.slices.filter((s) => s.status === "done")).toHaveLength(6)
+    expect(firstReport.slices.every((s) => s.requests >= 1 && s.durationMs >= 0)).toBe(true)
+  })
+
+  it("given --json, when the backfill runs, then stdout is one event per line: run start, a start and a finish per window, run end", () => {
+    const events = first.stdout.trim().split("\n").map((l) => JSON.parse(l) as { type: string })
+    expect(events[0]?.type).toBe("run_started")
+    expect(events[events.length - 1]).toMatchObject({ type: "run_finished", status: "failed" })
+    expect(events.filter((e) => e.type === "slice_started")).toHaveLength(7)
+    expect(events.filter((e) => e.type === "slice_finished")).toHaveLength(7)
+  })
+
+  it("given the outage over, when the same backfill runs again, then only the failed window is crawled and the run exits 0", () => {
+    expect(second.code).toBe(0)
+    expect(secondReport.status).toBe("succeeded")
+    expect(secondReport.planned).toBe(1)
+    expect(secondReport.slices.map((s) => [s.params["from"], s.status])).toEqual([[FAILING, "done"]])
+    expect(secondRequests).toBe(secondReport.slices[0]?.requests)
+  })
+
+  it("given the completed backfill, when the output is read, then the range holds every block the service has in it, once", async () => {
+    const truth = await fetchAll(`${emu.baseUrl}/v1/networks/mainnet/blockchains/p-chain/blocks`, "blocks", {
+      startTimestamp: String(at(FROM)),
+      endTimestamp: String(at(TO) - 1)
+    })
+    const rows = await query(path.join(out, "catalog.duckdb"), "SELECT block_hash FROM primary_blocks")
+    expect(rows.map((r) => r["block_hash"]).sort()).toEqual(truth.map((b) => b["blockHash"]).sort())
+    expect(truth.length).toBeGreaterThan(0)
+  })
+
+  it("given the completed backfill, when it is planned again with --dry-run, then no window is left to crawl", async () => {
+    const plan = await cli([...backfill.filter((a) => a !== "--json"), "--dry-run", "--job", jobFile, "--out", out])
+    expect(plan.code).toBe(0)
+    expect(plan.stdout).toMatch(/^primary_blocks\s+0\s+0$/m)
+  }, 60_000)
+
+  it("given backfilled days, when the nightly run follows, then it fills the history around them and no block is written twice", async () => {
+    const night = await cli(["run", "primary_blocks", "--job", jobFile, "--out", out, "--quiet"])
+    expect(night).toMatchObject({ code: 0, stdout: "" })
+    const truth = await fetchAll(`${emu.baseUrl}/v1/networks/mainnet/blockchains/p-chain/blocks`, "blocks")
+    const [row] = await query(path.join(out, "catalog.duckdb"), "SELECT count(*)::INTEGER AS n, count(DISTINCT block_hash)::INTEGER AS d FROM primary_blocks")
+    expect(row).toEqual({ n: truth.length, d: truth.length })
+  }, 60_000)
+
+  it("given bad flags, when backfill is called, then it exits 2 naming the flag and the fix", async () => {
+    const reversed = await cli(["backfill", "primary_blocks", "--from", TO, "--to", FROM, "--out", out])
+    expect(reversed.code).toBe(2)
+    expect(reversed.stderr).toContain("--to: 2024-06-01 is not after --from 2024-06-08")
+    const notWindowed = await cli(["backfill", "delegators", "--from", FROM, "--to", TO, "--out", out])
+    expect(notWindowed.code).toBe(2)
+    expect(notWindowed.stderr).toContain("delegators cannot be backfilled by time range")
+    const badWindow = await cli(["backfill", "chain_metrics", "--from", FROM, "--to", TO, "--window", "1d", "--out", out])
+    expect(badWindow.code).toBe(2)
+    expect(badWindow.stderr).toContain("--window: chain_metrics has windows of its own")
+  }, 60_000)
+})
