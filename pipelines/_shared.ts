@@ -25,6 +25,15 @@ export const DAY = 86_400
  */
 export const NETWORK_LAUNCH = Date.UTC(2020, 8, 1) / 1000
 
+/** Route 12's newest block time on a primary chain (it lists latest first): what "now" is for the service. */
+export const latestPrimaryBlockTime = (network: string, blockchain: string) =>
+  Effect.gen(function* () {
+    const client = yield* RestClient
+    const body = (yield* client.get("data", `/v1/networks/${network}/blockchains/${blockchain}/blocks`, { pageSize: 1 })) as { blocks?: Array<{ blockTimestamp?: unknown }> }
+    const t = body.blocks?.[0]?.blockTimestamp
+    return typeof t === "number" ? t : undefined
+  })
+
 export const utcDate = (column: string) => (row: Row): string => (row[column] as Date).toISOString().slice(0, 10)
 
 export const AssetAmount = Schema.Struct({

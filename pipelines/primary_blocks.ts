@@ -11,7 +11,7 @@ import { type WindowSpec, windowSlices } from "../src/crawl/Windows.ts"
 import type { RestClient } from "../src/source/RestClient.ts"
 import { DecimalString, IntegerLike, UnixSeconds, decoder } from "../src/transform/Decode.ts"
 import { schema } from "../schemas/primary_blocks.ts"
-import { columnKey, DAY, HOUR, NETWORK_LAUNCH, utcDate } from "./_shared.ts"
+import { columnKey, DAY, HOUR, latestPrimaryBlockTime, NETWORK_LAUNCH, utcDate } from "./_shared.ts"
 
 const opt = Schema.optional
 
@@ -42,7 +42,8 @@ const decode = decoder(Block)
 
 const windows: WindowSpec = {
   bases: (job) => job.networks.flatMap((network) => job.primaryBlockchains.map((blockchain) => ({ network, blockchain }))),
-  defaults: { window: DAY, lookback: HOUR, since: NETWORK_LAUNCH }
+  defaults: { window: DAY, lookback: HOUR, since: NETWORK_LAUNCH },
+  latest: (base) => latestPrimaryBlockTime(base["network"] ?? "", base["blockchain"] ?? ""),
 }
 
 export const dataset: DatasetDef<RestClient> = {

@@ -12,7 +12,7 @@ import { type WindowSpec, windowSlices } from "../src/crawl/Windows.ts"
 import type { RestClient } from "../src/source/RestClient.ts"
 import { DecimalString, IntegerLike, UnixSeconds, decoder } from "../src/transform/Decode.ts"
 import { schema } from "../schemas/staking_transactions.ts"
-import { AssetAmount, assetAmountRow, columnKey, DAY, HOUR, NETWORK_LAUNCH, utcDate, Utxo, utxoRow } from "./_shared.ts"
+import { AssetAmount, assetAmountRow, columnKey, DAY, HOUR, latestPrimaryBlockTime, NETWORK_LAUNCH, utcDate, Utxo, utxoRow } from "./_shared.ts"
 
 const opt = Schema.optional
 const Bls = Schema.Struct({ publicKey: Schema.String, proofOfPossession: Schema.String })
@@ -67,7 +67,9 @@ const decode = decoder(StakingTx)
 
 const windows: WindowSpec = {
   bases: (job) => job.networks.map((network) => ({ network })),
-  defaults: { window: DAY, lookback: HOUR, since: NETWORK_LAUNCH }
+  defaults: { window: DAY, lookback: HOUR, since: NETWORK_LAUNCH },
+  // staking transactions are sparse: the P-chain's newest block says how far the service is
+  latest: (base) => latestPrimaryBlockTime(base["network"] ?? "", "p-chain"),
 }
 
 const genesisText = (g: unknown): string | null =>

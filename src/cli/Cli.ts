@@ -107,9 +107,15 @@ const catalog = Command.make("catalog", { out }, (a) => catalogCommand(Option.ge
   Command.withDescription("Rebuild output/catalog.duckdb and output/catalog.sql from the Parquet on disk")
 )
 
-const status = Command.make("status", { out }, (a) => statusCommand(Option.getOrUndefined(a.out))).pipe(
-  Command.withDescription("Show every slice's checkpoint: pages, rows, state, last run")
-)
+const status = Command.make(
+  "status",
+  {
+    out,
+    live: Options.boolean("live").pipe(Options.withDescription("Ask each windowed listing's service for its newest block and show the lag behind it (one request each)")),
+    json: Options.boolean("json").pipe(Options.withDescription("Print the status as one JSON document"))
+  },
+  (a) => statusCommand({ out: Option.getOrUndefined(a.out), live: a.live, json: a.json })
+).pipe(Command.withDescription("Show watermarks, lag, pending windows, every dataset's slices, the last runs and failed slices"))
 
 export const chainetl = Command.make("chainetl").pipe(
   Command.withDescription("ETL for blockchain data: chain-data REST, metrics and node JSON-RPC to Parquet + DuckDB"),

@@ -1,36 +1,112 @@
-/** `chainetl status`: every slice's checkpoint, one line each. */
-import { Effect } from "effect"
+/**
+ * `chainetl status`: how far each windowed listing's history is complete (watermark), how far
+ * that is behind (with --live, behind the service's newest block), the windows still pending,
+ * every other dataset's slices, the last runs and every failed slice. Reads only the output
+ * folder unless --live; never writes.
+ */
+import { Effect, Layer } from "effect"
+import { promises as fs } from "node:fs"
+import * as path from "node:path"
+import { datasets as registry } from "../../pipelines/index.ts"
 import { CheckpointStore } from "../crawl/Checkpoint.ts"
+import type { RunReport } from "../Runner.ts"
+import { sourceLayerFromEnv } from "../source/SourceLayer.ts"
+import { isoSeconds } from "../Time.ts"
 import { resolveOut } from "./output.ts"
+import { type ListingStatus, type Status, statusOf } from "./status/model.ts"
 import { table } from "./table.ts"
+
+export interface StatusArgs {
+  readonly out: string | undefined
+  readonly live: boolean
+  readonly json: boolean
+}
 
 /** Address lists make slice params long: a table shows their start (the checkpoint file has all). */
 const shorten = (text: string, max = 48): string => (text.length <= max ? text : `${text.slice(0, max - 1)}…`)
 
-export const statusCommand = (outFlag: string | undefined) =>
+const span = (seconds: number): string => {
+  const s = Math.max(0, Math.round(seconds))
+  if (s < 3_600) return `${Math.floor(s / 60)}m`
+  if (s < 86_400) return `${Math.floor(s / 3_600)}h ${Math.floor((s % 3_600) / 60)}m`
+  return `${Math.floor(s / 86_400)}d ${Math.floor((s % 86_400) / 3_600)}h`
+}
+
+const readRuns = (out: string) =>
+  Effect.promise(async () => {
+    const dir = path.join(out, "_runs")
+    const files = (await fs.readdir(dir).catch(() => [] as string[])).filter((f) => f.endsWith(".json"))
+    const runs = await Promise.all(files.map(async (f) => JSON.parse(await fs.readFile(path.join(dir, f), "utf8")) as RunReport))
+    return runs
+  })
+
+/** The service's newest time per listing (--live): one small request each, failures shown, not fatal. */
+const latestOf = (listings: ReadonlyArray<ListingStatus>) =>
+  Effect.forEach(listings, (l) => {
+    const spec = registry.find((d) => d.name === l.dataset)?.windows
+    if (spec?.latest === undefined) return Effect.succeed<number | string | undefined>(undefined)
+    return spec.latest(l.listing).pipe(Effect.catchAll((e) => Effect.succeed<number | string | undefined>(`unreachable: ${e.message}`)))
+  })
+
+const render = (status: Status, latest: ReadonlyArray<number | string | undefined> | undefined, now: number): void => {
+  if (status.listings.length > 0) {
+    console.log(
+      table(
+        ["dataset", "listing", "windows", "done", "since", "complete through", latest === undefined ? "age" : "lag", "pending", "last run"],
+        status.listings.map((l, i) => {
+          const newest = latest?.[i]
+          const lag =
+            l.watermark === null ? "" : newest === undefined ? (latest === undefined ? span(now - l.watermark) : "") : typeof newest === "string" ? newest : span(newest - l.watermark)
+          const pending = l.pending.length === 0 ? "" : `${l.pending.length}: ${l.pending.slice(0, 2).map((p) => `[${isoSeconds(p.from)}, ${isoSeconds(p.to)}) ${p.status}`).join(", ")}${l.pending.length > 2 ? ", …" : ""}`
+          return [l.dataset, shorten(Object.values(l.listing).join("/"), 24), l.windows, l.done, l.since === null ? "" : isoSeconds(l.since), l.watermark === null ? "" : isoSeconds(l.watermark), lag, pending, l.lastRun ?? ""]
+        })
+      )
+    )
+    console.log(latest === undefined ? "(age: behind this machine's clock; --live measures the lag behind the service's newest block)\n" : "")
+  }
+  if (status.datasets.length > 0) {
+    console.log(
+      table(
+        ["dataset", "slices", "done", "failed", "running", "rows", "last run", "updated"],
+        status.datasets.map((d) => [d.dataset, d.slices, d.done, d.failed, d.running, d.rows, d.lastRun ?? "", d.updatedAt === null ? "" : `${d.updatedAt.slice(0, 19)}Z`])
+      )
+    )
+    console.log("")
+  }
+  if (status.runs.length > 0) {
+    console.log(
+      table(
+        ["run", "mode", "status", "started", "slices", "failed", "rows", "requests", "429s", "waited"],
+        status.runs.map((r) => [r.runId, r.mode, r.status, `${r.startedAt.slice(0, 19)}Z`, r.slices, r.failed, r.rows, r.requests, r.rateLimited, `${(r.waitMs / 1000).toFixed(1)}s`])
+      )
+    )
+    console.log("")
+  }
+  if (status.failures.length > 0) {
+    console.log(`failed slices (${status.failures.length}); rerun the same command to resume them:`)
+    for (const f of status.failures) console.log(`  ${f.dataset}/${f.slice} (run ${f.runId}): ${f.error}`)
+  }
+}
+
+export const statusCommand = (args: StatusArgs) =>
   Effect.gen(function* () {
-    const out = resolveOut(outFlag)
+    const out = resolveOut(args.out)
     const store = yield* CheckpointStore
-    const states = [...(yield* store.list())].sort((a, b) => `${a.dataset}/${a.slice}`.localeCompare(`${b.dataset}/${b.slice}`))
-    if (states.length === 0) {
+    const checkpoints = yield* store.list()
+    const runs = yield* readRuns(out)
+    if (checkpoints.length === 0 && runs.length === 0) {
       console.log(`no checkpoints under ${out}/_state: nothing has run here yet`)
       return
     }
-    console.log(
-      table(
-        ["dataset", "slice", "state", "pages", "rows", "rejects", "restarts", "last run", "updated", "error"],
-        states.map((s) => [
-          s.dataset,
-          shorten(Object.values(s.params).join("/")),
-          s.status,
-          s.pagesCommitted,
-          s.rowsCommitted,
-          s.rejectsCommitted,
-          s.restarts,
-          s.runId,
-          s.updatedAt.slice(0, 19) + "Z",
-          s.error ?? ""
-        ])
-      )
-    )
-  }).pipe(Effect.provide(CheckpointStore.layer(resolveOut(outFlag))))
+    const status = statusOf(checkpoints, runs, registry.filter((d) => d.windows !== undefined).map((d) => d.name))
+    const latest = args.live ? yield* latestOf(status.listings).pipe(Effect.provide(sourceLayerFromEnv({ out }, { out: "--out" }))) : undefined
+    if (args.json) {
+      const withLag = status.listings.map((l, i) => {
+        const newest = latest?.[i]
+        return { ...l, latest: typeof newest === "number" ? newest : null, lagSeconds: typeof newest === "number" && l.watermark !== null ? newest - l.watermark : null }
+      })
+      console.log(JSON.stringify({ ...status, listings: withLag }, null, 2))
+      return
+    }
+    render(status, latest, Math.floor(Date.now() / 1000))
+  }).pipe(Effect.provide(Layer.orDie(CheckpointStore.layer(resolveOut(args.out)))))

@@ -16,7 +16,10 @@
  * lookback (`fetchFrom`): the service may index late, and the crawler skips the keys it already
  * has, so the rerun adds what is new and duplicates nothing.
  */
+import type { Effect } from "effect"
+import type { SourceError } from "../Errors.ts"
 import type { Job } from "../Job.ts"
+import type { RestClient } from "../source/RestClient.ts"
 import { isoSeconds as iso, parseDuration, parseInstant } from "../Time.ts"
 import type { CheckpointState } from "./Checkpoint.ts"
 import type { SliceContext } from "./Dataset.ts"
@@ -41,6 +44,8 @@ export interface WindowSpec {
   /** The listings the windows cut, one params object each (e.g. network × blockchain). */
   readonly bases: (job: Job) => ReadonlyArray<Readonly<Record<string, string>>>
   readonly defaults: WindowSettings
+  /** The service's newest time on a listing (`chainetl status --live` measures the lag to it). */
+  readonly latest?: (base: Readonly<Record<string, string>>) => Effect.Effect<number | undefined, SourceError, RestClient>
 }
 
 export const FROM = "from"

@@ -34,6 +34,7 @@ describe("chainetl backfill with one failing window", () => {
   let first: Outcome
   let firstReport: RunReport
   let second: Outcome
+  let statusAfterFirst: Outcome
   let secondReport: RunReport
   let secondRequests: number
 
@@ -67,6 +68,7 @@ describe("chainetl backfill with one failing window", () => {
     down = (url) => url.pathname.endsWith("/blocks") && url.searchParams.get("startTimestamp") === String(at(FAILING) - 1)
     first = await cli([...backfill, "--job", jobFile, "--out", out])
     firstReport = await report(first)
+    statusAfterFirst = await cli(["status", "--out", out, "--live", "--json"])
     // when the outage is over and the same command runs again
     down = undefined
     const before = emu.state().requests.total
@@ -100,6 +102,32 @@ describe("chainetl backfill with one failing window", () => {
     expect(events[events.length - 1]).toMatchObject({ type: "run_finished", status: "failed" })
     expect(events.filter((e) => e.type === "slice_started")).toHaveLength(7)
     expect(events.filter((e) => e.type === "slice_finished")).toHaveLength(7)
+  })
+
+  it("given the failed window, when status is asked with --live, then it shows the history complete up to that window, it pending, the lag to the service's newest block, and the failure", async () => {
+    expect(statusAfterFirst.code).toBe(0)
+    const status = JSON.parse(statusAfterFirst.stdout) as {
+      listings: Array<{ dataset: string; listing: Record<string, string>; windows: number; done: number; since: number; watermark: number; pending: Array<{ from: number; status: string; error: string }>; latest: number; lagSeconds: number }>
+      failures: Array<{ dataset: string; error: string }>
+      runs: Array<{ mode: string; status: string; failed: number; requests: number }>
+    }
+    const [blocks] = await fetchAll(`${emu.baseUrl}/v1/networks/mainnet/blockchains/p-chain/blocks`, "blocks", { pageSize: "1" }).then((all) => all.slice(0, 1))
+    expect(status.listings).toEqual([
+      {
+        dataset: "primary_blocks",
+        listing: { network: "mainnet", blockchain: "p-chain" },
+        windows: 7,
+        done: 6,
+        since: at(FROM),
+        watermark: at(FAILING),
+        pending: [{ from: at(FAILING), to: at(FAILING) + 86_400, status: "failed", error: expect.stringContaining("HTTP 503") }],
+        lastRun: firstReport.runId,
+        latest: blocks!["blockTimestamp"],
+        lagSeconds: (blocks!["blockTimestamp"] as number) - at(FAILING)
+      }
+    ])
+    expect(status.failures).toHaveLength(1)
+    expect(status.runs[0]).toMatchObject({ mode: "backfill", status: "failed", failed: 1, requests: firstReport.slices.reduce((n, s) => n + s.requests, 0) })
   })
 
   it("given the outage over, when the same backfill runs again, then only the failed window is crawled and the run exits 0", () => {

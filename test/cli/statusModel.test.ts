@@ -1,0 +1,47 @@
+import { describe, expect, it } from "vitest"
+import { type CheckpointState, initialState } from "../../src/crawl/Checkpoint.ts"
+import { makeSlice } from "../../src/crawl/Slice.ts"
+import { statusOf } from "../../src/cli/status/model.ts"
+
+const at = (iso: string) => Date.parse(iso) / 1000
+const state = (dataset: string, params: Record<string, string>, status: CheckpointState["status"], completedAsOf: number | null, extra: Partial<CheckpointState> = {}): CheckpointState => ({
+  ...initialState(makeSlice(dataset, params), "r1"),
+  status,
+  completedAsOf,
+  ...extra
+})
+const day = (d: string, status: CheckpointState["status"], completedAsOf: number | null) =>
+  state("primary_blocks", { network: "mainnet", blockchain: "p-chain", from: `2025-01-${d}T00:00:00Z`, to: `2025-01-${String(Number(d) + 1).padStart(2, "0")}T00:00:00Z` }, status, completedAsOf)
+
+describe("statusOf", () => {
+  it("given done days up to a head day completed at 02:00, when status is computed, then the watermark is that 02:00", () => {
+    const night = at("2025-01-03T02:00:00Z")
+    const s = statusOf([day("03", "done", night), day("01", "done", night), day("02", "done", night)], [], ["primary_blocks"])
+    expect(s.listings).toHaveLength(1)
+    expect(s.listings[0]).toMatchObject({ windows: 3, done: 3, since: at("2025-01-01T00:00:00Z"), watermark: night, pending: [] })
+  })
+
+  it("given a failed day between done ones, when status is computed, then the watermark stops before it and it is pending with its error", () => {
+    const later = at("2025-02-01T00:00:00Z")
+    const failed = { ...day("02", "failed", null), error: "HttpStatus on GET … (HTTP 503)" }
+    const s = statusOf([day("01", "done", later), failed, day("03", "done", later)], [], ["primary_blocks"])
+    expect(s.listings[0]).toMatchObject({
+      watermark: at("2025-01-02T00:00:00Z"),
+      pending: [{ from: at("2025-01-02T00:00:00Z"), to: at("2025-01-03T00:00:00Z"), status: "failed", error: "HttpStatus on GET … (HTTP 503)" }]
+    })
+    expect(s.failures.map((f) => f.dataset)).toEqual(["primary_blocks"])
+  })
+
+  it("given slices of a dataset without windows, when status is computed, then they are counted per dataset, not as listings", () => {
+    const s = statusOf(
+      [
+        state("delegators", { network: "mainnet", snapshot_date: "2025-01-01" }, "done", 1, { rowsCommitted: 330 }),
+        state("delegators", { network: "fuji", snapshot_date: "2025-01-01" }, "failed", null, { rowsCommitted: 100 })
+      ],
+      [],
+      ["primary_blocks"]
+    )
+    expect(s.listings).toEqual([])
+    expect(s.datasets).toEqual([{ dataset: "delegators", slices: 2, done: 1, failed: 1, running: 0, rows: 430, lastRun: "r1", updatedAt: expect.any(String) }])
+  })
+})
