@@ -8,6 +8,8 @@ import * as path from "node:path"
 import type { RunReport } from "../Runner.ts"
 import { table } from "./table.ts"
 
+const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)}s`
+
 export const EXAMPLE_QUERY = `SELECT network, blockchain, count(*) AS blocks, max(block_number) AS latest_block, max(block_timestamp) AS latest_time
 FROM primary_blocks GROUP BY ALL ORDER BY ALL`
 
@@ -25,27 +27,39 @@ const queryCatalog = async (out: string, sql: string) => {
 
 export const printSummary = (out: string, report: RunReport, elapsedMs: number) =>
   Effect.promise(async () => {
-    const byDataset = new Map<string, { slices: number; failed: number; pages: number; rows: number; rejects: number; parts: number }>()
+    type Totals = { slices: number; failed: number; pages: number; rows: number; rejects: number; parts: number; requests: number; retries: number; rateLimited: number; waitMs: number }
+    const byDataset = new Map<string, Totals>()
     for (const s of report.slices) {
-      const d = byDataset.get(s.dataset) ?? { slices: 0, failed: 0, pages: 0, rows: 0, rejects: 0, parts: 0 }
+      const d = byDataset.get(s.dataset) ?? { slices: 0, failed: 0, pages: 0, rows: 0, rejects: 0, parts: 0, requests: 0, retries: 0, rateLimited: 0, waitMs: 0 }
       byDataset.set(s.dataset, {
         slices: d.slices + 1,
         failed: d.failed + (s.status === "failed" ? 1 : 0),
         pages: d.pages + s.pages,
         rows: d.rows + s.rows,
         rejects: d.rejects + s.rejects,
-        parts: d.parts + s.parts
+        parts: d.parts + s.parts,
+        requests: d.requests + s.requests,
+        retries: d.retries + s.retries,
+        rateLimited: d.rateLimited + s.rateLimited,
+        waitMs: d.waitMs + s.waitMs
       })
     }
     console.log("")
     console.log(
       table(
-        ["dataset", "slices", "failed", "pages", "rows", "rejects", "files"],
-        [...byDataset].map(([name, d]) => [name, d.slices, d.failed, d.pages, d.rows, d.rejects, d.parts])
+        ["dataset", "slices", "failed", "pages", "rows", "rejects", "files", "requests", "retries", "429s", "waited"],
+        [...byDataset].map(([name, d]) => [name, d.slices, d.failed, d.pages, d.rows, d.rejects, d.parts, d.requests, d.retries, d.rateLimited, seconds(d.waitMs)])
       )
     )
     console.log("")
+    const hosts = Object.values(report.hosts)
+    const limiterMs = hosts.reduce((n, h) => n + h.limiterWaitMs, 0)
+    const retryAfterMs = hosts.reduce((n, h) => n + h.retryAfterWaitMs, 0)
     console.log(`run ${report.runId} ${report.status} in ${(elapsedMs / 1000).toFixed(1)} s; output ${out}`)
+    console.log(
+      `requests: ${hosts.reduce((n, h) => n + h.requests, 0)} (${hosts.reduce((n, h) => n + h.retries, 0)} retries, ${hosts.reduce((n, h) => n + h.rateLimited, 0)} answered 429); ` +
+        `waited ${seconds(limiterMs)} on the rate limiter and ${seconds(retryAfterMs)} on Retry-After (summed over concurrent requests)`
+    )
     console.log(`catalog: ${path.join(out, "catalog.duckdb")} (views: ${report.datasets.join(", ")}, _rejects)`)
     if (report.datasets.includes("primary_blocks")) {
       const result = await queryCatalog(out, EXAMPLE_QUERY).catch((e: unknown) => ({ error: String(e) }))
