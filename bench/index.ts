@@ -3,5 +3,8 @@
  * Benchmarks print their own tables; none asserts timings, which depend on the machine.
  */
 import { runParquetWriters } from "./parquet-writers.ts"
+import { runPlanning } from "./planning.ts"
 
-await runParquetWriters(process.argv.slice(2))
+const args = process.argv.slice(2)
+runPlanning(args)
+if (!args.includes("--planning-only")) await runParquetWriters(args)
