@@ -13,6 +13,7 @@ import type { RunReport } from "../Runner.ts"
 import { sourceLayerFromEnv } from "../source/SourceLayer.ts"
 import { isoSeconds } from "../Time.ts"
 import { resolveOut } from "./output.ts"
+import { shorten } from "./progress/format.ts"
 import { type ListingStatus, type Status, statusOf } from "./status/model.ts"
 import { table } from "./table.ts"
 
@@ -21,9 +22,6 @@ export interface StatusArgs {
   readonly live: boolean
   readonly json: boolean
 }
-
-/** Address lists make slice params long: a table shows their start (the checkpoint file has all). */
-const shorten = (text: string, max = 48): string => (text.length <= max ? text : `${text.slice(0, max - 1)}…`)
 
 const span = (seconds: number): string => {
   const s = Math.max(0, Math.round(seconds))
