@@ -163,7 +163,8 @@ export const planWindows = (input: PlanInput): ReadonlyArray<Slice> => {
       // a window completed before is topped up from that completion minus the lookback; the bound
       // moves only when the window completes again, so a resumed page token keeps its query
       const completed = state?.completedAsOf ?? null
-      const fetchFrom = completed === null ? window.from : Math.max(window.from, completed - settings.lookback)
+      // (a window can be final by time yet not done: completed, then failed on a later commit)
+      const fetchFrom = completed === null ? window.from : Math.min(window.to, Math.max(window.from, completed - settings.lookback))
       out.push({ ...slice, fetchFrom })
     }
   }

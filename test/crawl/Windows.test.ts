@@ -101,6 +101,12 @@ describe("planWindows", () => {
     expect(slices[0]?.fetchFrom).toBe(at("2025-01-02T00:00:00Z"))
   })
 
+  it("given a window completed long after its end whose checkpoint then failed, when planned, then it is asked again from its end, never from past it", () => {
+    const existing = [window("2025-01-01T00:00:00Z", "2025-01-02T00:00:00Z", "failed", at("2025-03-01T00:00:00Z"))]
+    const slices = planWindows({ dataset: "primary_blocks", bases: [base], settings, existing, range: { from: settings.since, to: at("2025-03-01T00:00:00Z") }, extendEnd: false })
+    expect(slices[0]?.fetchFrom).toBe(at("2025-01-02T00:00:00Z"))
+  })
+
   it("given windows of another base, when a base is planned, then they neither claim its range nor get planned", () => {
     const other = { ...window("2025-01-01T00:00:00Z", "2025-01-02T00:00:00Z", "running", null), params: { network: "fuji", blockchain: "p-chain", from: "2025-01-01T00:00:00Z", to: "2025-01-02T00:00:00Z" } }
     const slices = planWindows({ dataset: "primary_blocks", bases: [base], settings, existing: [other], range: { from: at("2025-01-01T00:00:00Z"), to: at("2025-01-02T00:00:00Z") }, extendEnd: false })
