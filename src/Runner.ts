@@ -25,6 +25,7 @@ import { clearDeadTemps } from "./sink/Leftovers.ts"
 import { acquireOutputLock } from "./sink/OutputLock.ts"
 import { ParquetSink } from "./sink/ParquetSink.ts"
 import { catalogEntries } from "./catalogEntries.ts"
+import { SinkError } from "./Errors.ts"
 
 export interface RunOptions {
   readonly out: string
@@ -64,7 +65,10 @@ export const newRunId = (now: Date): string =>
 const reportPath = (out: string, runId: string) => path.join(out, "_runs", `${runId}.json`)
 
 const saveReport = (out: string, report: RunReport) =>
-  Effect.promise(() => writeFileAtomic(reportPath(out, report.runId), JSON.stringify(report, null, 2)))
+  Effect.tryPromise({
+    try: () => writeFileAtomic(reportPath(out, report.runId), JSON.stringify(report, null, 2)),
+    catch: (e) => new SinkError({ reason: "Io", path: reportPath(out, report.runId), detail: e instanceof Error ? e.message : String(e) })
+  })
 
 /** Named datasets, else the job's list, else every dataset (legacy ones only when the job enables them). */
 export const selectDatasets = (names: ReadonlyArray<string>, job: Job): ReadonlyArray<AnyDataset> => {
@@ -124,7 +128,8 @@ export const run = (options: RunOptions) =>
         catalog: null,
         error: null
       }
-      yield* saveReport(options.out, report)
+      // a report that cannot be written (a full disk) must not stop the run: the slices say more
+      yield* saveReport(options.out, report).pipe(Effect.catchAll((e) => Effect.logWarning(`run report not written at start: ${e.message}`)))
       yield* emit({ type: "run_started", at: started.getTime(), runId, mode, datasets: report.datasets, slices: planned })
       // 4.
       const crawl: CrawlOptions = { runId, asOf, ingestedAt: started, partRows: options.partRows }
@@ -149,7 +154,10 @@ export const run = (options: RunOptions) =>
         catalog: Either.isRight(catalog) ? catalog.right.databasePath : null,
         error: Either.isLeft(catalog) ? `catalog not rebuilt: ${catalog.left.message}` : null
       }
-      yield* saveReport(options.out, report)
+      const saved = yield* Effect.either(saveReport(options.out, report))
+      if (Either.isLeft(saved)) {
+        report = { ...report, status: "failed", error: [report.error, `run report not written: ${saved.left.message}`].filter((e) => e !== null).join("; ") }
+      }
       yield* emit({ type: "run_finished", at: finished, runId, status: report.status === "failed" ? "failed" : "succeeded", durationMs: finished - started.getTime() })
       return report
     })

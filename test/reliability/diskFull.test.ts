@@ -57,7 +57,8 @@ const partRows = async (out: string, files: ReadonlyArray<string>): Promise<Map<
 const code = (reason: string): string => ({ "No space left on device": "ENOSPC", "File too large": "EFBIG" })[reason] ?? "E[A-Z]+"
 
 const expectFailedOn = async (out: string, run: CliExit, reason: string) => {
-  const failed = (await readCheckpoints(out)).filter((c) => c.status === "failed")
+  const checkpoints = await readCheckpoints(out)
+  const failed = checkpoints.filter((c) => c.status === "failed")
   expect(failed.length).toBeGreaterThan(0)
   // a part that could not be staged, or the checkpoint saved before the slice's first part
   for (const c of failed) {
@@ -65,14 +66,18 @@ const expectFailedOn = async (out: string, run: CliExit, reason: string) => {
       new RegExp(`^(Io at ${out}/${c.dataset}/.+\\.parquet: IO Error: Could not write file "${out}/_staging/.+": ${reason}|checkpoint of ${c.slice}: Io: Error: ${code(reason)}: ${reason.toLowerCase()}, .+)$`)
     )
   }
-  const named = failed.map((c) => `${c.dataset}/${c.slice}`)
-  // progress lines share stderr; the verdict is the line the CLI prefixes with its name
+  // progress lines share stderr; the verdict is the line the CLI prefixes with its name. A slice
+  // whose failure could not be recorded either (the disk is full) stays "running" on disk: it is
+  // named too, and the next run recovers it like any cut-short slice
   const verdict = run.stderr.split("\n").find((l) => l.startsWith("chainetl: ")) ?? ""
-  expect(verdict).toMatch(
-    new RegExp(`^chainetl: ${named.length} slice\\(s\\) failed: .+\\. (catalog not rebuilt: .+\\. )?Details in ${out}/_runs/\\S+\\.json; rerun the same command to resume them\\.$`)
-  )
-  for (const n of named) expect(verdict).toContain(n)
-  if (verdict.includes("catalog not rebuilt")) expect(verdict).toContain(reason)
+  const named = /^chainetl: (\d+) slice\(s\) failed: (.+?)\. ((?:catalog not rebuilt|run report not written): .+\. )?Details in (\S+\.json); rerun the same command to resume them\.$/.exec(verdict)
+  expect(named, verdict).not.toBeNull()
+  const names = named![2]!.split(", ")
+  expect(names).toHaveLength(Number(named![1]))
+  for (const c of failed) expect(names).toContain(`${c.dataset}/${c.slice}`)
+  // (or has no checkpoint at all: even marking it running found the disk full)
+  for (const n of names) expect(["failed", "running", undefined]).toContain(checkpoints.find((c) => `${c.dataset}/${c.slice}` === n)?.status)
+  if (named![3] !== undefined) expect(named![3]).toContain(reason)
 }
 
 /** After a failed run: parts whole, none past a checkpoint, each checkpoint's rows exactly on disk. */
