@@ -68,6 +68,16 @@ describe("lines progress reporter", () => {
   })
 })
 
+describe("lines progress reporter and final slices", () => {
+  it("given slices skipped as final, when reported as lines, then they print nothing and the end line counts them", () => {
+    const { out, write } = collect()
+    const report = linesReporter(write)
+    const skipped = (slice: string): ProgressEvent => ({ type: "slice_finished", at: T0 + 100, dataset: "chain_metrics", slice, status: "skipped", pages: 0, rows: 0, rejects: 0, requests: 0, durationMs: 0 })
+    ;[skipped("a"), skipped("b"), { type: "run_finished", at: T0 + 200, runId: "r2", status: "succeeded", durationMs: 200 } as ProgressEvent].forEach(report)
+    expect(out).toEqual(["2026-11-22T18:03:00Z end   r2 succeeded in 0.2s (2 final slices skipped)\n"])
+  })
+})
+
 describe("json progress reporter", () => {
   it("given a scripted run, when reported as JSON, then each event is one parseable line equal to the event, pages included", () => {
     const { out, write } = collect()

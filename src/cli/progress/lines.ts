@@ -1,6 +1,7 @@
 /**
- * Progress as plain log lines for cron and CI: one line per committed part and per finished
- * slice, plus the run's start and end. Page events are ignored, they would flood a log file.
+ * Progress as plain log lines for cron and CI: one line per committed part and per slice that
+ * ran, plus the run's start and end. Page events are ignored, they would flood a log file, and so
+ * are slices skipped as final (hundreds of settled metric months a night): the end line counts them.
  */
 import type { ProgressEvent } from "../../crawl/Progress.ts"
 import { oneLine, seconds, shorten, timestamp } from "./format.ts"
@@ -16,7 +17,8 @@ export const formatLine = (event: ProgressEvent): string | undefined => {
     case "part_committed":
       return `${at} ${tag("part")} ${event.dataset} ${shorten(event.slice)} #${event.seq} ${event.rows} rows ${event.rejects} rejects`
     case "slice_finished": {
-      const word = event.status === "done" ? "done" : event.status === "failed" ? "FAIL" : "skip"
+      if (event.status === "skipped") return undefined
+      const word = event.status === "done" ? "done" : "FAIL"
       const counts = `${event.pages} pages ${event.rows} rows ${event.rejects} rejects ${event.requests} requests ${seconds(event.durationMs)}`
       const error = event.error !== undefined ? `: ${oneLine(event.error)}` : event.status === "failed" ? ": (no error message)" : ""
       return `${at} ${tag(word)} ${event.dataset} ${shorten(event.slice)} ${counts}${error}`
@@ -29,10 +31,13 @@ export const formatLine = (event: ProgressEvent): string | undefined => {
   }
 }
 
-/** A reporter writing one line per reportable event. Stateless, so concurrency cannot interleave a line. */
-export const linesReporter =
-  (write: (text: string) => void) =>
-  (event: ProgressEvent): void => {
+/** A reporter writing one line per reportable event; each line is one write, so concurrent slices cannot interleave one. */
+export const linesReporter = (write: (text: string) => void) => {
+  let skipped = 0
+  return (event: ProgressEvent): void => {
+    if (event.type === "slice_finished" && event.status === "skipped") skipped++
     const line = formatLine(event)
-    if (line !== undefined) write(`${line}\n`)
+    if (line === undefined) return
+    write(event.type === "run_finished" && skipped > 0 ? `${line} (${skipped} final slices skipped)\n` : `${line}\n`)
   }
+}
