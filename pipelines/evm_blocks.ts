@@ -14,8 +14,8 @@ import { restListing } from "../src/crawl/RestListing.ts"
 import { makeSlice } from "../src/crawl/Slice.ts"
 import { UnixSeconds, decoder } from "../src/transform/Decode.ts"
 import { schema } from "../schemas/evm_blocks.ts"
-import { columnKey, utcDate } from "./_shared.ts"
-import { Amount, Int } from "./_evm.ts"
+import { columnKey, committedHeights, utcDate } from "./_shared.ts"
+import { Amount, Int, latestBlock } from "./_evm.ts"
 
 const Block = Schema.Struct({
   blockNumber: Amount,
@@ -86,6 +86,7 @@ export const dataset: DatasetDef<SourceClients> = {
   ],
   key: ["block_hash"],
   rerun: "always",
+  heights: { committed: committedHeights("evm_blocks", ["chain_id"], "block_number"), latest: (l) => latestBlock(l["chain_id"] ?? "") },
   slices: (job) => [...new Set(job.evmChains)].map((chain_id) => makeSlice("evm_blocks", { chain_id })),
   listing: {
     // the listing skips what is committed itself, reading only aggregates, not every key

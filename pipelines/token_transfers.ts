@@ -21,7 +21,7 @@ import { makeSlice, type Slice } from "../src/crawl/Slice.ts"
 import { UnixSeconds, decoder } from "../src/transform/Decode.ts"
 import { uint256Values } from "../schemas/common.ts"
 import { schema } from "../schemas/token_transfers.ts"
-import { columnKey, utcDate } from "./_shared.ts"
+import { columnKey, committedHeights, utcDate } from "./_shared.ts"
 import { Amount, Erc20Token, NftToken, TransferEnds, Uint256, distinctContracts, endsRow, erc20TokenRow, latestBlock, nftTokenRow, opt } from "./_evm.ts"
 
 const Transfer = Schema.Struct({
@@ -89,6 +89,7 @@ export const dataset: DatasetDef<SourceClients> = {
   ],
   key: ["tx_hash", "log_index"],
   rerun: "always",
+  heights: { committed: committedHeights("token_transfers", ["chain_id", "token_address"], "block_number"), latest: (l) => latestBlock(l["chain_id"] ?? "") },
   slices: (job) =>
     distinctContracts(job.tokenContracts).map((c) => makeSlice("token_transfers", { chain_id: c.chainId, address: c.address, window: job.transferBlockWindow })),
   listing: {

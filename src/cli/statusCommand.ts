@@ -1,14 +1,17 @@
 /**
  * `chainetl status`: how far each windowed listing's history is complete (watermark), how far
- * that is behind (with --live, behind the service's newest block), the windows still pending,
- * every other dataset's slices, the last runs and every failed slice. Reads only the output
- * folder unless --live; never writes.
+ * that is behind (with --live, behind the service's newest block), the windows still pending;
+ * how far each height-ordered listing got (with --live, blocks behind the tip); every other
+ * dataset's slices, the last runs and every failed slice. Reads only the output folder unless
+ * --live; never writes.
  */
 import { Effect, Layer } from "effect"
 import { promises as fs } from "node:fs"
 import * as path from "node:path"
 import { datasets as registry } from "../../pipelines/index.ts"
+import { catalogEntries } from "../catalogEntries.ts"
 import { CheckpointStore } from "../crawl/Checkpoint.ts"
+import { OutputReader } from "../crawl/OutputReader.ts"
 import type { RunReport } from "../Runner.ts"
 import { sourceLayerFromEnv } from "../source/SourceLayer.ts"
 import { isoSeconds } from "../Time.ts"
@@ -46,7 +49,37 @@ const latestOf = (listings: ReadonlyArray<ListingStatus>) =>
     return spec.latest(l.listing).pipe(Effect.catchAll((e) => Effect.succeed<number | string | undefined>(`unreachable: ${e.message}`)))
   })
 
-const render = (status: Status, latest: ReadonlyArray<number | string | undefined> | undefined, now: number): void => {
+/** A height-ordered listing: committed through which height, and (--live) the service's tip. */
+interface HeightLine {
+  readonly dataset: string
+  readonly listing: Readonly<Record<string, string>>
+  readonly height: string
+  readonly latest: string | null
+  readonly lagBlocks: string | null
+  readonly error?: string
+}
+
+const committedHeights = Effect.gen(function* () {
+  const lines: HeightLine[] = []
+  for (const d of registry) {
+    if (d.heights === undefined) continue
+    for (const { listing, height } of yield* d.heights.committed) lines.push({ dataset: d.name, listing, height, latest: null, lagBlocks: null })
+  }
+  return lines
+})
+
+/** --live: each listing's tip, one small request each; an unreachable one is shown, not fatal. */
+const withTips = (lines: ReadonlyArray<HeightLine>) =>
+  Effect.forEach(lines, (line) => {
+    const latest = registry.find((d) => d.name === line.dataset)?.heights?.latest
+    if (latest === undefined) return Effect.succeed(line)
+    return latest(line.listing).pipe(
+      Effect.map((tip): HeightLine => ({ ...line, latest: String(tip), lagBlocks: String(tip - BigInt(line.height)) })),
+      Effect.catchAll((e) => Effect.succeed<HeightLine>({ ...line, error: `unreachable: ${e.message}` }))
+    )
+  })
+
+const render = (status: Status, heights: ReadonlyArray<HeightLine>, latest: ReadonlyArray<number | string | undefined> | undefined, now: number): void => {
   if (status.listings.length > 0) {
     console.log(
       table(
@@ -61,6 +94,15 @@ const render = (status: Status, latest: ReadonlyArray<number | string | undefine
       )
     )
     console.log(latest === undefined ? "(age: behind this machine's clock; --live measures the lag behind the service's newest block)\n" : "")
+  }
+  if (heights.length > 0) {
+    console.log(
+      table(
+        ["dataset", "listing", "committed through", "latest", "lag (blocks)"],
+        heights.map((h) => [h.dataset, shorten(Object.values(h.listing).join("/"), 56), h.height, h.latest ?? h.error ?? "", h.lagBlocks ?? ""])
+      )
+    )
+    console.log(heights.every((h) => h.latest === null && h.error === undefined) ? "(--live asks each service for its latest height)\n" : "")
   }
   if (status.datasets.length > 0) {
     console.log(
@@ -97,14 +139,18 @@ export const statusCommand = (args: StatusArgs) =>
       return
     }
     const status = statusOf(checkpoints, runs, registry.filter((d) => d.windows !== undefined).map((d) => d.name))
-    const latest = args.live ? yield* latestOf(status.listings).pipe(Effect.provide(sourceLayerFromEnv({ out }, { out: "--out" }))) : undefined
+    const source = sourceLayerFromEnv({ out }, { out: "--out" })
+    const latest = args.live ? yield* latestOf(status.listings).pipe(Effect.provide(source)) : undefined
+    const reader = OutputReader.layer(out, catalogEntries())
+    const committed = yield* committedHeights.pipe(Effect.provide(reader))
+    const heights = args.live ? yield* withTips(committed).pipe(Effect.provide(source)) : committed
     if (args.json) {
       const withLag = status.listings.map((l, i) => {
         const newest = latest?.[i]
         return { ...l, latest: typeof newest === "number" ? newest : null, lagSeconds: typeof newest === "number" && l.watermark !== null ? newest - l.watermark : null }
       })
-      console.log(JSON.stringify({ ...status, listings: withLag }, null, 2))
+      console.log(JSON.stringify({ ...status, listings: withLag, heights }, null, 2))
       return
     }
-    render(status, latest, Math.floor(Date.now() / 1000))
+    render(status, heights, latest, Math.floor(Date.now() / 1000))
   }).pipe(Effect.provide(Layer.orDie(CheckpointStore.layer(resolveOut(args.out)))))

@@ -110,6 +110,8 @@ export interface DatasetDef<R = unknown> {
    * `ctx.backfill` (chain_metrics: the months of the range); "fixed" means --window does not apply.
    */
   readonly backfill?: "fixed"
+  /** Height-ordered datasets (walks, latest-first listings): how far they are, for `chainetl status`. */
+  readonly heights?: HeightMarks
   readonly listing: Listing<R>
   /**
    * "never" (default): a finished slice is final (closed windows, snapshots of one day).
@@ -125,6 +127,12 @@ export interface DatasetDef<R = unknown> {
   readonly children?: ReadonlyArray<ChildDataset>
   /** Raw record → row (without lineage columns). Throws RecordError for a malformed record. */
   readonly toRow: (record: unknown, slice: Slice) => Row
+}
+
+/** A height-ordered dataset's committed high-water per listing, and the service's tip of a listing. */
+export interface HeightMarks {
+  readonly committed: Effect.Effect<ReadonlyArray<{ readonly listing: Readonly<Record<string, string>>; readonly height: string }>, SinkError, OutputReader>
+  readonly latest: (listing: Readonly<Record<string, string>>) => Effect.Effect<bigint, SourceError, RestClient | JsonRpcClient>
 }
 
 /** What a registered dataset may need: the services' clients and the committed output. */

@@ -4,6 +4,8 @@
  * that changed, and duplicates nothing. Every request of a night is booked to one of its slices.
  */
 import { Effect } from "effect"
+import { execFile } from "node:child_process"
+import { fileURLToPath } from "node:url"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type RunningEmulator, startEmulator } from "../../src/emulator/index.ts"
@@ -12,6 +14,7 @@ import type { RunReport } from "../../src/Runner.ts"
 import { emulatorJob } from "../support/emulatorJob/index.ts"
 import { fetchAll, query, runSpine, tempOut } from "../support/spine.ts"
 
+const BIN = fileURLToPath(new URL("../../bin/chainetl.mjs", import.meta.url))
 const DAY = 86_400
 const HOUR = 3_600
 const DATASETS = ["primary_blocks", "staking_transactions", "evm_blocks", "chain_metrics"]
@@ -120,4 +123,28 @@ describe("nightly runs: night 1 full, night 2 only what is new", () => {
     expect(again.slices.filter((s) => s.dataset !== "chain_metrics").reduce((n, s) => n + s.rows, 0)).toBe(0)
     expect(await query(catalog(), "SELECT (SELECT count(*) FROM primary_blocks)::INTEGER AS b, (SELECT count(*) FROM staking_transactions)::INTEGER AS s, (SELECT count(*) FROM chain_metrics)::INTEGER AS m, (SELECT count(*) FROM evm_blocks)::INTEGER AS e")).toEqual(before)
   }, 120_000)
+
+  it("given an hour after night 2, when status --live is asked, then each listing shows how far it got and how far the service has moved on", async () => {
+    emu.advance(HOUR)
+    const asOf2 = emu.clock.now() - HOUR
+    const status = await new Promise<{ code: number; stdout: string }>((resolve) =>
+      execFile(process.execPath, [BIN, "status", "--out", out, "--live", "--json"], { env: { ...process.env, CHAINETL_BASE_URL: emu.baseUrl, CHAINETL_METRICS_URL: emu.metricsUrl, CHAINETL_NODE_URL: emu.nodeUrl } }, (error, stdout) =>
+        resolve({ code: error === null ? 0 : Number(error.code), stdout })
+      )
+    )
+    expect(status.code).toBe(0)
+    const parsed = JSON.parse(status.stdout) as {
+      listings: Array<{ dataset: string; listing: Record<string, string>; watermark: number; latest: number; lagSeconds: number; pending: unknown[] }>
+      heights: Array<{ dataset: string; listing: Record<string, string>; height: string; latest: string; lagBlocks: string }>
+    }
+    const [newestP] = await fetchAll(`${emu.baseUrl}/v1/networks/mainnet/blockchains/p-chain/blocks`, "blocks", { pageSize: "1" }).then((b) => b.slice(0, 1))
+    const pBlocks = parsed.listings.find((l) => l.dataset === "primary_blocks" && l.listing["blockchain"] === "p-chain")
+    expect(pBlocks).toMatchObject({ watermark: asOf2, latest: newestP!["blockTimestamp"], lagSeconds: (newestP!["blockTimestamp"] as number) - asOf2, pending: [] })
+    const [committed] = await query(catalog(), "SELECT max(block_number)::VARCHAR AS h FROM evm_blocks")
+    const tip = String((await (await fetch(`${emu.baseUrl}/v1/chains/43114/blocks?pageSize=1`)).json() as { blocks: Array<{ blockNumber: string }> }).blocks[0]!.blockNumber)
+    expect(parsed.heights.filter((h) => h.dataset === "evm_blocks")).toEqual([
+      { dataset: "evm_blocks", listing: { chain_id: "43114" }, height: committed!["h"], latest: tip, lagBlocks: String(BigInt(tip) - BigInt(String(committed!["h"]))) }
+    ])
+    expect(BigInt(tip)).toBeGreaterThan(BigInt(String(committed!["h"])))
+  }, 60_000)
 })
