@@ -3,7 +3,7 @@
  * (seed: Shared objects) and the partition values derived from rows.
  */
 import { Effect, Option, ParseResult, Schema } from "effect"
-import { type Listing, type PartitionKey, type Row, RecordError } from "../src/crawl/Dataset.ts"
+import { type Listing, type PartitionKey, type Row, RecordError, type SliceContext } from "../src/crawl/Dataset.ts"
 import { heightsAfter, keyHeight } from "../src/crawl/KeyedListing.ts"
 import { OutputReader } from "../src/crawl/OutputReader.ts"
 import { listPage } from "../src/crawl/RestListing.ts"
@@ -542,6 +542,37 @@ export interface HeightWalkSpec {
 /** The height-walk slice of a chain: the job's range (all history when absent) and window. */
 export const heightSlice = (dataset: string, job: Job, range: { readonly from: string; readonly to?: string | undefined } | undefined): Slice =>
   makeSlice(dataset, { network: nodeNetwork(job), window: job.nodeHeightWindow, from: range?.from ?? "0", to: range?.to ?? "" })
+
+/**
+ * A height backfill's slices: cells of `--window` heights (the job's window by default) on a grid
+ * from 0, clipped to [from, to), each its own slice, final once done. Cells done before are left
+ * out, so a rerun does only the missing ones. The walk inside a cell skips heights committed by
+ * anyone (cells of another size, the nightly walk), and the nightly walk skips the cells', so
+ * the two never fetch a block twice; heights past the tip are left to the nightly walk.
+ */
+export const heightCells = (dataset: string, job: Job, ctx: SliceContext): ReadonlyArray<Slice> => {
+  const backfill = ctx.backfill
+  if (backfill?.unit !== "height") return []
+  const size = BigInt(backfill.window ?? job.nodeHeightWindow) || 1n
+  const to = BigInt(backfill.to)
+  const done = new Set((ctx.checkpoints ?? []).filter((c) => c.status === "done").map((c) => c.slice))
+  const out: Slice[] = []
+  for (let from = BigInt(backfill.from); from < to; ) {
+    const cellEnd = (from / size + 1n) * size
+    const end = cellEnd < to ? cellEnd : to
+    // finalAfter 0: a done cell is final (its heights below the tip were all fetched)
+    const slice = makeSlice(dataset, { network: nodeNetwork(job), window: String(size), from: String(from), to: String(end) }, 0)
+    if (!done.has(slice.id)) out.push(slice)
+    from = end
+  }
+  return out
+}
+
+/** A node block dataset's slices: the nightly walk, or a height backfill's cells. */
+export const nodeBlockSlices =
+  (dataset: string, range: (job: Job) => { readonly from: string; readonly to?: string | undefined } | undefined) =>
+  (job: Job, ctx: SliceContext): ReadonlyArray<Slice> =>
+    ctx.backfill === undefined ? [heightSlice(dataset, job, range(job))] : heightCells(dataset, job, ctx)
 
 const committedIslands = (dataset: string, network: string, from: bigint, end: bigint) =>
   Effect.gen(function* () {

@@ -116,7 +116,7 @@ export const settledAfter = (month: string, interval: string): number => {
 /** A backfill asks for the months its range touches, in place of the job's window. */
 const slicesOf = (job: Job, runDate: string, backfill: Backfill | undefined): ReadonlyArray<Slice> => {
   const window: MetricsWindow =
-    backfill === undefined ? job.metrics : { ...job.metrics, startTimestamp: backfill.from, endTimestamp: backfill.to - 1 }
+    backfill?.unit !== "time" ? job.metrics : { ...job.metrics, startTimestamp: backfill.from, endTimestamp: backfill.to - 1 }
   const months = monthsOf(window, runDate)
   const metrics = window.metrics ?? METRICS
   const out = new Map<string, Slice>()
@@ -180,7 +180,7 @@ export const chainMetricsDataset = (pageSize = 2160): DatasetDef<RestClient> => 
     { key: "month", type: "VARCHAR", value: (r) => (r["period_start"] as Date).toISOString().slice(0, 7) }
   ],
   key: ["period_start"],
-  slices: (job, { runDate, backfill }) => slicesOf(job, runDate, backfill),
+  slices: (job, { runDate, backfill }) => (backfill?.unit === "height" ? [] : slicesOf(job, runDate, backfill)),
   backfill: "fixed",
   listing: monthListing(pageSize),
   rerun: "replace",

@@ -16,7 +16,7 @@ import type { OutputReader } from "../src/crawl/OutputReader.ts"
 import type { JsonRpcClient } from "../src/source/JsonRpcClient.ts"
 import { decoder } from "../src/transform/Decode.ts"
 import { schema } from "../schemas/node_p_blocks.ts"
-import { blockDay, blockHeaderColumns, blockRecord, columnKey, heightSlice, heightWalk, isHandlerError, nodeBlock, nodeTime, NodeTx, NodeUint, outputRow, rpc, rpcDecoded, txColumns, committedHeights } from "./_shared.ts"
+import { blockDay, blockHeaderColumns, blockRecord, columnKey, nodeBlockSlices, heightWalk, isHandlerError, nodeBlock, nodeTime, NodeTx, NodeUint, outputRow, rpc, rpcDecoded, txColumns, committedHeights } from "./_shared.ts"
 
 const Record = Schema.Struct({ height: Schema.String, block: nodeBlock(NodeTx) })
 const decode = decoder(Record)
@@ -79,7 +79,8 @@ export const dataset: DatasetDef<JsonRpcClient | OutputReader> = {
   key: ["height"],
   rerun: "always",
   heights: { committed: committedHeights("node_p_blocks", ["network"], "height"), latest: () => Effect.map(pTip, (h) => BigInt(String(h))) },
-  slices: (job) => [heightSlice("node_p_blocks", job, job.nodePHeights)],
+  slices: nodeBlockSlices("node_p_blocks", (job) => job.nodePHeights),
+  backfill: "height",
   listing: heightWalk({
     dataset: "node_p_blocks",
     tip: pTip,

@@ -11,7 +11,7 @@ import type { OutputReader } from "../src/crawl/OutputReader.ts"
 import type { JsonRpcClient } from "../src/source/JsonRpcClient.ts"
 import { decoder } from "../src/transform/Decode.ts"
 import { schema } from "../schemas/node_x_blocks.ts"
-import { blockDay, blockHeaderColumns, blockRecord, columnKey, heightSlice, heightWalk, nodeBlock, NodeUint, rpcDecoded, committedHeights } from "./_shared.ts"
+import { blockDay, blockHeaderColumns, blockRecord, columnKey, nodeBlockSlices, heightWalk, nodeBlock, NodeUint, rpcDecoded, committedHeights } from "./_shared.ts"
 
 const Tx = Schema.Struct({ id: Schema.String })
 const Record = Schema.Struct({ height: Schema.String, block: nodeBlock(Tx) })
@@ -28,7 +28,8 @@ export const dataset: DatasetDef<JsonRpcClient | OutputReader> = {
   key: ["height"],
   rerun: "always",
   heights: { committed: committedHeights("node_x_blocks", ["network"], "height"), latest: () => Effect.map(xTip, (h) => BigInt(String(h))) },
-  slices: (job) => [heightSlice("node_x_blocks", job, job.nodeXHeights)],
+  slices: nodeBlockSlices("node_x_blocks", (job) => job.nodeXHeights),
+  backfill: "height",
   listing: heightWalk({
     dataset: "node_x_blocks",
     tip: xTip,

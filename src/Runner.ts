@@ -84,7 +84,7 @@ export const planRun = (datasets: ReadonlyArray<AnyDataset>, job: Job, asOf: num
     const runDate = new Date(asOf * 1000).toISOString().slice(0, 10)
     const plan: Array<{ readonly dataset: AnyDataset; readonly slices: ReadonlyArray<Slice> }> = []
     for (const dataset of datasets) {
-      const checkpoints = dataset.windows === undefined ? undefined : yield* store.list(dataset.name)
+      const checkpoints = dataset.windows === undefined && dataset.backfill !== "height" ? undefined : yield* store.list(dataset.name)
       const slices = dataset.slices(job, {
         asOf,
         runDate,

@@ -14,6 +14,10 @@ const backfillable = (): ReadonlyArray<AnyDataset> => registry.filter((d) => d.w
 
 export const backfillableNames = (): ReadonlyArray<string> => backfillable().map((d) => d.name)
 
+const HEIGHT = /^[0-9]{1,20}$/
+
+const unitOf = (d: AnyDataset): "time" | "height" => (d.backfill === "height" ? "height" : "time")
+
 /** `--from`/`--to`/`--window` for the named datasets → the range every one of them is planned over. */
 export const parseBackfill = (
   names: ReadonlyArray<string>,
@@ -31,24 +35,43 @@ export const parseBackfill = (
       new ConfigError({
         reason: "Invalid",
         field: "dataset",
-        detail: `${cannot.join(", ")} cannot be backfilled by time range (their history comes with every run, or by height ranges in the job file)`,
+        detail: `${cannot.join(", ")} cannot be backfilled by range (their routes take no range, or their history comes with every run)`,
         fix: `choose from ${can.join(", ")}`
       })
     )
   }
+  const chosen = names.map((n) => registry.find((d) => d.name === n)!)
+  const units = new Set(chosen.map(unitOf))
+  if (units.size > 1) {
+    const heights = chosen.filter((d) => unitOf(d) === "height").map((d) => d.name)
+    return Either.left(new ConfigError({ reason: "Invalid", field: "dataset", detail: `${heights.join(", ")} take block heights, the others dates`, fix: "backfill them in separate commands" }))
+  }
+  return units.has("height") ? heightRange(from, to, window) : timeRange(chosen, from, to, window)
+}
+
+const timeRange = (chosen: ReadonlyArray<AnyDataset>, from: string, to: string, window: string | undefined): Either.Either<Backfill, ConfigError> => {
   const start = parseInstant(from)
-  if (start === undefined) return Either.left(new ConfigError({ reason: "Invalid", field: "--from", detail: `got "${from}"`, fix: 'pass a UTC date like 2025-01-01 or an instant like 2025-01-01T06:00:00Z' }))
+  if (start === undefined) return Either.left(new ConfigError({ reason: "Invalid", field: "--from", detail: `got "${from}"`, fix: "pass a UTC date like 2025-01-01 or an instant like 2025-01-01T06:00:00Z" }))
   const end = parseInstant(to)
-  if (end === undefined) return Either.left(new ConfigError({ reason: "Invalid", field: "--to", detail: `got "${to}"`, fix: 'pass a UTC date like 2025-02-01 or an instant like 2025-02-01T00:00:00Z' }))
+  if (end === undefined) return Either.left(new ConfigError({ reason: "Invalid", field: "--to", detail: `got "${to}"`, fix: "pass a UTC date like 2025-02-01 or an instant like 2025-02-01T00:00:00Z" }))
   if (end <= start) return Either.left(new ConfigError({ reason: "Invalid", field: "--to", detail: `${to} is not after --from ${from} (the range is [from, to))`, fix: "pass a --to later than --from" }))
-  if (window === undefined) return Either.right({ from: start, to: end })
+  if (window === undefined) return Either.right({ unit: "time", from: start, to: end })
   const size = parseDuration(window)
-  if (size === undefined || size < 1) return Either.left(new ConfigError({ reason: "Invalid", field: "--window", detail: `got "${window}"`, fix: 'pass a duration like 1d, 6h or 30m' }))
-  const fixed = names.filter((n) => registry.find((d) => d.name === n)?.windows === undefined)
+  if (size === undefined || size < 1) return Either.left(new ConfigError({ reason: "Invalid", field: "--window", detail: `got "${window}"`, fix: "pass a duration like 1d, 6h or 30m" }))
+  const fixed = chosen.filter((d) => d.windows === undefined).map((d) => d.name)
   if (fixed.length > 0) {
     return Either.left(new ConfigError({ reason: "Invalid", field: "--window", detail: `${fixed.join(", ")} has windows of its own (calendar months)`, fix: "drop --window, or backfill it in a separate command" }))
   }
-  return Either.right({ from: start, to: end, window: size })
+  return Either.right({ unit: "time", from: start, to: end, window: size })
+}
+
+const heightRange = (from: string, to: string, window: string | undefined): Either.Either<Backfill, ConfigError> => {
+  if (!HEIGHT.test(from)) return Either.left(new ConfigError({ reason: "Invalid", field: "--from", detail: `got "${from}"; these datasets are ordered by block height`, fix: "pass a block height like 1200000" }))
+  if (!HEIGHT.test(to)) return Either.left(new ConfigError({ reason: "Invalid", field: "--to", detail: `got "${to}"; these datasets are ordered by block height`, fix: "pass a block height like 1300000" }))
+  if (BigInt(to) <= BigInt(from)) return Either.left(new ConfigError({ reason: "Invalid", field: "--to", detail: `${to} is not above --from ${from} (the range is [from, to))`, fix: "pass a --to above --from" }))
+  if (window === undefined) return Either.right({ unit: "height", from: BigInt(from).toString(), to: BigInt(to).toString() })
+  if (!HEIGHT.test(window) || BigInt(window) < 1n) return Either.left(new ConfigError({ reason: "Invalid", field: "--window", detail: `got "${window}"`, fix: "pass a number of blocks like 1000" }))
+  return Either.right({ unit: "height", from: BigInt(from).toString(), to: BigInt(to).toString(), window: BigInt(window).toString() })
 }
 
 /** The job's `incremental` section: windowed dataset names, durations that make sense. */

@@ -72,12 +72,13 @@ export interface SliceContext {
   readonly backfill?: Backfill
 }
 
-/** A backfill's range in Unix seconds, half-open, and the size of its new windows (seconds). */
-export interface Backfill {
-  readonly from: number
-  readonly to: number
-  readonly window?: number
-}
+/**
+ * A backfill's half-open range and the size of its new windows: Unix seconds for time-ordered
+ * datasets, block heights (decimal strings, exact) for height-ordered ones.
+ */
+export type Backfill =
+  | { readonly unit: "time"; readonly from: number; readonly to: number; readonly window?: number }
+  | { readonly unit: "height"; readonly from: string; readonly to: string; readonly window?: string }
 
 /**
  * A table filled from the same records as its parent (e.g. the ERC-20 transfers inside an EVM
@@ -106,10 +107,11 @@ export interface DatasetDef<R = unknown> {
    */
   readonly windows?: WindowSpec
   /**
-   * Datasets that take `chainetl backfill` without windows of their own make their slices from
-   * `ctx.backfill` (chain_metrics: the months of the range); "fixed" means --window does not apply.
+   * Datasets that take `chainetl backfill` without time windows of their own make their slices
+   * from `ctx.backfill`: "fixed" a time range cut their own way (chain_metrics: months; no
+   * --window), "height" a block-height range (node blocks: cells of --window heights).
    */
-  readonly backfill?: "fixed"
+  readonly backfill?: "fixed" | "height"
   /** Height-ordered datasets (walks, latest-first listings): how far they are, for `chainetl status`. */
   readonly heights?: HeightMarks
   readonly listing: Listing<R>

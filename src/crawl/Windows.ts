@@ -179,6 +179,8 @@ export const windowSlices =
   (dataset: string, spec: WindowSpec) =>
   (job: Job, ctx: SliceContext): ReadonlyArray<Slice> => {
     const settings = settingsOf(dataset, spec, job)
+    // a height range is not this dataset's to take (the CLI refuses the mix before)
+    if (ctx.backfill?.unit === "height") return []
     const backfill = ctx.backfill
     return planWindows({
       dataset,

@@ -168,9 +168,79 @@ describe("chainetl backfill with one failing window", () => {
     expect(reversed.stderr).toContain("--to: 2024-06-01 is not after --from 2024-06-08")
     const notWindowed = await cli(["backfill", "delegators", "--from", FROM, "--to", TO, "--out", out])
     expect(notWindowed.code).toBe(2)
-    expect(notWindowed.stderr).toContain("delegators cannot be backfilled by time range")
+    expect(notWindowed.stderr).toContain("delegators cannot be backfilled by range")
     const badWindow = await cli(["backfill", "chain_metrics", "--from", FROM, "--to", TO, "--window", "1d", "--out", out])
     expect(badWindow.code).toBe(2)
     expect(badWindow.stderr).toContain("--window: chain_metrics has windows of its own")
+  }, 60_000)
+})
+
+describe("chainetl backfill by block height (node_x_blocks)", () => {
+  let emu: RunningEmulator
+  let out: string
+  let jobFile: string
+  const cli = (args: ReadonlyArray<string>): Promise<Outcome> =>
+    new Promise((resolve) => {
+      execFile(
+        process.execPath,
+        [BIN, ...args],
+        { env: { ...process.env, CHAINETL_BASE_URL: emu.baseUrl, CHAINETL_METRICS_URL: emu.metricsUrl, CHAINETL_NODE_URL: emu.nodeUrl, CHAINETL_RATE_LIMIT: "200" } },
+        (error, stdout, stderr) => resolve({ code: error === null ? 0 : typeof error.code === "number" ? error.code : -1, stdout, stderr })
+      )
+    })
+  const heights = async () => (await query(path.join(out, "catalog.duckdb"), "SELECT height::INTEGER AS h FROM node_x_blocks ORDER BY h")).map((r) => r["h"])
+  const lastReport = async (): Promise<RunReport> => {
+    const runs = (await fs.readdir(path.join(out, "_runs"))).sort()
+    return JSON.parse(await fs.readFile(path.join(out, "_runs", runs[runs.length - 1]!), "utf8")) as RunReport
+  }
+
+  beforeAll(async () => {
+    emu = await startEmulator()
+    out = await tempOut()
+    jobFile = path.join(out, "..", `${path.basename(out)}-job.json`)
+    await fs.writeFile(jobFile, JSON.stringify({ networks: ["mainnet"] }))
+  })
+  afterAll(async () => {
+    await emu?.close()
+  })
+
+  it("given heights 30 to 120 in cells of 50, when backfilled, then cells [30,50) [50,100) [100,120) each hold their blocks once", async () => {
+    const run = await cli(["backfill", "node_x_blocks", "--from", "30", "--to", "120", "--window", "50", "--job", jobFile, "--out", out, "--quiet"])
+    expect(run).toMatchObject({ code: 0, stdout: "", stderr: "" })
+    const report = await lastReport()
+    expect(report.backfill).toEqual({ unit: "height", from: "30", to: "120", window: "50" })
+    expect(report.slices.map((s) => [s.params["from"], s.params["to"], s.rows])).toEqual([
+      ["30", "50", 20],
+      ["50", "100", 50],
+      ["100", "120", 20]
+    ])
+    expect(await heights()).toEqual(Array.from({ length: 90 }, (_, i) => 30 + i))
+  }, 60_000)
+
+  it("given the backfill done, when it runs again, then no cell is planned", async () => {
+    const run = await cli(["backfill", "node_x_blocks", "--from", "30", "--to", "120", "--window", "50", "--job", jobFile, "--out", out, "--quiet"])
+    expect(run.code).toBe(0)
+    expect((await lastReport()).planned).toBe(0)
+  }, 60_000)
+
+  it("given backfilled heights, when the nightly walk runs, then it fetches the rest from genesis to the tip and no block twice", async () => {
+    const before = emu.state().requests.total
+    const night = await cli(["run", "node_x_blocks", "--job", jobFile, "--out", out, "--quiet"])
+    expect(night.code).toBe(0)
+    const tip = emu.world.primary.network("mainnet").height("X")
+    expect(await heights()).toEqual(Array.from({ length: Number(tip) + 1 }, (_, i) => i))
+    // one block call per height not backfilled, plus the node's tip and network checks
+    const blockCalls = Number(tip) + 1 - 90
+    expect(emu.state().requests.total - before).toBeGreaterThanOrEqual(blockCalls)
+    expect(emu.state().requests.total - before).toBeLessThan(blockCalls + 10)
+  }, 60_000)
+
+  it("given dates for a height dataset or a mix of units, when backfill is called, then it exits 2 naming the flag and the fix", async () => {
+    const dates = await cli(["backfill", "node_x_blocks", "--from", "2024-01-01", "--to", "2024-02-01", "--out", out])
+    expect(dates.code).toBe(2)
+    expect(dates.stderr).toContain('--from: got "2024-01-01"; these datasets are ordered by block height. Fix: pass a block height like 1200000')
+    const mixed = await cli(["backfill", "node_x_blocks", "primary_blocks", "--from", "1", "--to", "2", "--out", out])
+    expect(mixed.code).toBe(2)
+    expect(mixed.stderr).toContain("node_x_blocks take block heights, the others dates")
   }, 60_000)
 })

@@ -34,8 +34,12 @@ describe("the job's incremental section", () => {
 
 describe("backfill flags", () => {
   it("given dates and a window, when parsed, then the range is half-open Unix seconds and the window seconds", () => {
-    expect(parseBackfill(["primary_blocks", "chain_metrics"], "2024-01-01", "2024-02-01T12:00:00Z", undefined)).toEqual(Either.right({ from: at("2024-01-01T00:00:00Z"), to: at("2024-02-01T12:00:00Z") }))
-    expect(parseBackfill(["primary_blocks"], "2024-01-01", "2024-01-02", "6h")).toEqual(Either.right({ from: at("2024-01-01T00:00:00Z"), to: at("2024-01-02T00:00:00Z"), window: 21_600 }))
+    expect(parseBackfill(["primary_blocks", "chain_metrics"], "2024-01-01", "2024-02-01T12:00:00Z", undefined)).toEqual(Either.right({ unit: "time", from: at("2024-01-01T00:00:00Z"), to: at("2024-02-01T12:00:00Z") }))
+    expect(parseBackfill(["primary_blocks"], "2024-01-01", "2024-01-02", "6h")).toEqual(Either.right({ unit: "time", from: at("2024-01-01T00:00:00Z"), to: at("2024-01-02T00:00:00Z"), window: 21_600 }))
+  })
+
+  it("given heights for node blocks, when parsed, then they stay exact decimal strings, leading zeros dropped", () => {
+    expect(parseBackfill(["node_p_blocks"], "0012", "18446744073709551615", "1000")).toEqual(Either.right({ unit: "height", from: "12", to: "18446744073709551615", window: "1000" }))
   })
 
   it("given a height where a date belongs, when parsed, then --from is named with the spelling expected", () => {
