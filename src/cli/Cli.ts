@@ -85,9 +85,9 @@ const backfill = Command.make(
   "backfill",
   {
     datasets: Args.text({ name: "dataset" }).pipe(Args.withDescription(`Datasets to backfill: ${backfillableNames().join(", ")}`), Args.atLeast(1)),
-    from: Options.text("from").pipe(Options.withDescription("Start of the range, included: a UTC date (2025-01-01) or instant (2025-01-01T06:00:00Z)")),
-    to: Options.text("to").pipe(Options.withDescription("End of the range, excluded: a UTC date or instant")),
-    window: Options.text("window").pipe(Options.withDescription("Size of the new windows, e.g. 1d, 6h (default: the dataset's, see the job's incremental section)"), Options.optional),
+    from: Options.text("from").pipe(Options.withDescription("Start of the range, included: a UTC date (2025-01-01) or instant (2025-01-01T06:00:00Z); a block height for node_x_blocks / node_p_blocks")),
+    to: Options.text("to").pipe(Options.withDescription("End of the range, excluded: a UTC date or instant, or a block height")),
+    window: Options.text("window").pipe(Options.withDescription("Size of the new windows: a duration like 1d or 6h (default: the job's incremental section), or a number of blocks for heights (default: nodeHeightWindow)"), Options.optional),
     ...crawlFlags
   },
   (a) =>
@@ -97,7 +97,7 @@ const backfill = Command.make(
       if (Either.isLeft(range)) return yield* Effect.fail(range.left)
       return yield* runCommand(yield* runArgs(a.datasets, a, range.right))
     })
-).pipe(Command.withDescription("Crawl a range of history in parallel windows [from, to); a rerun does only the windows still missing"))
+).pipe(Command.withDescription("Crawl a range of history [from, to) in parallel windows; a rerun does only the windows still missing"))
 
 const emulator = Command.make("emulator", emulatorFlags, (flags) => runEmulator(flags)).pipe(
   Command.withDescription("Serve the chain-data, metrics and node JSON-RPC emulator until interrupted")
