@@ -2,27 +2,21 @@
  * `chainetl backfill` as a user runs it (a child process, exit codes, the run report on disk),
  * against the emulator behind a proxy that can take one window's requests down.
  */
-import { execFile } from "node:child_process"
 import { promises as fs } from "node:fs"
 import * as path from "node:path"
-import { fileURLToPath } from "node:url"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type RunningEmulator, startEmulator } from "../../src/emulator/index.ts"
 import type { RunReport } from "../../src/Runner.ts"
+import { type CliExit, runCli } from "../reliability/cli.ts"
 import { forward, type Proxy, startProxy } from "../reliability/support.ts"
 import { fetchAll, query, tempOut } from "../support/spine.ts"
 
-const BIN = fileURLToPath(new URL("../../bin/chainetl.mjs", import.meta.url))
 const at = (iso: string) => Date.parse(iso) / 1000
 const FROM = "2024-06-01"
 const TO = "2024-06-08"
 const FAILING = "2024-06-03T00:00:00Z"
 
-interface Outcome {
-  readonly code: number
-  readonly stdout: string
-  readonly stderr: string
-}
+type Outcome = CliExit
 
 describe("chainetl backfill with one failing window", () => {
   let emu: RunningEmulator
@@ -38,15 +32,8 @@ describe("chainetl backfill with one failing window", () => {
   let secondReport: RunReport
   let secondRequests: number
 
-  const cli = (args: ReadonlyArray<string>): Promise<Outcome> =>
-    new Promise((resolve) => {
-      execFile(
-        process.execPath,
-        [BIN, ...args],
-        { env: { ...process.env, CHAINETL_BASE_URL: proxy.url, CHAINETL_METRICS_URL: emu.metricsUrl, CHAINETL_NODE_URL: emu.nodeUrl, CHAINETL_MAX_RETRIES: "0", CHAINETL_RATE_LIMIT: "200" } },
-        (error, stdout, stderr) => resolve({ code: error === null ? 0 : typeof error.code === "number" ? error.code : -1, stdout, stderr })
-      )
-    })
+  const cli = (args: ReadonlyArray<string>) =>
+    runCli(args, { CHAINETL_BASE_URL: proxy.url, CHAINETL_METRICS_URL: emu.metricsUrl, CHAINETL_NODE_URL: emu.nodeUrl, CHAINETL_MAX_RETRIES: "0", CHAINETL_RATE_LIMIT: "200" })
   const report = async (o: Outcome): Promise<RunReport> => {
     const runs = (await fs.readdir(path.join(out, "_runs"))).sort()
     const events = o.stdout.trim().split("\n").map((l) => JSON.parse(l) as { type: string; runId?: string })
@@ -179,15 +166,7 @@ describe("chainetl backfill by block height (node_x_blocks)", () => {
   let emu: RunningEmulator
   let out: string
   let jobFile: string
-  const cli = (args: ReadonlyArray<string>): Promise<Outcome> =>
-    new Promise((resolve) => {
-      execFile(
-        process.execPath,
-        [BIN, ...args],
-        { env: { ...process.env, CHAINETL_BASE_URL: emu.baseUrl, CHAINETL_METRICS_URL: emu.metricsUrl, CHAINETL_NODE_URL: emu.nodeUrl, CHAINETL_RATE_LIMIT: "200" } },
-        (error, stdout, stderr) => resolve({ code: error === null ? 0 : typeof error.code === "number" ? error.code : -1, stdout, stderr })
-      )
-    })
+  const cli = (args: ReadonlyArray<string>) => runCli(args, { CHAINETL_BASE_URL: emu.baseUrl, CHAINETL_METRICS_URL: emu.metricsUrl, CHAINETL_NODE_URL: emu.nodeUrl, CHAINETL_RATE_LIMIT: "200" })
   const heights = async () => (await query(path.join(out, "catalog.duckdb"), "SELECT height::INTEGER AS h FROM node_x_blocks ORDER BY h")).map((r) => r["h"])
   const lastReport = async (): Promise<RunReport> => {
     const runs = (await fs.readdir(path.join(out, "_runs"))).sort()

@@ -4,17 +4,16 @@
  * that changed, and duplicates nothing. Every request of a night is booked to one of its slices.
  */
 import { Effect } from "effect"
-import { execFile } from "node:child_process"
-import { fileURLToPath } from "node:url"
+
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type RunningEmulator, startEmulator } from "../../src/emulator/index.ts"
 import type { Job } from "../../src/Job.ts"
 import type { RunReport } from "../../src/Runner.ts"
+import { runCli } from "../reliability/cli.ts"
 import { emulatorJob } from "../support/emulatorJob/index.ts"
 import { fetchAll, query, runSpine, tempOut } from "../support/spine.ts"
 
-const BIN = fileURLToPath(new URL("../../bin/chainetl.mjs", import.meta.url))
 const DAY = 86_400
 const HOUR = 3_600
 const DATASETS = ["primary_blocks", "staking_transactions", "evm_blocks", "chain_metrics"]
@@ -127,11 +126,7 @@ describe("nightly runs: night 1 full, night 2 only what is new", () => {
   it("given an hour after night 2, when status --live is asked, then each listing shows how far it got and how far the service has moved on", async () => {
     emu.advance(HOUR)
     const asOf2 = emu.clock.now() - HOUR
-    const status = await new Promise<{ code: number; stdout: string }>((resolve) =>
-      execFile(process.execPath, [BIN, "status", "--out", out, "--live", "--json"], { env: { ...process.env, CHAINETL_BASE_URL: emu.baseUrl, CHAINETL_METRICS_URL: emu.metricsUrl, CHAINETL_NODE_URL: emu.nodeUrl } }, (error, stdout) =>
-        resolve({ code: error === null ? 0 : Number(error.code), stdout })
-      )
-    )
+    const status = await runCli(["status", "--out", out, "--live", "--json"], { CHAINETL_BASE_URL: emu.baseUrl, CHAINETL_METRICS_URL: emu.metricsUrl, CHAINETL_NODE_URL: emu.nodeUrl })
     expect(status.code).toBe(0)
     const parsed = JSON.parse(status.stdout) as {
       listings: Array<{ dataset: string; listing: Record<string, string>; watermark: number; latest: number; lagSeconds: number; pending: unknown[] }>
