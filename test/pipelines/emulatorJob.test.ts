@@ -1,4 +1,5 @@
 import { Either } from "effect"
+import { checkIncremental } from "../../src/cli/backfillPlan.ts"
 import { promises as fs } from "node:fs"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { EMULATOR_JOB } from "../../src/cli/runCommand.ts"
@@ -34,6 +35,8 @@ describe("pipelines/jobs/mainnet.example.json", () => {
   it("given the documented job for the real services, when it is loaded, then it validates", async () => {
     const job = await loadJobFile(EMULATOR_JOB.replace("emulator.json", "mainnet.example.json"))
     expect(Either.isRight(job)).toBe(true)
+    expect(Either.isRight(checkIncremental(Either.getOrThrow(job), "mainnet.example.json"))).toBe(true)
+    expect(Either.getOrThrow(job).incremental["primary_blocks"]).toEqual({ window: "1d", lookback: "2h", since: "2025-01-01" })
     expect(Either.getOrThrow(job).tokenContracts.map((c) => c.address)).toEqual([
       "0xB97EF9Ef8734C71904D8002F8b6Bc66Dd9c48a6E",
       "0xB31f66AA3C1e785363F0875A1B74E27b85FD66c7"
