@@ -8,9 +8,10 @@
  * (the end of its last bucket), closed months stop being re-fetched with no change of slice ids;
  * until then closed months are re-fetched too, and the job's window bounds that cost.
  */
-import { Effect, Schema } from "effect"
+import { Schema } from "effect"
 import type { Backfill, DatasetDef, Listing, Row } from "../src/crawl/Dataset.ts"
 import { restListing } from "../src/crawl/RestListing.ts"
+import { keepWithin } from "../src/crawl/WindowListing.ts"
 import { makeSlice, type Slice } from "../src/crawl/Slice.ts"
 import type { Job } from "../src/Job.ts"
 import type { RestClient } from "../src/source/RestClient.ts"
@@ -139,8 +140,9 @@ const param = (s: Slice, k: string): string => s.params[k] ?? ""
  * Route 5 over one month. Points outside the month are dropped: a service that reads the window
  * as "buckets overlapping it" may add the bucket before, which the previous month's slice owns.
  */
-const monthListing = (pageSize: number): Listing<RestClient> => {
-  const base = restListing({
+const monthListing = (pageSize: number): Listing<RestClient> =>
+  keepWithin(
+    restListing({
     service: "metrics",
     path: (s) => `/v2/chains/${param(s, "chain_id")}/metrics/${param(s, "metric")}`,
     query: (s) => {
@@ -150,21 +152,13 @@ const monthListing = (pageSize: number): Listing<RestClient> => {
     items: "results",
     pageSize,
     tokenTtlSeconds: 86_400
-  })
-  return {
-    ...base,
-    fetch: (slice, cursor) =>
-      Effect.map(base.fetch(slice, cursor), (page) => {
-        const w = monthWindow(param(slice, "month"), param(slice, "time_interval") as TimeInterval)
-        const inMonth = (r: unknown): boolean => {
-          const t = typeof r === "object" && r !== null ? (r as Record<string, unknown>)["timestamp"] : undefined
-          // anything else is toRow's to reject
-          return typeof t !== "number" || (t >= w.from && t < w.until)
-        }
-        return { ...page, records: page.records.filter(inMonth) }
-      })
-  }
-}
+    }),
+    "timestamp",
+    (slice) => {
+      const w = monthWindow(param(slice, "month"), param(slice, "time_interval") as TimeInterval)
+      return { from: w.from, to: w.until }
+    }
+  )
 
 const decodePoint = decoder(Schema.Struct({ value: NumberLike, timestamp: UnixSeconds }))
 

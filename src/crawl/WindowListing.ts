@@ -1,8 +1,8 @@
 /**
  * A REST listing over one time window (Windows.ts). The route's startTimestamp / endTimestamp are
  * documented only as "items after" / "items before", so the request asks one second wider on
- * each side and the records are cut to the window here: a record belongs to exactly one window
- * whichever way the service reads its bounds.
+ * each side and the records are cut to the window here (keepWithin): a record belongs to exactly
+ * one window whichever way the service reads its bounds.
  */
 import { Effect } from "effect"
 import type { Listing } from "./Dataset.ts"
@@ -22,25 +22,32 @@ const bounds = (slice: Slice) => {
   return { from: slice.fetchFrom ?? w.from, to: w.to }
 }
 
-export const windowListing = (spec: WindowListingSpec): Listing<RestClient> => {
-  const base = restListing({
-    ...spec,
-    query: (slice) => {
-      const b = bounds(slice)
-      return { ...spec.query?.(slice), startTimestamp: Math.max(0, b.from - 1), endTimestamp: b.to }
-    }
-  })
-  return {
-    ...base,
-    fetch: (slice, cursor) =>
-      Effect.map(base.fetch(slice, cursor), (page) => {
+/**
+ * `listing` with each page's records cut to the slice's [from, to) on a Unix-seconds field. A
+ * record without a readable time is kept: toRow rejects it, with the reason.
+ */
+export const keepWithin = <R>(listing: Listing<R>, timeField: string, range: (slice: Slice) => { readonly from: number; readonly to: number }): Listing<R> => ({
+  ...listing,
+  fetch: (slice, cursor) =>
+    Effect.map(listing.fetch(slice, cursor), (page) => {
+      const b = range(slice)
+      const inRange = (r: unknown): boolean => {
+        const t = typeof r === "object" && r !== null ? (r as Record<string, unknown>)[timeField] : undefined
+        return typeof t !== "number" || (t >= b.from && t < b.to)
+      }
+      return { ...page, records: page.records.filter(inRange) }
+    })
+})
+
+export const windowListing = (spec: WindowListingSpec): Listing<RestClient> =>
+  keepWithin(
+    restListing({
+      ...spec,
+      query: (slice) => {
         const b = bounds(slice)
-        const inWindow = (r: unknown): boolean => {
-          const t = typeof r === "object" && r !== null ? (r as Record<string, unknown>)[spec.timeField] : undefined
-          // a record without a readable time is toRow's to reject, with the reason
-          return typeof t !== "number" || (t >= b.from && t < b.to)
-        }
-        return { ...page, records: page.records.filter(inWindow) }
-      })
-  }
-}
+        return { ...spec.query?.(slice), startTimestamp: Math.max(0, b.from - 1), endTimestamp: b.to }
+      }
+    }),
+    spec.timeField,
+    bounds
+  )
