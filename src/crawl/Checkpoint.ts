@@ -37,6 +37,10 @@ export interface CheckpointState {
   readonly error: string | null
 }
 
+/** Completed by a run whose as-of was at or past `instant` (a slice's finalAfter). */
+export const completedBy = (state: CheckpointState, instant: number): boolean =>
+  (state.completedAsOf ?? Number.NEGATIVE_INFINITY) >= instant
+
 export const initialState = (slice: Slice, runId: string): CheckpointState => ({
   dataset: slice.dataset,
   slice: slice.id,

@@ -17,7 +17,7 @@ import { SourceError } from "../Errors.ts"
 import { ParquetSink } from "../sink/ParquetSink.ts"
 import { rejectsDataset, rejectsKey } from "../transform/Rejects.ts"
 import { type Mapped, toRows } from "../transform/ToRows.ts"
-import { type CheckpointState, CheckpointStore, initialState } from "./Checkpoint.ts"
+import { type CheckpointState, CheckpointStore, completedBy, initialState } from "./Checkpoint.ts"
 import { CommittedKeys, keyOf } from "./CommittedKeys.ts"
 import type { DatasetDef, Row } from "./Dataset.ts"
 import { emit } from "./Progress.ts"
@@ -84,7 +84,7 @@ export const crawlSlice = <R>(
 
     const rerun = dataset.rerun ?? "never"
     const isFinal = (done: CheckpointState) =>
-      rerun === "never" || (slice.finalAfter !== undefined && (done.completedAsOf ?? Number.NEGATIVE_INFINITY) >= slice.finalAfter)
+      rerun === "never" || (slice.finalAfter !== undefined && completedBy(done, slice.finalAfter))
     const tables = [dataset.name, ...(dataset.children ?? []).map((c) => c.name), rejectsDataset.name]
     // a replacing listing is written in one commit, so old and new rows never show together
     const partRows = rerun === "replace" ? Number.POSITIVE_INFINITY : options.partRows

@@ -21,7 +21,7 @@ import type { SourceError } from "../Errors.ts"
 import type { Job } from "../Job.ts"
 import type { RestClient } from "../source/RestClient.ts"
 import { isoSeconds as iso, parseDuration, parseInstant } from "../Time.ts"
-import type { CheckpointState } from "./Checkpoint.ts"
+import { type CheckpointState, completedBy } from "./Checkpoint.ts"
 import type { SliceContext } from "./Dataset.ts"
 import { makeSlice, type Slice } from "./Slice.ts"
 
@@ -122,8 +122,6 @@ export const cut = (gap: Interval, size: number, extendEnd: boolean): ReadonlyAr
   return out
 }
 
-export const isFinal = (state: CheckpointState, window: Interval, lookback: number): boolean =>
-  state.status === "done" && (state.completedAsOf ?? Number.NEGATIVE_INFINITY) >= window.to + lookback
 
 export interface PlanInput {
   readonly dataset: string
@@ -157,9 +155,11 @@ export const planWindows = (input: PlanInput): ReadonlyArray<Slice> => {
     }
     windows.sort((a, b) => a.window.from - b.window.from)
     for (const { window, state } of windows) {
-      if (state !== undefined && isFinal(state, window, settings.lookback)) continue
+      // the crawler's own rule: done by a run at or past the window's finalAfter
+      const finalAfter = window.to + settings.lookback
+      if (state?.status === "done" && completedBy(state, finalAfter)) continue
       const params = { ...base, [FROM]: iso(window.from), [TO]: iso(window.to) }
-      const slice = makeSlice(input.dataset, params, window.to + settings.lookback)
+      const slice = makeSlice(input.dataset, params, finalAfter)
       // a window completed before is topped up from that completion minus the lookback; the bound
       // moves only when the window completes again, so a resumed page token keeps its query
       const completed = state?.completedAsOf ?? null
