@@ -1,6 +1,6 @@
-import { readFileSync } from "node:fs"
 import * as runtime from "@avalabs/avalanchejs"
 import { describe, expect, it } from "vitest"
+import { readReferenceJson } from "../support/reference.ts"
 import { UtxoDecodeError, decodeUtxoHex, type ChainLetter } from "../../src/decode/utxo.ts"
 
 interface Vector {
@@ -23,7 +23,7 @@ interface Vector {
 }
 
 const vectors = (
-  JSON.parse(readFileSync(new URL("../../../shared/reference/utxo-vectors.json", import.meta.url), "utf8")) as { vectors: Vector[] }
+  readReferenceJson<{ vectors: Vector[] }>("utxo-vectors.json")
 ).vectors
 
 /** Flips the lowest bit of the byte at `index` (negative: from the end) of a 0x hex string. */

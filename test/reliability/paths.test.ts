@@ -33,7 +33,7 @@ import { type Proxy, forward, startProxy } from "./support.ts"
 
 const LONG = "x".repeat(300)
 const HOSTILE = [
-  "../../../escaped",
+  "../../../escaped", // hostile data, not a path
   "..",
   ".",
   "/",

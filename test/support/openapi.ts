@@ -1,5 +1,5 @@
 /**
- * Holds emulator answers to the official OpenAPI documents in shared/reference (the reference
+ * Holds emulator answers to the official OpenAPI documents in reference/ (the reference
  * README says how): response schemas compiled with a JSON Schema 2020-12 validator, 3.0-style
  * `nullable: true` turned into a `null` type, and every object schema with `properties` closed,
  * so a field the official document does not list fails instead of passing silently.
@@ -13,6 +13,7 @@
  */
 import Ajv2020Module, { type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js"
 import { readFileSync } from "node:fs"
+import { referenceUrl } from "./reference.ts"
 
 // ajv's CommonJS build: under NodeNext the default import is the module object, the class is its default
 const Ajv2020 = Ajv2020Module.default
@@ -22,10 +23,10 @@ export type HttpMethod = "get" | "post"
 
 type Json = Record<string, unknown>
 
-/** The documents sit in shared/ beside the repository, locally and on CI alike. */
+/** The documents sit in the repository's reference/ folder. */
 const DOC_FILES: Readonly<Record<DocName, URL>> = {
-  data: new URL("../../../shared/reference/data-api.openapi.json", import.meta.url),
-  metrics: new URL("../../../shared/reference/metrics-api.openapi.json", import.meta.url)
+  data: referenceUrl("data-api.openapi.json"),
+  metrics: referenceUrl("metrics-api.openapi.json")
 }
 
 const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v)

@@ -1,6 +1,6 @@
 /**
  * Real identifiers of the primary network (public genesis files and documentation), copied from
- * shared/reference/network-constants.json so the emulator runs without the shared folder.
+ * reference/network-constants.json, so the emulator reads no file at run time.
  */
 export type NetworkName = "mainnet" | "fuji"
 

@@ -1,5 +1,5 @@
-import { readFileSync } from "node:fs"
 import { describe, expect, it } from "vitest"
+import { readReferenceJson } from "../../support/reference.ts"
 import { parseAddress } from "../../../src/emulator/world/primary/ids.ts"
 import { decodeUtxoHex, utxoHex, utxoId, type UtxoChain } from "../../../src/emulator/world/primary/utxoCodec.ts"
 
@@ -21,7 +21,7 @@ interface Vector {
   }
 }
 
-const vectors: ReadonlyArray<Vector> = JSON.parse(readFileSync(new URL("../../../../shared/reference/utxo-vectors.json", import.meta.url), "utf8")).vectors
+const vectors: ReadonlyArray<Vector> = readReferenceJson<{ vectors: Vector[] }>("utxo-vectors.json").vectors
 
 const addressBytes = (a: string): Uint8Array => {
   const parsed = parseAddress(a)

@@ -1,10 +1,11 @@
 /**
  * Calling the emulator's node JSON-RPC over real HTTP, and reading the result shapes of the two
- * official JSON-RPC documents (shared/reference/*-jsonrpc.openapi.yaml).
+ * official JSON-RPC documents (reference/*-jsonrpc.openapi.yaml).
  */
 import { readFileSync } from "node:fs"
 import { afterAll, beforeAll } from "vitest"
 import { parse } from "yaml"
+import { referenceUrl } from "../../support/reference.ts"
 import { startEmulator, type EmulatorOptionsInput, type RunningEmulator } from "../../../src/emulator/index.ts"
 import type { PrimaryNetwork } from "../../../src/emulator/world/primary/index.ts"
 
@@ -64,8 +65,8 @@ export const useNode = (input: EmulatorOptionsInput = {}): { readonly current: N
 export const startNode = async (input: EmulatorOptionsInput = {}): Promise<Node> => makeNode(await startEmulator({ port: 0, ...input }))
 
 const DOCS = {
-  X: new URL("../../../../shared/reference/x-chain-jsonrpc.openapi.yaml", import.meta.url),
-  P: new URL("../../../../shared/reference/platform-jsonrpc.openapi.yaml", import.meta.url)
+  X: referenceUrl("x-chain-jsonrpc.openapi.yaml"),
+  P: referenceUrl("platform-jsonrpc.openapi.yaml")
 } as const
 
 const docCache = new Map<string, Json>()
