@@ -9,6 +9,7 @@ import { makeSlice, type Slice } from "../src/crawl/Slice.ts"
 import { restListing } from "../src/crawl/RestListing.ts"
 import type { RestClient } from "../src/source/RestClient.ts"
 import { IntegerLike, decoder } from "../src/transform/Decode.ts"
+import { uint256Values } from "../schemas/common.ts"
 import { schema } from "../schemas/nft_holders.ts"
 import { Holder } from "./token_holders.ts"
 import { columnKey } from "./_shared.ts"
@@ -60,7 +61,7 @@ export const dataset: DatasetDef<RestClient> = {
       snapshot_date: p(slice, "snapshot_date"),
       contract_address: p(slice, "contract_address"),
       holder_address: holder.address,
-      sort_key: holder.sortKey,
+      ...uint256Values("sort_key", holder.sortKey),
       nft_collection_name: collection.nftCollectionName ?? null,
       nft_symbol: collection.nftSymbol ?? null,
       total_holders: collection.totalHolders ?? null,

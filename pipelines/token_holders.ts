@@ -9,20 +9,24 @@ import { restListing } from "../src/crawl/RestListing.ts"
 import { makeSlice, type Slice } from "../src/crawl/Slice.ts"
 import type { RestClient } from "../src/source/RestClient.ts"
 import { decoder } from "../src/transform/Decode.ts"
+import { uint256Values } from "../schemas/common.ts"
 import { schema } from "../schemas/token_holders.ts"
 import { columnKey } from "./_shared.ts"
 
 /**
- * Seed: sortKey integer; the official document says string: both read as the number they spell.
- * Balances pass 2^53, so "integer" is Number.isInteger, not Schema.int()'s safe-integer check.
+ * Seed: sortKey integer; the official document says string: both read as the exact whole number
+ * they spell. Balances pass 2^53 (wei), and the lossless parser delivers such integers as bigint.
  */
-const WholeNumber = Schema.Number.pipe(Schema.filter((n) => Number.isInteger(n) && n >= 0, { message: () => "expected a non-negative integer" }))
-// the lossless parser delivers integers above 2^53 as bigint: non-negative, and stored as DOUBLE like the rest
-const WholeBigInt = Schema.BigIntFromSelf.pipe(Schema.filter((n) => n >= 0n, { message: () => "expected a non-negative integer" }))
+const nonNegative = Schema.BigIntFromSelf.pipe(Schema.filter((n) => n >= 0n, { message: () => "expected a non-negative integer" }))
 export const SortKey = Schema.Union(
-  WholeNumber,
-  Schema.compose(Schema.NumberFromString, WholeNumber),
-  Schema.transform(WholeBigInt, Schema.Number, { strict: true, decode: (n) => Number(n), encode: (n) => BigInt(n) })
+  nonNegative,
+  // a JSON number: an integer literal below 2^53, or a double the service wrote in exponent form (its exact value)
+  Schema.transform(Schema.Number.pipe(Schema.filter((n) => Number.isInteger(n), { message: () => "expected an integer" })), nonNegative, {
+    strict: true,
+    decode: (n) => BigInt(n),
+    encode: (n) => Number(n)
+  }),
+  Schema.compose(Schema.BigInt, nonNegative)
 )
 export const Holder = Schema.Struct({ address: Schema.String, sortKey: SortKey })
 const decodeHolder = decoder(Holder)
@@ -62,7 +66,7 @@ export const dataset: DatasetDef<RestClient> = {
       contract_address: p(slice, "contract_address"),
       threshold: p(slice, "threshold"),
       holder_address: h.address,
-      sort_key: h.sortKey
+      ...uint256Values("sort_key", h.sortKey)
     }
   }
 }

@@ -54,7 +54,7 @@ const withPersistentFaults = (deps: DispatchDeps, payload: unknown, key: string,
   const due = persistentFaultsOf(deps.options.faults, key)
   if (!due.malformed && !due.extraFields) return payload
   // a copy: routes may hand out cached objects, which must stay intact for the next request
-  const copy: unknown = JSON.parse(JSON.stringify(payload))
+  const copy: unknown = structuredClone(payload)
   notes.push(...applyPersistentFaults(copy, deps.options.faults, key))
   return copy
 }

@@ -5,12 +5,13 @@
 import type { ServerResponse } from "node:http"
 import type { Host } from "./contract.ts"
 import { errorBody, type ErrorBody } from "./errors.ts"
+import { stringifyExact } from "./exactJson.ts"
 import type { HttpError } from "./contract.ts"
 
 export interface Outcome {
   readonly status: number
   readonly headers: Readonly<Record<string, string>>
-  /** JSON text. */
+  /** JSON text (bigints written as exact integer literals). */
   readonly body: string
 }
 
@@ -19,7 +20,7 @@ export type Delivery = "whole" | "reset" | "truncate"
 export const jsonOutcome = (status: number, body: unknown, headers: Readonly<Record<string, string>> = {}): Outcome => ({
   status,
   headers,
-  body: JSON.stringify(body)
+  body: stringifyExact(body)
 })
 
 export const errorOutcome = (host: Host, err: HttpError): Outcome =>

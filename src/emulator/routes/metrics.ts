@@ -44,8 +44,8 @@ const holderPage = (holders: ReadonlyArray<Holder>, cursor: string | undefined, 
   return start + items.length < holders.length && last ? { items, nextCursor: `${last.amount}:${last.address}` } : { items }
 }
 
-/** Seed: Holder {address, sortKey integer}. */
-const holderJson = (h: Holder) => ({ address: h.address, sortKey: Number(h.amount) })
+/** Seed: Holder {address, sortKey integer}: an exact integer literal, however large the balance. */
+const holderJson = (h: Holder) => ({ address: h.address, sortKey: h.amount })
 
 const withToken = <T extends object>(body: T, token: string | undefined): T & { nextPageToken?: string } => ({ ...body, ...tokenField(token) })
 

@@ -141,7 +141,7 @@ describe("cross-route consistency of the primary-network world", () => {
           utxoId: d.utxoId,
           assetId: d.assetId,
           amount: d.amount.toString(),
-          locktime: Number(d.locktime),
+          locktime: d.locktime,
           threshold: d.threshold,
           addresses: d.addresses.map(hexOf).sort()
         }).toEqual({
@@ -150,11 +150,11 @@ describe("cross-route consistency of the primary-network world", () => {
           utxoId: u.utxoId,
           assetId: u.asset.assetId,
           amount: u.asset.amount,
-          locktime,
+          locktime: BigInt(locktime),
           threshold: u.threshold,
           addresses: u.addresses.map(bytesOfBech32).sort()
         })
-        if (chain === "p-chain") expect(Number(d.stakeableLocktime)).toBe(u.stakeableLocktime)
+        if (chain === "p-chain") expect(d.stakeableLocktime).toBe(BigInt(u.stakeableLocktime))
       }
     }
   })

@@ -16,8 +16,8 @@ const expectedTokenHolders = async (emu: RunningEmulator, job: Job, snapshot: st
   for (const h of job.tokenHolders) {
     const url = `${emu.metricsUrl}/v2/chains/${h.chainId}/contracts/${h.address}/balances`
     for (const body of await pages(url, "addresses", { threshold: h.threshold, pageSize: "5000" })) {
-      for (const a of body["addresses"] as Array<{ address: string; sortKey: number }>) {
-        rows.push({ chain_id: h.chainId, snapshot_date: snapshot, contract_address: h.address.toLowerCase(), threshold: h.threshold, holder_address: a.address, sort_key: a.sortKey })
+      for (const a of body["addresses"] as Array<{ address: string; sortKey: number | bigint }>) {
+        rows.push({ chain_id: h.chainId, snapshot_date: snapshot, contract_address: h.address.toLowerCase(), threshold: h.threshold, holder_address: a.address, sort_key: String(a.sortKey) })
       }
     }
   }
@@ -30,17 +30,17 @@ const expectedNftHolders = async (emu: RunningEmulator, job: Job, snapshot: stri
   for (const c of job.nftContracts) {
     const url = `${emu.metricsUrl}/v2/chains/${c.chainId}/contracts/${c.address}/nfts:listHolders`
     for (const body of await pages(url, "addresses", { pageSize: "5000" })) {
-      for (const a of body["addresses"] as Array<{ address: string; sortKey: number }>) {
+      for (const a of body["addresses"] as Array<{ address: string; sortKey: number | bigint }>) {
         rows.push({
           chain_id: c.chainId,
           snapshot_date: snapshot,
           contract_address: c.address.toLowerCase(),
           holder_address: a.address,
-          sort_key: a.sortKey,
+          sort_key: String(a.sortKey),
           nft_collection_name: body["nftCollectionName"],
           nft_symbol: body["nftSymbol"],
           total_holders: body["totalHolders"],
-          total_tokens: body["totalTokens"]
+          total_tokens: Number(body["totalTokens"])
         })
       }
     }
@@ -81,8 +81,13 @@ describe("token_holders and nft_holders through the spine", () => {
     ).sort(byKey)
     expect(want.length).toBeGreaterThan(8 * 50)
     expect(got).toEqual(want)
-    // balances past 2^53 arrive as JSON numbers and are kept as the doubles they are
-    expect(got.some((r) => (r["sort_key"] as number) > 2 ** 53)).toBe(true)
+    // balances past 2^53 arrive as exact JSON integers and are kept digit for digit
+    const big = got.filter((r) => BigInt(r["sort_key"] as string) > 2n ** 53n)
+    expect(big.length).toBeGreaterThan(0)
+    // and some of them no double could spell: they did not pass through a JS number on the way
+    expect(big.some((r) => String(r["sort_key"]) !== BigInt(Number(r["sort_key"])).toString())).toBe(true)
+    const doubles = await query(path.join(out, "catalog.duckdb"), `SELECT sort_key, sort_key_double FROM token_holders`)
+    for (const r of doubles) expect(r["sort_key_double"]).toBe(Number(r["sort_key"]))
     // the threshold filtered: some holders of each token are left out
     const everyone = (await pages(`${emu.metricsUrl}/v2/chains/43114/contracts/${job.tokenHolders[0]!.address}/balances`, "addresses", { threshold: "0", pageSize: "5000" }))
       .flatMap((b) => b["addresses"] as unknown[])
@@ -104,7 +109,7 @@ describe("token_holders and nft_holders through the spine", () => {
     // the totals a notebook reads agree with the rows themselves
     const check = await query(
       path.join(out, "catalog.duckdb"),
-      `SELECT contract_address, count(*)::INTEGER AS n, sum(sort_key)::INTEGER AS tokens, any_value(total_holders)::INTEGER AS th, any_value(total_tokens)::INTEGER AS tt
+      `SELECT contract_address, count(*)::INTEGER AS n, sum(sort_key::HUGEINT)::INTEGER AS tokens, any_value(total_holders)::INTEGER AS th, any_value(total_tokens)::INTEGER AS tt
        FROM nft_holders GROUP BY chain_id, contract_address`
     )
     for (const c of check) expect([c["n"], c["tokens"]]).toEqual([c["th"], c["tt"]])
@@ -116,7 +121,8 @@ describe("token_holders and nft_holders through the spine", () => {
       contract_address: "VARCHAR",
       threshold: "VARCHAR",
       holder_address: "VARCHAR",
-      sort_key: "DOUBLE",
+      sort_key: "VARCHAR",
+      sort_key_double: "DOUBLE",
       run_id: "VARCHAR",
       ingested_at: "TIMESTAMP WITH TIME ZONE",
       chain_id: "VARCHAR",
@@ -125,7 +131,8 @@ describe("token_holders and nft_holders through the spine", () => {
     expect(await columnTypes(catalog, "nft_holders")).toEqual({
       contract_address: "VARCHAR",
       holder_address: "VARCHAR",
-      sort_key: "DOUBLE",
+      sort_key: "VARCHAR",
+      sort_key_double: "DOUBLE",
       nft_collection_name: "VARCHAR",
       nft_symbol: "VARCHAR",
       total_holders: "BIGINT",

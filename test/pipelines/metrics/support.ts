@@ -1,3 +1,4 @@
+import { isSafeNumber, parse } from "lossless-json"
 /**
  * Helpers of the metrics-group tests: the emulator's own answers read with plain fetch (the
  * truth the crawled rows are compared with), and the seed's rule 2 written out independently of
@@ -59,7 +60,8 @@ export const pages = async (url: string, items: string, query: Record<string, st
     for (const [k, v] of Object.entries({ ...query, ...(token ? { pageToken: token } : {}) })) u.searchParams.set(k, v)
     const res = await fetch(u)
     if (!res.ok) throw new Error(`${u}: ${res.status} ${await res.text()}`)
-    const body = (await res.json()) as Record<string, unknown>
+    // integers above 2^53 (holder balances) come back as bigint, exactly as the service wrote them
+    const body = parse(await res.text(), null, (n) => (isSafeNumber(n) ? Number(n) : /^-?\d+$/.test(n) ? BigInt(n) : Number(n))) as Record<string, unknown>
     if (!Array.isArray(body[items])) throw new Error(`${u}: no ${items}`)
     bodies.push(body)
     token = body["nextPageToken"] as string | undefined

@@ -50,7 +50,7 @@ const shape = (net: PrimaryNetwork, b: BlockRecord, l1: L1Stats | undefined): Re
   blockSizeBytes: b.sizeBytes,
   ...(b.chain === "P" && l1
     ? {
-        l1ValidatorsAccruedFees: Number(l1.accruedFees),
+        l1ValidatorsAccruedFees: l1.accruedFees,
         activeL1Validators: l1.active,
         currentSupply: net.supplyAt(b.timestamp).toString()
       }

@@ -18,9 +18,9 @@ const created = (subnetId: string, v: L1ValidatorSeed): Json => ({
   validationIdHex: hexOf(v.validationId),
   nodeId: v.nodeId,
   subnetId,
-  weight: Number(v.weight),
-  remainingBalance: Number(v.balance),
-  balanceChange: Number(v.balance),
+  weight: v.weight,
+  remainingBalance: v.balance,
+  balanceChange: v.balance,
   blsCredentials: { publicKey: v.signer.publicKey, proofOfPossession: v.signer.proofOfPossession }
 })
 
@@ -37,9 +37,9 @@ const changed = (net: PrimaryNetwork, tx: TxRecord, subnetId: string, validation
       validationIdHex: val.validationIdHex,
       nodeId: val.nodeId,
       subnetId,
-      weight: Number(after.weight),
-      remainingBalance: Number(after.balance),
-      balanceChange: Number(change)
+      weight: after.weight,
+      remainingBalance: after.balance,
+      balanceChange: change
     }
   ]
 }

@@ -71,7 +71,7 @@ export interface NftHolders {
   readonly holders: ReadonlyArray<Holder>
   readonly totalHolders: number
   /** NFTs in circulation: the sum of the holders' counts. */
-  readonly totalTokens: number
+  readonly totalTokens: bigint
 }
 
 export const nftHolders = (chain: EvmChain, system: number): NftHolders | undefined => {
@@ -82,7 +82,7 @@ export const nftHolders = (chain: EvmChain, system: number): NftHolders | undefi
   const holders = [...balances].map(([r, v]) => ({ address: m.hex(r), amount: v })).sort(byAmountThenAddress)
   let total = 0n
   for (const h of holders) total += h.amount
-  return { name: token.name, symbol: token.symbol, holders, totalHolders: holders.length, totalTokens: Number(total) }
+  return { name: token.name, symbol: token.symbol, holders, totalHolders: holders.length, totalTokens: total }
 }
 
 /**
