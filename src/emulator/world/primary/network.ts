@@ -11,6 +11,7 @@ import { Assets } from "./assets.ts"
 import { Chain } from "./chain.ts"
 import { NetCtx } from "./context.ts"
 import { Kind } from "./ids.ts"
+import { ExternalOwners } from "./externalOwners.ts"
 import { L1Txs } from "./l1Txs.ts"
 import { L1s, type AdoptedL1 } from "./l1.ts"
 import { Lru } from "./lru.ts"
@@ -62,6 +63,7 @@ export class PrimaryNetwork {
   readonly l1View: L1View
   readonly json: TxJson
   readonly node: NodeViews
+  private readonly external: ExternalOwners
   private readonly walletCache = new Lru<string, UtxoRecord[]>(64)
   /** BLS signing costs milliseconds; the same tx always gets the same message. */
   private readonly warpCache = new Lru<string, string | undefined>(256)
@@ -92,6 +94,7 @@ export class PrimaryNetwork {
     this.l1View = new L1View(this.ctx, this.l1Txs, now)
     this.json = new TxJson(this.ctx)
     this.node = new NodeViews(this.ctx, this.stakingView, this.l1View, now)
+    this.external = new ExternalOwners(this.ctx, this.wallets, { P: this.p, X: this.x })
   }
 
   now(): number {
@@ -290,22 +293,24 @@ export class PrimaryNetwork {
     const now = this.now()
     const wanted = new Set(addresses.map((a) => Buffer.from(a).toString("hex")))
     const wallets = new Set<number>()
+    const candidates: UtxoRecord[] = []
     for (const a of addresses) {
       const w = this.wallets.walletOf(a)
       if (w !== undefined) wallets.add(w)
+      // addresses outside the wallets (counterparties, background traffic) own outputs too
+      else for (const u of this.external.utxos(a, now)) if (u.consumedOn === c && u.created.timestamp <= now) candidates.push(u)
     }
+    for (const w of [...wallets].sort((a, b) => a - b)) candidates.push(...this.walletUtxos(w, c))
     const out: UtxoRecord[] = []
-    for (const w of [...wallets].sort((a, b) => a - b)) {
-      for (const u of this.walletUtxos(w, c)) {
-        if (!u.owners.addresses.some((a) => wanted.has(Buffer.from(a).toString("hex")))) continue
-        const spent = u.spent !== undefined && u.spent.block.timestamp <= now
-        if (q.view === "node") {
-          if (spent) continue
-          if (q.sourceChain !== undefined ? u.createdOn !== q.sourceChain || u.createdOn === c : u.createdOn !== c) continue
-          if (u.listed === undefined || u.listed.timestamp > now) continue
-        } else if (spent && !q.includeSpent) continue
-        out.push(u)
-      }
+    for (const u of candidates) {
+      if (!u.owners.addresses.some((a) => wanted.has(Buffer.from(a).toString("hex")))) continue
+      const spent = u.spent !== undefined && u.spent.block.timestamp <= now
+      if (q.view === "node") {
+        if (spent) continue
+        if (q.sourceChain !== undefined ? u.createdOn !== q.sourceChain || u.createdOn === c : u.createdOn !== c) continue
+        if (u.listed === undefined || u.listed.timestamp > now) continue
+      } else if (spent && !q.includeSpent) continue
+      out.push(u)
     }
     const seen = new Set<string>()
     return out
