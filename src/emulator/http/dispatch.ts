@@ -16,6 +16,7 @@ import { RPC_PATH_PREFIX, resolveRpcEndpoint, type RpcDispatcher } from "./jsonr
 import type { EmulatorOptions } from "./options.ts"
 import type { RateLimiter } from "./rateLimit.ts"
 import { errorOutcome, jsonOutcome, send, type Delivery, type Outcome } from "./respond.ts"
+import { mapIdStrings, toServed, toWorld, worldQuery } from "./servedIds.ts"
 import type { RouteMatch, Router } from "./router.ts"
 import { countFault, type EmulatorStats } from "./stats.ts"
 
@@ -42,6 +43,18 @@ const readBody = async (req: IncomingMessage): Promise<string> => {
     chunks.push(chunk)
   }
   return Buffer.concat(chunks).toString("utf8")
+}
+
+/** A JSON-RPC body (one request or a batch) with the ids in its params resolved; unparseable bodies as they came. */
+const worldParams = (raw: string, f: (s: string) => string): string => {
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(raw)
+  } catch {
+    return raw
+  }
+  const one = (r: unknown): unknown => (r !== null && typeof r === "object" && "params" in r ? { ...r, params: mapIdStrings(r.params, f) } : r)
+  return JSON.stringify(Array.isArray(parsed) ? parsed.map(one) : one(parsed))
 }
 
 const headerValue = (req: IncomingMessage, name: string): string | undefined => {
@@ -141,19 +154,22 @@ const serveRoute = async (
       throw badRequest(`malformed JSON body: ${err instanceof Error ? err.message : String(err)}`)
     }
   }
+  // the client names txs and blocks by the ids a node serves; routes read the world's
+  const toWorldId = toWorld(deps.world.primary)
   const ctx: RequestContext = {
     method,
     path,
-    params: match.params,
-    query: url.searchParams,
-    body,
+    params: mapIdStrings(match.params, toWorldId) as Record<string, string>,
+    query: worldQuery(url.searchParams, toWorldId),
+    body: mapIdStrings(body, toWorldId),
     apiKey,
     world: deps.world,
     clock: deps.clock,
     pageTokens: deps.pageTokens
   }
-  const payload = await match.route.handle(ctx)
-  if (payload === undefined) throw new Error(`route ${match.route.path} returned no body`)
+  const answer = await match.route.handle(ctx)
+  if (answer === undefined) throw new Error(`route ${match.route.path} returned no body`)
+  const payload = match.route.host === "data" ? mapIdStrings(answer, toServed(deps.world.primary)) : answer
   const key = pageKey(method, path, pageQuery(url.searchParams, deps.pageTokens), raw)
   return jsonOutcome(200, withPersistentFaults(deps, payload, key, notes))
 }
@@ -168,10 +184,10 @@ const serveRpc = async (
   const endpoint = resolveRpcEndpoint(url.pathname, deps.options.nodeNetwork)
   if (!endpoint || req.method !== "POST") throw new HttpError(404, `Cannot ${req.method ?? "GET"} ${url.pathname}`)
   failFast(fault, deps, notes)
-  const response = await deps.rpc.dispatch(endpoint, await readBody(req), (result, method, params) => {
+  const response = await deps.rpc.dispatch(endpoint, worldParams(await readBody(req), toWorld(deps.world.primary)), (result, method, params) => {
     // the page key leaves out the request id, which clients change on every retry
     const key = pageKey("POST", url.pathname, new URLSearchParams(), `${method} ${JSON.stringify(params)}`)
-    return withPersistentFaults(deps, result, key, notes)
+    return withPersistentFaults(deps, mapIdStrings(result, toServed(deps.world.primary)), key, notes)
   })
   return jsonOutcome(200, response)
 }

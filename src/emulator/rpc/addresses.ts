@@ -6,7 +6,7 @@
 import type { PrimaryNetwork } from "../world/primary/index.ts"
 import { fromCb58 } from "../world/primary/ids.ts"
 import type { ChainLetter } from "../world/primary/types.ts"
-import { lib } from "./avalanche.ts"
+import { lib } from "../world/primary/codec/avalanche.ts"
 import { serverError } from "./params.ts"
 
 const SHORT_ID_BYTES = 20

@@ -6,9 +6,9 @@
 import type { PxChain } from "../world/primary/index.ts"
 import type { PrimaryNetwork } from "../world/primary/index.ts"
 import type { BlockRecord } from "../world/primary/types.ts"
-import { blockBytes } from "./blockBytes.ts"
+import { blockBytes } from "../world/primary/codec/blockBytes.ts"
 import { EMPTY_ID, serverError, type Encoding } from "./params.ts"
-import { TxBytes } from "./txBytes.ts"
+import { TxBytes } from "../world/primary/codec/txBytes.ts"
 import { checksummedHex, toWire, type Wire } from "./wire.ts"
 
 const NOT_FOUND = "not found"
@@ -17,7 +17,7 @@ const encodeBlock = (net: PrimaryNetwork, b: BlockRecord, encoding: Encoding): W
   const block =
     encoding === "json"
       ? toWire(net.encodedBlock(b, "json"))
-      : checksummedHex(blockBytes(b, net.blockTxs(b.chain === "X" ? "X" : "P", b.height), new TxBytes(net)))
+      : checksummedHex(blockBytes(b, net.blockTxs(b.chain === "X" ? "X" : "P", b.height), new TxBytes(net, net.served.of), net.served.of))
   return { block, encoding }
 }
 
@@ -37,6 +37,6 @@ export const txById = (net: PrimaryNetwork, chain: PxChain, txId: string, encodi
   if (txId === EMPTY_ID) throw serverError("nil transaction ID")
   const found = net.tx(txId, chain)
   if (!found) throw serverError(NOT_FOUND)
-  const tx = encoding === "json" ? toWire(net.json.tx(found)) : checksummedHex(new TxBytes(net).bytes(found))
+  const tx = encoding === "json" ? toWire(net.json.tx(found)) : checksummedHex(new TxBytes(net, net.served.of).bytes(found))
   return { tx, encoding }
 }

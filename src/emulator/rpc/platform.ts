@@ -5,7 +5,7 @@
 import type { RpcContext, RpcMethodDef } from "../http/contract.ts"
 import { fromCb58 } from "../world/primary/ids.ts"
 import { lookupChain, parseServiceAddress } from "./addresses.ts"
-import { blockById, blockByHeight } from "./encoded.ts"
+import { blockById, blockByHeight, txById } from "./encoded.ts"
 import { U64_MAX, encodingParam, idParam, nodeIdListParam, serverError, stringListParam, stringParam, uintParam } from "./params.ts"
 import { currentValidators } from "./validators.ts"
 import { networkOf, toWire, type Wire } from "./wire.ts"
@@ -61,5 +61,8 @@ export const methods: ReadonlyArray<RpcMethodDef> = [
 
   p("platform.getCurrentValidators", (params, ctx) =>
     currentValidators(networkOf(ctx), idParam(params, "subnetID"), nodeIdListParam(params, "nodeIDs"))
-  )
+  ),
+
+  // past the seed's list ("not shown"): the official document has it, and clients verify tx ids through it
+  p("platform.getTx", (params, ctx) => txById(networkOf(ctx), "P", idParam(params, "txID"), encodingParam(params, ["hex", "json"])))
 ]

@@ -4,7 +4,7 @@
  */
 import type { RpcContext } from "../http/contract.ts"
 import type { PrimaryNetwork } from "../world/primary/index.ts"
-import { lib } from "./avalanche.ts"
+import { lib } from "../world/primary/codec/avalanche.ts"
 
 export type Wire = string | number | boolean | null | ReadonlyArray<Wire> | { readonly [k: string]: Wire }
 

@@ -73,7 +73,7 @@ describe("primary-network routes over HTTP, held to the official document", () =
     expect(a.status).toBe(200)
     expect(validateResponse("data", UTXOS, "post", 200, a.body)).toEqual([])
     for (const u of a.body.utxos) {
-      expect(u.asset.assetId).toBe(asset.assetId)
+      expect(u.asset.assetId).toBe(net.served.of(asset.assetId))
       expect(BigInt(u.asset.amount)).toBeGreaterThanOrEqual(5n)
     }
   })
@@ -100,7 +100,7 @@ describe("primary-network routes over HTTP, held to the official document", () =
       expect(a.status).toBe(200)
       expect(validateResponse("data", STAKING, "get", 200, a.body), type).toEqual([])
       expect(a.body.nextPageToken, type).toBeUndefined()
-      const want = net.activeStakingEntries().filter((e) => e.txType === type).map((e) => e.txId)
+      const want = net.activeStakingEntries().filter((e) => e.txType === type).map((e) => net.served.of(e.txId))
       expect(want.length, type).toBeGreaterThan(0)
       expect(a.body.transactions.map((t: any) => t.txHash).sort()).toEqual(want.sort())
       for (const t of a.body.transactions) {
@@ -118,15 +118,17 @@ describe("primary-network routes over HTTP, held to the official document", () =
   it("given route 4's conversion of the EVM world's L1, when read, then it names that chain, the manager contract and each initial validator as created", async () => {
     const l1 = net.l1s.l1(0)!
     const a = await request(`/v1/networks/mainnet/blockchains/p-chain/transactions:listStaking?txTypes=ConvertSubnetToL1Tx&pageSize=100`)
-    const t = a.body.transactions.find((x: any) => x.txHash === l1.conversionTxId)
-    expect(t.l1ValidatorManagerDetails).toEqual({ blockchainId: emu.world.evm.chains().find((c) => c.info.network === "mainnet" && !c.info.isCChain)!.info.blockchainId, contractAddress: l1.managerAddress })
+    const t = a.body.transactions.find((x: any) => x.txHash === net.served.of(l1.conversionTxId))
+    // the chain's id is its CreateChainTx's, served as that tx's hash on every route (route 17 included)
+    const chain = emu.world.evm.chains().find((c) => c.info.network === "mainnet" && !c.info.isCChain)!
+    expect(t.l1ValidatorManagerDetails).toEqual({ blockchainId: net.served.of(chain.info.blockchainId), contractAddress: l1.managerAddress })
     const initial = Array.from({ length: l1.initialValidators }, (_, v) => net.l1s.validator(l1, v)!)
     expect(t.l1ValidatorDetails).toEqual(
       initial.map((v) => ({
         validationId: v.validationId,
         validationIdHex: v.validationIdHex,
         nodeId: v.nodeId,
-        subnetId: l1.subnetId,
+        subnetId: net.served.of(l1.subnetId),
         weight: Number(v.weight),
         remainingBalance: Number(v.balance),
         balanceChange: Number(v.balance),
@@ -140,7 +142,7 @@ describe("primary-network routes over HTTP, held to the official document", () =
     const address = net.ctx.bech32Of(reg.addresses()[0]!)
     const a = await request(`/v1/networks/mainnet/blockchains/p-chain/transactions:listStaking?addresses=${address}&pageSize=100`)
     expect(a.status).toBe(200)
-    expect(a.body.transactions.map((t: any) => t.txHash)).toContain(reg.txId)
+    expect(a.body.transactions.map((t: any) => t.txHash)).toContain(net.served.of(reg.txId))
     for (const t of a.body.transactions) expect(t.consumedUtxos.flatMap((u: any) => u.addresses)).toContain(address)
   })
 
@@ -150,7 +152,7 @@ describe("primary-network routes over HTTP, held to the official document", () =
     const type = v.validation.permissionless ? "AddPermissionlessValidatorTx" : "AddValidatorTx"
     const a = await request(`/v1/networks/mainnet/blockchains/p-chain/transactions:listStaking?addresses=${address}&txTypes=${type}&pageSize=100`)
     expect(a.status).toBe(200)
-    expect(a.body.transactions.map((t: any) => t.txHash)).toContain(v.txId)
+    expect(a.body.transactions.map((t: any) => t.txHash)).toContain(net.served.of(v.txId))
     for (const t of a.body.transactions) {
       expect(t.txType).toBe(type)
       expect(t.rewardAddresses).toEqual([address])

@@ -192,7 +192,7 @@ describe("avm.getUTXOs sourceChain", () => {
       expect(byId.utxos).toEqual(atomic.utxos)
       expect(await getUtxos(node, { addresses: set.x, sourceChain: "C" })).toMatchObject({ numFetched: "0", utxos: [], sourceChain: "C" })
       // once imported, the export's atomic UTXOs are gone from shared memory
-      const exported = decoded.filter((u) => u.txId === exportTxId)
+      const exported = decoded.filter((u) => u.txId === net.served.of(exportTxId))
       expect(exported.length).toBeGreaterThan(0)
       node.emu.advance(importAt + 60 - net.now())
       const later = decodeAll((await getUtxos(node, { addresses: set.x, sourceChain: "P" })).utxos).map((u) => u.utxoId)

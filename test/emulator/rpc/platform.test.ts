@@ -40,7 +40,7 @@ describe("platform.* methods", () => {
     const chains = got.blockchains as Json[]
     for (const c of chains) expect(Object.keys(c)).toEqual(["id", "name", "subnetID", "vmID"])
     const ids = chains.map((c) => c.id)
-    expect(ids).toEqual(expect.arrayContaining([net.blockchainIds.X, net.blockchainIds.C, ...net.l1View.chains().map((p) => p.chainId)]))
+    expect(ids).toEqual(expect.arrayContaining([net.blockchainIds.X, net.blockchainIds.C, ...net.l1View.chains().map((p) => net.served.of(p.chainId))]))
     expect(ids).not.toContain(net.blockchainIds.P)
     expect(chains.find((c) => c.id === net.blockchainIds.X)).toMatchObject({ name: "X-Chain", subnetID: PRIMARY })
   })
@@ -149,9 +149,9 @@ describe("platform.* methods", () => {
     expect(Object.keys(got)).toEqual(resultKeys("P", "platform.getBlockByHeight"))
     const block = got.block as Json
     const b = net.block("P", 12n)!
-    expect(block).toMatchObject({ parentID: b.parentId, height: "12", id: b.id })
+    expect(block).toMatchObject({ parentID: net.served.of(b.parentId), height: "12", id: net.served.of(b.id) })
     const txs = block.txs as Json[]
-    expect(txs.map((t) => t.id)).toEqual(b.txIds)
+    expect(txs.map((t) => t.id)).toEqual(b.txIds.map(net.served.of))
     for (const t of txs) for (const c of t.credentials as Json[]) expect(Object.keys(c)).toEqual(["signatures"])
     expect(await node.current.result("P", "platform.getBlock", { blockID: b.id, encoding: "json" })).toEqual(got)
     expect((await node.current.result("P", "platform.getBlock", { blockID: b.id })).block).toMatch(/^0x[0-9a-f]+$/)

@@ -28,6 +28,11 @@ export class PrimaryWorld {
   }
 
   /** The network's world; "testnet" is fuji. */
+  /** The networks built so far (a request never builds one just to translate its ids). */
+  built(): PrimaryNetwork[] {
+    return [...this.networks.values()]
+  }
+
   network(name: NetworkName | "testnet"): PrimaryNetwork {
     const key: NetworkName = name === "testnet" ? "fuji" : name
     let net = this.networks.get(key)

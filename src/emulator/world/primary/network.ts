@@ -23,7 +23,8 @@ import { L1View } from "./l1View.ts"
 import { NodeViews, type Balances, type BlockchainRecord, type BlockchainStatus, type L1ValidatorRecord, type PrimaryValidatorRecord } from "./nodeViews.ts"
 import { StakingView, type StakingEntry } from "./stakingView.ts"
 import { TxJson, type JsonValue } from "./txJson.ts"
-import { fieldsOf, utxoHex, utxoId } from "./utxoCodec.ts"
+import { ServedIds } from "./servedIds.ts"
+import { fieldsOf, utxoHex } from "./utxoCodec.ts"
 import { signedWarpMessage } from "./warp.ts"
 
 export type PxChain = "P" | "X"
@@ -64,6 +65,8 @@ export class PrimaryNetwork {
   readonly json: TxJson
   readonly node: NodeViews
   private readonly external: ExternalOwners
+  /** The ids a node serves (hashes of bytes) for the world's locator ids, and back. */
+  readonly served: ServedIds
   private readonly walletCache = new Lru<string, UtxoRecord[]>(64)
   /** BLS signing costs milliseconds; the same tx always gets the same message. */
   private readonly warpCache = new Lru<string, string | undefined>(256)
@@ -95,6 +98,7 @@ export class PrimaryNetwork {
     this.json = new TxJson(this.ctx)
     this.node = new NodeViews(this.ctx, this.stakingView, this.l1View, now)
     this.external = new ExternalOwners(this.ctx, this.wallets, { P: this.p, X: this.x })
+    this.served = new ServedIds(this)
   }
 
   now(): number {
@@ -145,8 +149,9 @@ export class PrimaryNetwork {
     return h === undefined ? undefined : this.chain(c).block(h)
   }
 
+  /** A revealed block by its served id (or the world's own id). */
   blockById(c: PxChain, blockId: string): BlockRecord | undefined {
-    const h = this.chain(c).heightOf(blockId)
+    const h = this.chain(c).heightOf(this.served.resolve(blockId))
     return h === undefined ? undefined : this.block(c, BigInt(h))
   }
 
@@ -186,7 +191,7 @@ export class PrimaryNetwork {
   }
 
   /** A tx of any P/X chain by id, regardless of now (undefined for ids this world never issued). */
-  private txAnyTime(txId: string): TxRecord | undefined {
+  txAnyTime(txId: string): TxRecord | undefined {
     const loc = this.ctx.locate(txId)
     if (!loc) {
       const adopted = this.l1s.bySubnetId(txId) ?? this.l1s.byChainId(txId)
@@ -220,9 +225,9 @@ export class PrimaryNetwork {
     }
   }
 
-  /** A tx accepted by now, optionally only of one chain. */
+  /** A tx accepted by now by its served id (or the world's own id), optionally only of one chain. */
   tx(txId: string, chain?: PxChain): TxRecord | undefined {
-    const tx = this.txAnyTime(txId)
+    const tx = this.txAnyTime(this.served.resolve(txId))
     if (!tx || (chain && tx.chain !== chain)) return undefined
     return tx.block.timestamp <= this.now() ? tx : undefined
   }
@@ -323,13 +328,14 @@ export class PrimaryNetwork {
       .sort((a, b) => a.created.timestamp - b.created.timestamp || (a.txId < b.txId ? -1 : a.txId > b.txId ? 1 : 0) || a.outputIndex - b.outputIndex)
   }
 
-  /** The node's hex form of a UTXO (0x + codec bytes + checksum). */
+  /** The node's hex form of a UTXO (0x + codec bytes + checksum), naming its tx and asset by their served ids. */
   utxoHex(u: UtxoRecord): string {
-    return utxoHex(u.consumedOn === "P" ? "P" : "X", fieldsOf(u))
+    return utxoHex(u.consumedOn === "P" ? "P" : "X", { ...fieldsOf(u), txId: this.served.of(u.txId), assetId: this.served.of(u.assetId) })
   }
 
+  /** The UTXO's id as a node computes it: from its tx's served id. */
   utxoId(u: UtxoRecord): string {
-    return utxoId(u.txId, u.outputIndex)
+    return this.served.utxoId(u.txId, u.outputIndex)
   }
 
   /** platform.getBalance / avm.getAllBalances over the node's UTXO view of an address set. */

@@ -73,15 +73,16 @@ export class TxJson {
     }
   }
 
-  private signatures(tx: TxRecord, n: number, k: number): string[] {
-    return Array.from({ length: n }, (_, s) => hex0x(this.ctx.bytes(65, "sig", tx.id, k, s)))
+  /** One credential per consumed input, in input order: its signatures (65 bytes each), one per signer. */
+  signatures(tx: TxRecord): Uint8Array[][] {
+    if (tx.type === "RewardValidatorTx") return []
+    const consumed = [...tx.inputs, ...(tx.imported?.utxos ?? [])]
+    return consumed.map((u, k) => Array.from({ length: u.owners.threshold }, (_, s) => this.ctx.bytes(65, "sig", tx.id, k, s)))
   }
 
-  /** One credential per consumed input, in input order. */
   private credentials(tx: TxRecord): JsonValue[] {
-    const consumed = [...tx.inputs, ...(tx.imported?.utxos ?? [])]
-    return consumed.map((u, k): JsonValue => {
-      const signatures = this.signatures(tx, u.owners.threshold, k)
+    return this.signatures(tx).map((sigs): JsonValue => {
+      const signatures = sigs.map(hex0x)
       return tx.chain === "X" ? { fxID: SECP256K1_FX_ID, credential: { signatures } } : { signatures }
     })
   }

@@ -3,16 +3,19 @@
  * avalanchejs' serializables, so a client (avalanchejs' AVMApi.getTx included) parses the hex the
  * node methods return. The world's own TxJson.txHex is a private layout no client can parse.
  *
- * What is not real: tx ids are the world's, not sha256 of these bytes; inputs and outputs keep the
+ * Every id inside goes through `ids`: the served ids (servedIds.ts) hash these bytes, so the bytes
+ * must name other txs (consumed outputs, assets, subnets) by their served ids too.
+ *
+ * What is not real: inputs and outputs keep the
  * world's order (the node would sort them) because output indices name UTXOs; BLS keys and proofs
  * are the world's pseudo-random bytes, written raw because avalanchejs refuses to build a
- * ProofOfPossession that does not verify. Signatures and L1 messages are taken from the world's
- * json encoding, so both encodings of a tx carry the same values.
+ * ProofOfPossession that does not verify. Signatures and L1 messages are the ones the world's json
+ * encoding shows, so both encodings of a tx carry the same values.
  */
-import { SUBNET_EVM_VM_ID } from "../world/primary/l1.ts"
-import type { PrimaryNetwork } from "../world/primary/index.ts"
-import type { Owners, TxRecord, UtxoRecord } from "../world/primary/types.ts"
-import { sortAddresses } from "../world/primary/utxoCodec.ts"
+import { SUBNET_EVM_VM_ID } from "../l1.ts"
+import type { PrimaryNetwork } from "../index.ts"
+import type { Owners, TxRecord, UtxoRecord } from "../types.ts"
+import { sortAddresses } from "../utxoCodec.ts"
 import { lib, type Primitive, type Serializable } from "./avalanche.ts"
 
 const { Id, Int, BigIntPr, Bytes, Address } = lib
@@ -34,43 +37,66 @@ const outputOwners = (o: Owners): Serializable =>
 
 const pChainOwner = (o: Owners): Serializable => new lib.PChainOwner(new Int(o.threshold), sortAddresses(o.addresses).map((a) => new Address(a)))
 
-const transferableOutput = (u: UtxoRecord): Serializable => {
+/** Maps an id of the world to the id the node serves for it (identity for ids that are not hashed). */
+export type IdMap = (id: string) => string
+
+const transferableOutput = (ids: IdMap) => (u: UtxoRecord): Serializable => {
   const transfer = new lib.TransferOutput(new BigIntPr(u.amount), outputOwners(u.owners))
   const out = u.stakeableLocktime > 0n ? new lib.pvmSerial.StakeableLockOut(new BigIntPr(u.stakeableLocktime), transfer) : transfer
-  return new lib.TransferableOutput(Id.fromString(u.assetId), out)
+  return new lib.TransferableOutput(idOf(ids(u.assetId)), out)
 }
 
 const signatureIndices = (u: UtxoRecord): Primitive[] => Array.from({ length: u.owners.threshold }, (_, i) => new Int(i))
 
-const transferableInput = (u: UtxoRecord): Serializable => {
+const transferableInput = (ids: IdMap) => (u: UtxoRecord): Serializable => {
   const transfer = new lib.TransferInput(new BigIntPr(u.amount), new lib.Input(signatureIndices(u)))
   const input = u.stakeableLocktime > 0n ? new lib.pvmSerial.StakeableLockIn(new BigIntPr(u.stakeableLocktime), transfer) : transfer
-  return new lib.TransferableInput(lib.avaxSerial.UTXOID.fromNative(u.txId, u.outputIndex), Id.fromString(u.assetId), input)
+  return new lib.TransferableInput(new lib.avaxSerial.UTXOID(idOf(ids(u.txId)), new Int(u.outputIndex)), idOf(ids(u.assetId)), input)
 }
 
 const firstSignerAuth = (): Serializable => new lib.Input([new Int(0)])
 
 type Json = Record<string, unknown>
 const asObject = (v: unknown): Json => (typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Json) : {})
-const asArray = (v: unknown): unknown[] => (Array.isArray(v) ? v : [])
 
-/** The world json's credentials as signature lists (X wraps them in {fxID, credential}). */
-const signaturesOf = (json: Json): string[][] =>
-  asArray(json.credentials).map((c) => {
-    const cred = asObject(c)
-    const sigs = "credential" in cred ? asObject(cred.credential).signatures : cred.signatures
-    return asArray(sigs).map(String)
-  })
+/**
+ * Id bytes by cb58 string: the same few thousand ids (assets, chains, consumed txs) are decoded
+ * over and over while a chain is hashed, and base58 decoding was the largest cost. Bounded.
+ */
+const decoded = new Map<string, Uint8Array>()
+const idBytes = (s: string): Uint8Array => {
+  let b = decoded.get(s)
+  if (b === undefined) {
+    if (decoded.size >= 200_000) decoded.clear()
+    b = Id.fromString(s).toBytes()
+    decoded.set(s, b)
+  }
+  return b
+}
+const idOf = (s: string): Primitive => new Id(idBytes(s))
 
 export class TxBytes {
-  constructor(private readonly net: PrimaryNetwork) {}
+  private readonly outputOf: (u: UtxoRecord) => Serializable
+  private readonly inputOf: (u: UtxoRecord) => Serializable
+
+  constructor(
+    private readonly net: PrimaryNetwork,
+    private readonly ids: IdMap
+  ) {
+    this.outputOf = transferableOutput(ids)
+    this.inputOf = transferableInput(ids)
+  }
+
+  private id(s: string): Primitive {
+    return idOf(this.ids(s))
+  }
 
   private avaxBaseTx(tx: TxRecord, outputs: ReadonlyArray<UtxoRecord>): Serializable {
     return new lib.avaxSerial.BaseTx(
       new Int(this.net.networkId),
-      Id.fromString(this.net.blockchainIds[tx.chain]),
-      outputs.map(transferableOutput),
-      tx.inputs.map(transferableInput),
+      idOf(this.net.blockchainIds[tx.chain]),
+      outputs.map(this.outputOf),
+      tx.inputs.map(this.inputOf),
       new Bytes(tx.memo)
     )
   }
@@ -87,8 +113,8 @@ export class TxBytes {
       const { name, symbol, denomination } = tx.asset
       return new avmSerial.CreateAssetTx(this.avaxBaseTx(tx, []), new lib.Stringpr(name), new lib.Stringpr(symbol), new lib.Byte(new Uint8Array([denomination])), [state])
     }
-    if (tx.imported) return new avmSerial.ImportTx(this.avaxBaseTx(tx, tx.outputs), Id.fromString(ids[tx.imported.sourceChain]), tx.imported.utxos.map(transferableInput))
-    if (tx.exported) return new avmSerial.ExportTx(this.avaxBaseTx(tx, tx.outputs), Id.fromString(ids[tx.exported.destinationChain]), tx.exported.utxos.map(transferableOutput))
+    if (tx.imported) return new avmSerial.ImportTx(this.avaxBaseTx(tx, tx.outputs), idOf(ids[tx.imported.sourceChain]), tx.imported.utxos.map(this.inputOf))
+    if (tx.exported) return new avmSerial.ExportTx(this.avaxBaseTx(tx, tx.outputs), idOf(ids[tx.exported.destinationChain]), tx.exported.utxos.map(this.outputOf))
     return new avmSerial.BaseTx(this.avaxBaseTx(tx, tx.outputs))
   }
 
@@ -97,8 +123,8 @@ export class TxBytes {
     const s = tx.staking
     if (!s) throw new Error(`${tx.type} ${tx.id} has no staking details`)
     const validator = new pvmSerial.Validator(lib.NodeId.fromString(s.nodeId), new BigIntPr(BigInt(s.start)), new BigIntPr(BigInt(s.end)), new BigIntPr(s.weight))
-    const stake = (tx.stake ?? []).map(transferableOutput)
-    const subnetValidator = (): Serializable => new pvmSerial.SubnetValidator(validator, Id.fromString(s.subnetId))
+    const stake = (tx.stake ?? []).map(this.outputOf)
+    const subnetValidator = (): Serializable => new pvmSerial.SubnetValidator(validator, this.id(s.subnetId))
     switch (tx.type) {
       case "AddValidatorTx":
         return new pvmSerial.AddValidatorTx(base, validator, stake, outputOwners(s.rewardOwner), new Int(s.shares ?? 0))
@@ -125,9 +151,9 @@ export class TxBytes {
       case "createChain":
         return new pvmSerial.CreateChainTx(
           base,
-          Id.fromString(l1.subnetId),
+          this.id(l1.subnetId),
           new lib.Stringpr(l1.chainName),
-          Id.fromString(l1.vmId || SUBNET_EVM_VM_ID),
+          idOf(l1.vmId || SUBNET_EVM_VM_ID),
           [],
           new Bytes(Buffer.from(JSON.stringify(l1.genesis))),
           firstSignerAuth()
@@ -135,8 +161,8 @@ export class TxBytes {
       case "convert":
         return new pvmSerial.ConvertSubnetToL1Tx(
           base,
-          Id.fromString(l1.subnetId),
-          Id.fromString(l1.chainId),
+          this.id(l1.subnetId),
+          this.id(l1.chainId),
           new Bytes(hexBytes(l1.managerAddress)),
           l1.validators.map(
             (v) =>
@@ -156,9 +182,9 @@ export class TxBytes {
       case "setWeight":
         return new pvmSerial.SetL1ValidatorWeightTx(base, message())
       case "increaseBalance":
-        return new pvmSerial.IncreaseL1ValidatorBalanceTx(base, Id.fromString(l1.validationId), new BigIntPr(l1.amount))
+        return new pvmSerial.IncreaseL1ValidatorBalanceTx(base, this.id(l1.validationId), new BigIntPr(l1.amount))
       case "disable":
-        return new pvmSerial.DisableL1ValidatorTx(base, Id.fromString(l1.validationId), firstSignerAuth())
+        return new pvmSerial.DisableL1ValidatorTx(base, this.id(l1.validationId), firstSignerAuth())
     }
   }
 
@@ -166,12 +192,12 @@ export class TxBytes {
     const { pvmSerial } = lib
     const ids = this.net.blockchainIds
     // avalanchejs registers RewardValidatorTx in its codec but does not export the class
-    if (tx.type === "RewardValidatorTx") return raw("RewardValidatorTx", Id.fromString(tx.rewardedTxId ?? "").toBytes())
+    if (tx.type === "RewardValidatorTx") return raw("RewardValidatorTx", this.id(tx.rewardedTxId ?? "").toBytes())
     const base = this.avaxBaseTx(tx, tx.outputs)
     if (tx.staking) return this.stakingUnsigned(tx, base)
     if (tx.l1) return this.l1Unsigned(tx, base, unsignedJson)
-    if (tx.imported) return new pvmSerial.ImportTx(base, Id.fromString(ids[tx.imported.sourceChain]), tx.imported.utxos.map(transferableInput))
-    if (tx.exported) return new pvmSerial.ExportTx(base, Id.fromString(ids[tx.exported.destinationChain]), tx.exported.utxos.map(transferableOutput))
+    if (tx.imported) return new pvmSerial.ImportTx(base, idOf(ids[tx.imported.sourceChain]), tx.imported.utxos.map(this.inputOf))
+    if (tx.exported) return new pvmSerial.ExportTx(base, idOf(ids[tx.exported.destinationChain]), tx.exported.utxos.map(this.outputOf))
     return new pvmSerial.BaseTx(base)
   }
 
@@ -181,9 +207,10 @@ export class TxBytes {
    * tell the VM of a CreateAssetTx.
    */
   bytes(tx: TxRecord): Uint8Array {
-    const json = asObject(this.net.json.tx(tx))
-    const unsigned = tx.chain === "X" ? this.xUnsigned(tx) : this.pUnsigned(tx, asObject(json.unsignedTx))
-    const credentials = signaturesOf(json).map((sigs) => new lib.Credential(sigs.map((s) => new lib.Signature(hexBytes(s)))))
+    // only L1 txs take a value (their warp message) from the json encoding: it costs more than the bytes
+    const unsignedJson = tx.l1 ? asObject(asObject(this.net.json.tx(tx)).unsignedTx) : {}
+    const unsigned = tx.chain === "X" ? this.xUnsigned(tx) : this.pUnsigned(tx, unsignedJson)
+    const credentials = this.net.json.signatures(tx).map((sigs) => new lib.Credential(sigs.map((s) => new lib.Signature(s))))
     const manager = lib.utils.getManagerForVM(tx.chain === "X" ? "AVM" : "PVM")
     const codec = manager.getDefaultCodec()
     return lib.utils.concatBytes(new lib.Short(0).toBytes(), codec.PackPrefix(unsigned), codec.PackPrefixList(credentials))

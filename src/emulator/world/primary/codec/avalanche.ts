@@ -30,7 +30,7 @@ export interface SignedTxT {
 type Ctor<A extends unknown[], T = Serializable> = new (...args: A) => T
 
 interface Api {
-  readonly Id: { fromString(s: string): Primitive }
+  readonly Id: { fromString(s: string): Primitive; new (b: Uint8Array): Primitive }
   readonly Int: Ctor<[n: number], Primitive>
   readonly Short: Ctor<[n: number], Primitive>
   readonly BigIntPr: Ctor<[n: bigint], Primitive>
@@ -51,7 +51,7 @@ interface Api {
   readonly PChainOwner: Ctor<[threshold: Primitive, addrs: Primitive[]]>
   readonly TypeSymbols: Readonly<Record<string, symbol>>
   readonly avaxSerial: {
-    readonly UTXOID: { fromNative(txId: string, index: number): Serializable }
+    readonly UTXOID: { fromNative(txId: string, index: number): Serializable; new (txId: Primitive, index: Primitive): Serializable }
     readonly BaseTx: Ctor<[networkId: Primitive, blockchainId: Primitive, outputs: Serializable[], inputs: Serializable[], memo: Primitive]>
     readonly SignedTx: { fromBytes(b: Uint8Array, codec: Codec): [SignedTxT, Uint8Array] }
   }

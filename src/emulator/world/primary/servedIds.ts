@@ -1,0 +1,182 @@
+/**
+ * The ids a node serves: a tx's id is cb58(sha256(its signed bytes)), a block's cb58(sha256(its
+ * bytes)), a UTXO's cb58(sha256(tx id ‖ output index)). Internally the world names txs and blocks
+ * by locator ids (ids.ts), which let it regenerate one entity from its id; this class translates
+ * between the two, so every interface describes one chain whose ids any client can verify.
+ *
+ * Hashing is lazy and memoised: a tx's bytes name the txs whose outputs it consumes (and its
+ * asset's, its subnet's CreateAssetTx/CreateSubnetTx), a block's bytes its parent and its txs, so
+ * a block id needs every block before it. So a chain is hashed in height order, block by block and
+ * tx by tx, up to the block asked for: then nearly every id a tx names is known when it is hashed,
+ * and each tx is serialised once (its bytes are kept for its block). A tx id alone needs only the
+ * txs whose outputs it names; those, and whatever height order misses (the other chain's exports),
+ * are computed on an explicit stack, not by recursion, as spend chains run thousands deep. The reverse map (served → world) fills as ids
+ * are computed; a served id not seen yet makes both chains be hashed up to now, once per new tip.
+ *
+ * Not hashed, kept as they are: ids outside the world's locators (the adopted L1's subnet and chain,
+ * which the EVM world names), outputs funded from before the generated history (ExternalTx,
+ * GenesisAllocation: there is no tx to hash), and every non-tx id (nodes, assets' AVAX, chains).
+ */
+import { createHash } from "node:crypto"
+import type { PrimaryNetwork, PxChain } from "./network.ts"
+import { blockBytes } from "./codec/blockBytes.ts"
+import { TxBytes } from "./codec/txBytes.ts"
+import { Kind, cb58 } from "./ids.ts"
+import type { TxRecord } from "./types.ts"
+import { utxoId } from "./utxoCodec.ts"
+
+type Named = { readonly kind: "tx"; readonly chain: PxChain } | { readonly kind: "block"; readonly chain: PxChain; readonly height: number } | undefined
+
+const BLOCK_KINDS: ReadonlyMap<Kind, PxChain> = new Map([
+  [Kind.PBlock, "P"],
+  [Kind.XBlock, "X"]
+])
+/** Locator kinds that never name a tx of a chain. */
+const NOT_TX = new Set([Kind.ExternalTx, Kind.GenesisAllocation, Kind.Node, Kind.L1Node, Kind.Address, Kind.ExternalAddress, Kind.L1Validation])
+
+/** Blocks built in one pass while hashing (Chain.prefetch builds at most 200, its cache keeps 256). */
+const PREFETCH = 100
+
+/** Far more steps than any world hashes in one go (each id costs a few). */
+const MAX_STEPS = 50_000_000
+
+const sha256 = (b: Uint8Array): Uint8Array => createHash("sha256").update(b).digest()
+
+export class ServedIds {
+  /** world id → served id; ids that are not hashed map to themselves. */
+  private readonly served = new Map<string, string>()
+  /** served id → world id, for hashed ids only. */
+  private readonly world = new Map<string, string>()
+  /** Signed bytes of hashed txs, world id → bytes: a block's bytes hold them again. */
+  private readonly txBytes = new Map<string, Uint8Array>()
+  /** The next height of each chain that time-ordered hashing has not reached. */
+  private readonly next: Record<PxChain, number> = { P: 0, X: 0 }
+  /** Txs of the blocks being hashed, by world id: regenerating one from its locator costs far more. */
+  private readonly inHand = new Map<string, TxRecord>()
+  /** Heights up to which `resolve` caught up with the tips. */
+  private readonly caughtUp: Record<PxChain, number> = { P: -1, X: -1 }
+
+  constructor(private readonly net: PrimaryNetwork) {}
+
+  /** What a world id names, if it is a tx or block of this network's P- or X-chain. */
+  private named(id: string): Named {
+    const held = this.inHand.get(id)
+    if (held) return { kind: "tx", chain: held.chain }
+    const loc = this.net.ctx.locate(id)
+    if (!loc) return undefined
+    const chain = BLOCK_KINDS.get(loc.kind)
+    if (chain) return loc.b === 0 && loc.c === 0 ? { kind: "block", chain, height: loc.a } : undefined
+    if (NOT_TX.has(loc.kind)) return undefined
+    const tx = this.net.txAnyTime(id)
+    return tx ? { kind: "tx", chain: tx.chain } : undefined
+  }
+
+  /**
+   * The bytes that hash to `id`'s served id, with every other id inside mapped by `ids`; the ids a
+   * miss returned unmapped are collected by the caller.
+   */
+  private bytesOf(id: string, what: NonNullable<Named>, ids: (id: string) => string): Uint8Array {
+    const txBytes = new TxBytes(this.net, ids)
+    if (what.kind === "tx") return txBytes.bytes(this.inHand.get(id) ?? this.net.txAnyTime(id)!)
+    const chain = this.net.chain(what.chain)
+    const txs = chain.txs(what.height)
+    // a block's txs get their served ids with it, so looking a tx up by id finds them
+    for (const t of txs) ids(t.id)
+    const kept = { bytes: (t: TxRecord): Uint8Array => this.txBytes.get(t.id) ?? txBytes.bytes(t) }
+    return blockBytes(chain.block(what.height), txs, kept, ids)
+  }
+
+  /** Hashes `root` and every id it needs that is not hashed yet. */
+  private compute(root: string): void {
+    const stack = [root]
+    // ids are pushed again when a sibling needs them first; a true cycle would never end
+    let steps = 0
+    while (stack.length > 0) {
+      if (++steps > MAX_STEPS) throw new Error(`served ids: no end in sight hashing ${root} (a cycle of ids?)`)
+      const id = stack[stack.length - 1]!
+      if (this.served.has(id)) {
+        stack.pop()
+        continue
+      }
+      const what = this.named(id)
+      if (what === undefined) {
+        this.served.set(id, id)
+        stack.pop()
+        continue
+      }
+      const missing = new Set<string>()
+      const bytes = this.bytesOf(id, what, (other) => {
+        const known = this.served.get(other)
+        if (known !== undefined || other === id) return known ?? other
+        missing.add(other)
+        return other
+      })
+      if (missing.size > 0) {
+        stack.push(...missing)
+        continue
+      }
+      const served = cb58(sha256(bytes))
+      if (what.kind === "tx") this.txBytes.set(id, bytes)
+      this.served.set(id, served)
+      this.world.set(served, id)
+      stack.pop()
+    }
+  }
+
+  /** Hashes a chain's blocks (each block's txs first) in height order up to time t. */
+  private hashThrough(chain: PxChain, t: number): void {
+    const timeline = this.net.ctx.timelines[chain]
+    const blocks = this.net.chain(chain)
+    while (timeline.time(this.next[chain]) <= t) {
+      const height = this.next[chain]++
+      // blocks are built a page at a time (one pass over the generators instead of one per block)
+      if (height % PREFETCH === 0) blocks.prefetch(height, height + PREFETCH - 1)
+      const txs = blocks.txs(height)
+      for (const tx of txs) this.inHand.set(tx.id, tx)
+      for (const tx of txs) this.compute(tx.id)
+      this.compute(this.net.ctx.blockId(chain, height))
+      for (const tx of txs) this.inHand.delete(tx.id)
+    }
+  }
+
+  /** The id a node serves for a world id: hashed for txs and blocks, unchanged for anything else. */
+  of = (id: string): string => {
+    const known = this.served.get(id)
+    if (known !== undefined) return known
+    // a block needs its chain hashed up to it, in order; a tx only the txs whose outputs it names
+    const what = this.named(id)
+    if (what?.kind === "block") this.hashThrough(what.chain, this.net.ctx.timelines[what.chain].time(what.height))
+    this.compute(id)
+    return this.served.get(id) ?? id
+  }
+
+  /** The block id a node serves for height h of a chain. */
+  block(chain: PxChain, height: number): string {
+    return this.of(this.net.ctx.blockId(chain, height))
+  }
+
+  /** A UTXO's id from its tx's served id and its index. */
+  utxoId(txId: string, outputIndex: number): string {
+    return utxoId(this.of(txId), outputIndex)
+  }
+
+  /** The world id behind a served id; anything else (unknown, or already a world id) unchanged. */
+  resolve = (id: string): string => {
+    const hit = this.world.get(id)
+    if (hit !== undefined) return hit
+    // the world's own ids (in-process callers) and ids of nothing need no hashing to be told apart
+    if (this.served.has(id) || this.net.ctx.locate(id) !== undefined || !this.catchUp()) return id
+    return this.world.get(id) ?? id
+  }
+
+  /** Hashes both chains up to now (once per new tip); false when nothing new was hashed. */
+  private catchUp(): boolean {
+    const tops = { P: Number(this.net.height("P")), X: Number(this.net.height("X")) }
+    if (tops.P <= this.caughtUp.P && tops.X <= this.caughtUp.X) return false
+    this.hashThrough("P", this.net.now())
+    this.hashThrough("X", this.net.now())
+    this.caughtUp.P = tops.P
+    this.caughtUp.X = tops.X
+    return true
+  }
+}
