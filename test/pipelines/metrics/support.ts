@@ -73,7 +73,8 @@ export const pages = async (url: string, items: string, query: Record<string, st
 export const series = async (emu: RunningEmulator, chain: string, metric: string, interval: string): Promise<Point[]> =>
   (await pages(`${emu.metricsUrl}/v2/chains/${chain}/metrics/${metric}`, "results", { timeInterval: interval, pageSize: "2160" }))
     .flatMap((b) => b["results"] as Array<{ timestamp: number; value: number }>)
-    .map((p) => ({ ts: p.timestamp, value: p.value }))
+    // a metric value is a JSON number (a double), however the lossless reader above hands it over
+    .map((p) => ({ ts: p.timestamp, value: Number(p.value) }))
     .sort((a, b) => a.ts - b.ts)
 
 /** A view's column types as DuckDB reports them. */

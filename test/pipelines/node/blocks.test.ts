@@ -82,7 +82,7 @@ describe("node_x_blocks and node_p_blocks (node json blocks by height window) th
   it("given P-chain blocks, when their txs are read, then each tx type inferred from the json equals the type the emulator issued", async () => {
     const net = emu.world.primary.network("mainnet")
     const want: Rec[] = []
-    for (let h = 61n; h <= 260n; h++) for (const t of net.blockTxs("P", h)) want.push({ height: String(h), tx_id: t.id, tx_type: t.type })
+    for (let h = 61n; h <= 260n; h++) for (const t of net.blockTxs("P", h)) want.push({ height: String(h), tx_id: net.served.of(t.id), tx_type: t.type })
     const got = await rows(
       out,
       "SELECT height::VARCHAR AS height, t.tx_id, t.tx_type FROM (SELECT height, unnest(txs) AS t FROM node_p_blocks)",

@@ -129,7 +129,8 @@ describe("node_transactions and assets (node fan-outs) through the spine", () =>
   it("given a tx the node does not know, when node_transactions runs twice, then it is rejected once with the node's words and not asked for again", async () => {
     const o = await tempOut()
     const net = emu.world.primary.network("mainnet")
-    const missing = net.blockTxs("X", 150n)[0]!.id
+    // the id the node serves for it (a hash of its bytes), as the pipeline reads it from the blocks
+    const missing = net.served.of(net.blockTxs("X", 150n)[0]!.id)
     const unknown = (c: ReturnType<typeof newCalls>) =>
       overRpc(c, (real, chain, method, params) =>
         method === "avm.getTx" && params["txID"] === missing

@@ -13,9 +13,10 @@
  * are computed on an explicit stack, not by recursion, as spend chains run thousands deep. The reverse map (served → world) fills as ids
  * are computed; a served id not seen yet makes both chains be hashed up to now, once per new tip.
  *
- * Not hashed, kept as they are: ids outside the world's locators (the adopted L1's subnet and chain,
- * which the EVM world names), outputs funded from before the generated history (ExternalTx,
- * GenesisAllocation: there is no tx to hash), and every non-tx id (nodes, assets' AVAX, chains).
+ * Hashed like every tx: the adopted L1's CreateSubnetTx and CreateChainTx, although the EVM world
+ * names them; the rewrite at the HTTP layer serves their hashes on its routes too (route 17).
+ * Not hashed, kept as they are: outputs funded from before the generated history (ExternalTx,
+ * GenesisAllocation: there is no tx to hash), and every non-tx id (nodes, AVAX, primary chains).
  */
 import { createHash } from "node:crypto"
 import type { PrimaryNetwork, PxChain } from "./network.ts"
@@ -63,7 +64,11 @@ export class ServedIds {
     const held = this.inHand.get(id)
     if (held) return { kind: "tx", chain: held.chain }
     const loc = this.net.ctx.locate(id)
-    if (!loc) return undefined
+    if (!loc) {
+      // the adopted L1's subnet and chain: txs of this world named by the EVM world's ids
+      const adopted = this.net.l1s.bySubnetId(id) ?? this.net.l1s.byChainId(id)
+      return adopted ? { kind: "tx", chain: "P" } : undefined
+    }
     const chain = BLOCK_KINDS.get(loc.kind)
     if (chain) return loc.b === 0 && loc.c === 0 ? { kind: "block", chain, height: loc.a } : undefined
     if (NOT_TX.has(loc.kind)) return undefined
