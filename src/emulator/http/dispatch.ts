@@ -155,7 +155,7 @@ const serveRoute = async (
     }
   }
   // the client names txs and blocks by the ids a node serves; routes read the world's
-  const toWorldId = toWorld(deps.world.primary)
+  const toWorldId = toWorld(deps.world.primary, match.params["network"])
   const ctx: RequestContext = {
     method,
     path,
@@ -184,7 +184,7 @@ const serveRpc = async (
   const endpoint = resolveRpcEndpoint(url.pathname, deps.options.nodeNetwork)
   if (!endpoint || req.method !== "POST") throw new HttpError(404, `Cannot ${req.method ?? "GET"} ${url.pathname}`)
   failFast(fault, deps, notes)
-  const response = await deps.rpc.dispatch(endpoint, worldParams(await readBody(req), toWorld(deps.world.primary)), (result, method, params) => {
+  const response = await deps.rpc.dispatch(endpoint, worldParams(await readBody(req), toWorld(deps.world.primary, endpoint.network)), (result, method, params) => {
     // the page key leaves out the request id, which clients change on every retry
     const key = pageKey("POST", url.pathname, new URLSearchParams(), `${method} ${JSON.stringify(params)}`)
     return withPersistentFaults(deps, mapIdStrings(result, toServed(deps.world.primary)), key, notes)

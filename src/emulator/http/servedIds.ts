@@ -21,19 +21,30 @@ export const mapIdStrings = (v: unknown, f: (s: string) => string): unknown => {
   return v
 }
 
-/** The first network that translates `s` (ids carry their network inside their bytes). */
-const through = (primary: PrimaryWorld, pick: "of" | "resolve") => (s: string): string => {
+/** World ids to served ones, by the first network that knows them (ids carry their network in their bytes). */
+export const toServed = (primary: PrimaryWorld): ((s: string) => string) => (s) => {
   for (const net of primary.built()) {
-    const t = net.served[pick](s)
+    const t = net.served.of(s)
     if (t !== s) return t
   }
   return s
 }
 
-export const toServed = (primary: PrimaryWorld): ((s: string) => string) => through(primary, "of")
-export const toWorld = (primary: PrimaryWorld): ((s: string) => string) => through(primary, "resolve")
+/**
+ * Served ids back to the world's. Ids already hashed are found in any network; an id not seen yet
+ * makes only the request's own network (its REST path's, or the node's) hash its chains up to now:
+ * a mainnet id must not make fuji hash days of blocks, nor an EVM route any.
+ */
+export const toWorld = (primary: PrimaryWorld, network?: string): ((s: string) => string) => (s) => {
+  for (const net of primary.built()) {
+    const hit = net.served.known(s)
+    if (hit !== undefined) return hit
+  }
+  const own = network === undefined ? undefined : primary.built().find((n) => n.name === (network === "testnet" ? "fuji" : network))
+  return own ? own.served.resolve(s) : s
+}
 
-/** Query values resolved to world ids. */
+/** Query values resolved to world ids (comma-separated lists item by item). */
 export const worldQuery = (query: URLSearchParams, f: (s: string) => string): URLSearchParams => {
   const out = new URLSearchParams()
   for (const [k, v] of query) out.append(k, v.split(",").map((x) => (CB58_ID.test(x) ? f(x) : x)).join(","))

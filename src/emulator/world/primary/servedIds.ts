@@ -165,6 +165,11 @@ export class ServedIds {
     return utxoId(this.of(txId), outputIndex)
   }
 
+  /** The world id behind a served id already hashed, without hashing anything new. */
+  known(id: string): string | undefined {
+    return this.world.get(id)
+  }
+
   /** The world id behind a served id; anything else (unknown, or already a world id) unchanged. */
   resolve = (id: string): string => {
     const hit = this.world.get(id)
