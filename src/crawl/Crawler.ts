@@ -14,7 +14,7 @@ import { Chunk, Clock, Effect, Option, Stream } from "effect"
 import { SourceStats, statsScope } from "../source/SourceStats.ts"
 import type { SinkError, CheckpointError } from "../Errors.ts"
 import { SourceError } from "../Errors.ts"
-import { ParquetSink } from "../sink/ParquetSink.ts"
+import { ParquetSink, type WritePartInput, type WrittenPart } from "../sink/ParquetSink.ts"
 import { rejectsDataset, rejectsKey } from "../transform/Rejects.ts"
 import { type Mapped, toRows } from "../transform/ToRows.ts"
 import { type CheckpointState, CheckpointStore, completedBy, initialState } from "./Checkpoint.ts"
@@ -110,20 +110,10 @@ export const crawlSlice = <R>(
         const last = pages[pages.length - 1]
         const next = then === "restart" ? undefined : last?.next
         const done = then === "continue" && last?.next === undefined
-        if (rows.length > 0) {
-          parts += (yield* sink.writePart({ dataset: dataset.name, slice: slice.id, seq, schema: dataset.schema, rows, partitionBy: dataset.partitionBy })).length
-        }
-        for (const child of dataset.children ?? []) {
-          const childRows = mapped.flatMap((m) => m.children.find(([name]) => name === child.name)?.[1] ?? [])
-          if (childRows.length > 0) {
-            yield* sink.writePart({ dataset: child.name, slice: slice.id, seq, schema: child.schema, rows: childRows, partitionBy: child.partitionBy })
-          }
-        }
-        if (rejects.length > 0) {
-          yield* sink.writePart({ dataset: rejectsDataset.name, slice: slice.id, seq, schema: rejectsDataset.schema, rows: rejects, partitionBy: rejectsDataset.partitionBy })
-        }
-        // data is durable: only now may the checkpoint move past these pages
-        state = {
+        const written: WrittenPart[] = []
+        const write = (input: WritePartInput) =>
+          sink.writePart(input).pipe(Effect.tap((w) => Effect.sync(() => void written.push(...w))))
+        const next_: CheckpointState = {
           ...state,
           cursor: next ?? null,
           cursorIssuedAt: next === undefined || last === undefined ? null : last.receivedAt,
@@ -135,7 +125,36 @@ export const crawlSlice = <R>(
           completedAsOf: done ? options.asOf : state.completedAsOf ?? null,
           status: done ? "done" : "running"
         }
-        yield* store.save(state)
+        const own = yield* Effect.gen(function* () {
+          const own = rows.length === 0 ? [] : yield* write({ dataset: dataset.name, slice: slice.id, seq, schema: dataset.schema, rows, partitionBy: dataset.partitionBy })
+          for (const child of dataset.children ?? []) {
+            const childRows = mapped.flatMap((m) => m.children.find(([name]) => name === child.name)?.[1] ?? [])
+            if (childRows.length > 0) {
+              yield* write({ dataset: child.name, slice: slice.id, seq, schema: child.schema, rows: childRows, partitionBy: child.partitionBy })
+            }
+          }
+          if (rejects.length > 0) {
+            yield* write({ dataset: rejectsDataset.name, slice: slice.id, seq, schema: rejectsDataset.schema, rows: rejects, partitionBy: rejectsDataset.partitionBy })
+          }
+          // data is durable: only now may the checkpoint move past these pages
+          yield* store.save(next_)
+          return own
+        }).pipe(
+          Effect.tapError(() =>
+            // the commit failed after some of its files were in place (another table's part, or the
+            // checkpoint hit a full disk): take them back so no row past the checkpoint shows. Unless
+            // the checkpoint did reach the disk (a failure after its rename): then the files stay
+            store.load(slice).pipe(
+              Effect.map((onDisk) => onDisk !== undefined && onDisk.lastSeq >= seq),
+              Effect.orElseSucceed(() => false),
+              Effect.flatMap((advanced) =>
+                advanced ? Effect.sync(() => void (state = next_)) : sink.takeBack(written)
+              )
+            )
+          )
+        )
+        state = next_
+        parts += own.length
         for (const p of pages) for (const [f, n] of p.unknownFields) unknownFields[f] = (unknownFields[f] ?? 0) + n
         if (state.keepFromSeq === seq) {
           for (const name of tables) yield* sink.removePartsBefore(name, slice.id, seq)
