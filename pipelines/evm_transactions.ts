@@ -104,10 +104,7 @@ const decode = (() => {
   }
 })()
 
-const partitionBy: ReadonlyArray<PartitionKey> = [
-  columnKey("chain_id"),
-  { key: "date", type: "DATE", value: utcDate("block_timestamp") }
-]
+const partitionBy: ReadonlyArray<PartitionKey> = [columnKey("chain_id")]
 
 /** What each child row repeats of its transaction. */
 const txOf = (d: Detail, slice: Slice): Row => ({
@@ -170,6 +167,9 @@ export const dataset: DatasetDef<SourceClients> = {
   description: "EVM transactions of the hashes in token_transfers and the job (chain-data route 11), each fetched once",
   schema,
   partitionBy,
+  // Grain: day, like token_transfers whose transactions it fetches (busy contracts: tens of MB a
+  // day); its child tables follow the same grain
+  timePartition: { day: utcDate("block_timestamp"), grain: "day" },
   key: ["tx_hash"],
   rerun: "always",
   children,

@@ -13,6 +13,7 @@ import { Clock, Effect, Either, Option } from "effect"
 import { randomBytes } from "node:crypto"
 import * as path from "node:path"
 import { datasets as registry } from "../pipelines/index.ts"
+import { withGrain } from "./crawl/Grain.ts"
 import { type CrawlOptions, type SliceResult, crawlSlice } from "./crawl/Crawler.ts"
 import type { AnyDataset, Backfill } from "./crawl/Dataset.ts"
 import { CheckpointStore, writeFileAtomic } from "./crawl/Checkpoint.ts"
@@ -73,8 +74,12 @@ const saveReport = (out: string, report: RunReport) =>
 /** Named datasets, else the job's list, else every dataset (legacy ones only when the job enables them). */
 export const selectDatasets = (names: ReadonlyArray<string>, job: Job): ReadonlyArray<AnyDataset> => {
   const wanted = names.length > 0 ? names : job.datasets
-  if (wanted !== undefined && wanted.length > 0) return registry.filter((d) => wanted.includes(d.name))
-  return registry.filter((d) => d.legacy !== true || job.legacy.enabled)
+  const chosen =
+    wanted !== undefined && wanted.length > 0
+      ? registry.filter((d) => wanted.includes(d.name))
+      : registry.filter((d) => d.legacy !== true || job.legacy.enabled)
+  // each at the grain it is written at: its own, or the job's partitionGrain
+  return chosen.map((d) => withGrain(d, job.partitionGrain[d.name]))
 }
 
 /** The slices of each dataset for this run: pure given the job, the as-of and the checkpoints. */

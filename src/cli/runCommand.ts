@@ -11,7 +11,7 @@ import { CheckpointStore } from "../crawl/Checkpoint.ts"
 import type { Backfill } from "../crawl/Dataset.ts"
 import { defaultJob, loadJobFile, type Network } from "../Job.ts"
 import { planRun, run, selectDatasets } from "../Runner.ts"
-import { checkIncremental } from "./backfillPlan.ts"
+import { checkIncremental, checkPartitionGrain, checkStoredGrains } from "./backfillPlan.ts"
 import { plan, printPlan } from "./dryRun.ts"
 import { startScopedEmulator } from "./emulatorCommand.ts"
 import { RunFailed } from "./exitCode.ts"
@@ -59,9 +59,13 @@ export const runCommand = (args: RunArgs) =>
       }
       const jobFile = args.job ?? (args.emulator ? EMULATOR_JOB : undefined)
       const loaded = jobFile === undefined ? Either.right(defaultJob) : yield* Effect.promise(() => loadJobFile(jobFile))
-      const checked = Either.flatMap(loaded, (job) => checkIncremental(job, jobFile ?? "job"))
+      const checked = Either.flatMap(
+        Either.flatMap(loaded, (job) => checkIncremental(job, jobFile ?? "job")),
+        (job) => checkPartitionGrain(job, jobFile ?? "job")
+      )
       if (Either.isLeft(checked)) return yield* Effect.fail(checked.left)
       const job = { ...checked.right, ...(args.networks.length > 0 ? { networks: args.networks } : {}) }
+      yield* checkStoredGrains(out, selectDatasets(args.datasets, job), jobFile ?? "job")
       if (args.dryRun === true) {
         const effectiveAsOf = asOf ?? Math.floor(Date.now() / 1000)
         // reads checkpoints (windowed datasets plan around them); sends and writes nothing

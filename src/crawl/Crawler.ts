@@ -20,6 +20,7 @@ import { type Mapped, toRows } from "../transform/ToRows.ts"
 import { type CheckpointState, CheckpointStore, completedBy, initialState } from "./Checkpoint.ts"
 import { CommittedKeys, keyOf } from "./CommittedKeys.ts"
 import type { DatasetDef, Row } from "./Dataset.ts"
+import { withGrain } from "./Grain.ts"
 import { emit } from "./Progress.ts"
 import type { Slice } from "./Slice.ts"
 
@@ -72,11 +73,13 @@ class Restart {
 type CrawlError = SourceError | SinkError | CheckpointError
 
 export const crawlSlice = <R>(
-  dataset: DatasetDef<R>,
+  declared: DatasetDef<R>,
   slice: Slice,
   options: CrawlOptions
 ): Effect.Effect<SliceResult, never, R | ParquetSink | CheckpointStore | CommittedKeys> =>
   Effect.gen(function* () {
+    // a definition straight from the registry writes at its own grain (the runner applies the job's)
+    const dataset = declared.grain === undefined ? withGrain(declared) : declared
     const sink = yield* ParquetSink
     const store = yield* CheckpointStore
     const committedKeys = yield* CommittedKeys

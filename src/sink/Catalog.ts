@@ -21,6 +21,7 @@ import * as path from "node:path"
 import { SinkError } from "../Errors.ts"
 import { type CatalogDataset, type DatasetFiles, datasetStatements, readParquetSql } from "./CatalogSql.ts"
 import { fsyncPath } from "./Durable.ts"
+import { grainOnDisk } from "./Layout.ts"
 
 export type { CatalogDataset, CatalogPartitionKey, PartitionKeyType } from "./CatalogSql.ts"
 
@@ -40,6 +41,13 @@ const hasParquet = async (dir: string): Promise<boolean> => {
     throw e
   })
   return entries.some((e) => e.isFile() && e.name.endsWith(".parquet"))
+}
+
+/** The dataset's layout at the grain its folder holds (its default while it has no folder). */
+export const layoutOnDisk = async (outDir: string, dataset: CatalogDataset): Promise<CatalogDataset> => {
+  if (dataset.byGrain === undefined) return dataset
+  const grain = await grainOnDisk(outDir, dataset.name)
+  return grain === undefined ? dataset : dataset.byGrain[grain]
 }
 
 /**
@@ -76,7 +84,8 @@ const build = async (outDirInput: string, datasets: ReadonlyArray<CatalogDataset
   try {
     const connection = await db.connect()
     try {
-      for (const dataset of datasets) {
+      for (const declared of datasets) {
+        const dataset = await layoutOnDisk(outDir, declared)
         const files = await datasetFiles(connection, outDir, dataset)
         if (files === undefined) empty.push(dataset.name)
         for (const statement of datasetStatements(dataset, files)) {

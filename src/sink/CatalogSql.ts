@@ -23,6 +23,11 @@ export interface CatalogDataset {
   readonly name: string
   readonly schema: arrow.Schema
   readonly partitionKeys: ReadonlyArray<CatalogPartitionKey>
+  /**
+   * A time-partitioned dataset's layout at each grain (src/crawl/Grain.ts): the catalog reads the
+   * one its folder was written at, whatever the job in hand says.
+   */
+  readonly byGrain?: Readonly<Record<"day" | "month", CatalogDataset>>
 }
 
 /** What the files of a dataset hold, found by the builder; `undefined` when it has no part yet. */
