@@ -16,6 +16,7 @@ import { UnixSeconds, decoder } from "../src/transform/Decode.ts"
 import { schema } from "../schemas/evm_blocks.ts"
 import { columnKey, committedHeights, utcDate } from "./_shared.ts"
 import { Amount, Int, latestBlock } from "./_evm.ts"
+import { withGrain } from "../src/crawl/Grain.ts"
 
 const Block = Schema.Struct({
   blockNumber: Amount,
@@ -76,7 +77,7 @@ const heightOf = (record: unknown): bigint | undefined => {
 /** Seed Limits: 100 per page on route 10. */
 const pages = restListing({ service: "data", path: (s) => `/v1/chains/${s.params["chain_id"]}/blocks`, items: "blocks", pageSize: 100 })
 
-export const dataset: DatasetDef<SourceClients> = {
+export const dataset: DatasetDef<SourceClients> = withGrain({
   name: "evm_blocks",
   description: "EVM blocks of the job's chains (chain-data route 10), every block once, new blocks added each run",
   schema,
@@ -127,4 +128,4 @@ export const dataset: DatasetDef<SourceClients> = {
       cumulative_transactions: b.cumulativeTransactions
     }
   }
-}
+})

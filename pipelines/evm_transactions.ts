@@ -36,6 +36,7 @@ import {
   partyRow,
   priceRow
 } from "./_evm.ts"
+import { withGrain } from "../src/crawl/Grain.ts"
 
 const NativeTransaction = Schema.Struct({
   blockNumber: Amount,
@@ -162,7 +163,7 @@ const candidatesSql = `
   )
   WHERE k NOT IN (SELECT lower(tx_hash) FROM evm_transactions WHERE chain_id = $chain)`
 
-export const dataset: DatasetDef<SourceClients> = {
+export const dataset: DatasetDef<SourceClients> = withGrain({
   name: "evm_transactions",
   description: "EVM transactions of the hashes in token_transfers and the job (chain-data route 11), each fetched once",
   schema,
@@ -228,4 +229,4 @@ export const dataset: DatasetDef<SourceClients> = {
       internal_transaction_count: d.internalTransactions?.length ?? 0
     }
   }
-}
+})

@@ -17,6 +17,7 @@ import type { JsonRpcClient } from "../src/source/JsonRpcClient.ts"
 import { decoder } from "../src/transform/Decode.ts"
 import { schema } from "../schemas/node_p_blocks.ts"
 import { blockDay, blockHeaderColumns, blockRecord, columnKey, nodeBlockSlices, heightWalk, isHandlerError, nodeBlock, nodeTime, NodeTx, NodeUint, outputRow, rpc, rpcDecoded, txColumns, committedHeights } from "./_shared.ts"
+import { withGrain } from "../src/crawl/Grain.ts"
 
 const Record = Schema.Struct({ height: Schema.String, block: nodeBlock(NodeTx) })
 const decode = decoder(Record)
@@ -71,7 +72,7 @@ const txRow = (tx: typeof NodeTx.Type) => {
   }
 }
 
-export const dataset: DatasetDef<JsonRpcClient | OutputReader> = {
+export const dataset: DatasetDef<JsonRpcClient | OutputReader> = withGrain({
   name: "node_p_blocks",
   description: "P-chain blocks from the node's platform.getBlockByHeight (json) with their transactions, walked in height windows up to the tip at run time",
   schema,
@@ -97,4 +98,4 @@ export const dataset: DatasetDef<JsonRpcClient | OutputReader> = {
       txs: block.txs.map(txRow)
     }
   }
-}
+})

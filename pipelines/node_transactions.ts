@@ -13,6 +13,7 @@ import type { JsonRpcClient } from "../src/source/JsonRpcClient.ts"
 import { decoder } from "../src/transform/Decode.ts"
 import { schema } from "../schemas/node_transactions.ts"
 import { NodeTx, blockDay, columnKey, missedKeysSql, nodeNetwork, onNodeNetwork, orNodeMiss, outputRow, rpcObject, throwIfMiss, txColumns } from "./_shared.ts"
+import { withGrain } from "../src/crawl/Grain.ts"
 
 interface BlockOf {
   readonly blockId: string | null
@@ -59,7 +60,7 @@ const txOf = (_slice: Slice, key: string) => {
 const Record = Schema.Struct({ key: Schema.String, blockId: Schema.NullOr(Schema.String), blockTimestampUs: Schema.NullOr(Schema.String), tx: NodeTx })
 const decode = decoder(Record)
 
-export const dataset: DatasetDef<JsonRpcClient | OutputReader> = {
+export const dataset: DatasetDef<JsonRpcClient | OutputReader> = withGrain({
   name: "node_transactions",
   description: "X-chain transactions of the crawled node_x_blocks from the node's avm.getTx (json), each fetched once, inputs and outputs nested",
   schema,
@@ -94,5 +95,5 @@ export const dataset: DatasetDef<JsonRpcClient | OutputReader> = {
       }))
     }
   }
-}
+})
 

@@ -12,6 +12,7 @@ import type { RestClient } from "../src/source/RestClient.ts"
 import { DecimalString, IntegerLike, UnixSeconds, decoder } from "../src/transform/Decode.ts"
 import { schema } from "../schemas/primary_blocks.ts"
 import { columnKey, DAY, HOUR, latestPrimaryBlockTime, NETWORK_LAUNCH, utcDate } from "./_shared.ts"
+import { withGrain } from "../src/crawl/Grain.ts"
 
 const opt = Schema.optional
 
@@ -46,7 +47,7 @@ const windows: WindowSpec = {
   latest: (base) => latestPrimaryBlockTime(base["network"] ?? "", base["blockchain"] ?? ""),
 }
 
-export const dataset: DatasetDef<RestClient> = {
+export const dataset: DatasetDef<RestClient> = withGrain({
   name: "primary_blocks",
   description: "Primary-network blocks of the P-, X- and C-chain (chain-data route 12)",
   schema,
@@ -96,4 +97,4 @@ export const dataset: DatasetDef<RestClient> = {
       proposer_timestamp: p?.proposerTimestamp ?? null
     }
   }
-}
+})

@@ -13,6 +13,7 @@ import type { RestClient } from "../src/source/RestClient.ts"
 import { DecimalString, IntegerLike, UnixSeconds, decoder } from "../src/transform/Decode.ts"
 import { schema } from "../schemas/staking_transactions.ts"
 import { AssetAmount, assetAmountRow, columnKey, DAY, HOUR, latestPrimaryBlockTime, NETWORK_LAUNCH, utcDate, Utxo, utxoRow } from "./_shared.ts"
+import { withGrain } from "../src/crawl/Grain.ts"
 
 const opt = Schema.optional
 const Bls = Schema.Struct({ publicKey: Schema.String, proofOfPossession: Schema.String })
@@ -75,7 +76,7 @@ const windows: WindowSpec = {
 const genesisText = (g: unknown): string | null =>
   g === undefined ? null : JSON.stringify(g, (_k, v) => (typeof v === "bigint" ? v.toString() : v))
 
-export const dataset: DatasetDef<RestClient> = {
+export const dataset: DatasetDef<RestClient> = withGrain({
   name: "staking_transactions",
   description: "P-chain staking transactions with their UTXOs and amounts (chain-data route 4)",
   schema,
@@ -149,4 +150,4 @@ export const dataset: DatasetDef<RestClient> = {
       blockchain_genesis_data: genesisText(t.blockchainInfo?.genesisData)
     }
   }
-}
+})

@@ -23,6 +23,7 @@ import { uint256Values } from "../schemas/common.ts"
 import { schema } from "../schemas/token_transfers.ts"
 import { columnKey, committedHeights, utcDate } from "./_shared.ts"
 import { Amount, Erc20Token, NftToken, TransferEnds, Uint256, distinctContracts, endsRow, erc20TokenRow, latestBlock, nftTokenRow, opt } from "./_evm.ts"
+import { withGrain } from "../src/crawl/Grain.ts"
 
 const Transfer = Schema.Struct({
   blockNumber: Amount,
@@ -79,7 +80,7 @@ const resumeFrom = (chain: string, address: string) =>
     return typeof start === "string" ? start : "0"
   })
 
-export const dataset: DatasetDef<SourceClients> = {
+export const dataset: DatasetDef<SourceClients> = withGrain({
   name: "token_transfers",
   description: "Transfers of the job's ERC-20/721/1155 contracts (chain-data route 6), crawled in block windows up to the latest block",
   schema,
@@ -133,4 +134,4 @@ export const dataset: DatasetDef<SourceClients> = {
       ...(t.erc20Token !== undefined ? erc20TokenRow(t.erc20Token) : nftTokenRow(nft!))
     }
   }
-}
+})

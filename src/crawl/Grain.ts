@@ -57,12 +57,19 @@ const layout = <T extends Partitioned>(d: T, time: TimePartition, grain: Grain):
  * partition come back as they are.
  */
 export const withGrain = <R>(dataset: DatasetDef<R>, grain?: Grain): DatasetDef<R> => {
-  const time = dataset.timePartition
+  const base = bases.get(dataset) ?? dataset
+  const time = base.timePartition
   if (time === undefined) return dataset
   const g = grain ?? time.grain
-  const children = dataset.children?.map((c: ChildDataset) => layout(c, time, g))
-  return { ...layout(dataset, time, g), ...(children === undefined ? {} : { children }), grain: g }
+  if (g === dataset.grain) return dataset
+  const children = base.children?.map((c: ChildDataset) => layout(c, time, g))
+  const made: DatasetDef<R> = { ...layout(base, time, g), ...(children === undefined ? {} : { children }), grain: g }
+  bases.set(made, base)
+  return made
 }
+
+/** The declaration a grained definition was made from, so another grain starts from it again. */
+const bases = new WeakMap<object, DatasetDef<any>>()
 
 /** The comment of the `month` key in the catalog. */
 export const MONTH_COMMENT = "Hive partition key: UTC month (YYYY-MM) of the row's own timestamp"
