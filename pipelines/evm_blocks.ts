@@ -88,6 +88,8 @@ export const dataset: DatasetDef<SourceClients> = withGrain({
   // already a well-sized read, a month (~600 MB) would make every date filter open 30× the files
   timePartition: { day: utcDate("block_timestamp"), grain: "day" },
   key: ["block_hash"],
+  // compacted files are sorted so: height order: a block-number filter reads the row groups of its range
+  sortBy: ["block_number"],
   rerun: "always",
   heights: { committed: committedHeights("evm_blocks", ["chain_id"], "block_number"), latest: (l) => latestBlock(l["chain_id"] ?? "") },
   slices: (job) => [...new Set(job.evmChains)].map((chain_id) => makeSlice("evm_blocks", { chain_id })),

@@ -127,7 +127,7 @@ const child = (name: string, description: string, childSchema: ChildDataset["sch
   }
 })
 
-const children: ReadonlyArray<ChildDataset> = [
+const childList: ReadonlyArray<ChildDataset> = [
   child("evm_erc20_transfers", "ERC-20 transfers inside the transactions of evm_transactions (route 11)", erc20Schema, (d) =>
     (d.erc20Transfers ?? []).map((t) => ({ ...endsRow(t), ...uint256Values("value", t.value), ...erc20TokenRow(t.erc20Token) }))
   ),
@@ -151,6 +151,12 @@ const children: ReadonlyArray<ChildDataset> = [
   )
 ]
 
+// compacted child files: chain order, then each transfer's or trace's place in its transaction
+const children: ReadonlyArray<ChildDataset> = childList.map((c) => ({
+  ...c,
+  sortBy: ["block_number", "tx_hash", c.name === "evm_internal_transactions" ? "trace_index" : "log_index"]
+}))
+
 /**
  * Hashes wanted on the chain, found in token_transfers or named by the job, lowercased (the
  * service's spelling) so a hash fetched under any case counts as fetched.
@@ -172,6 +178,8 @@ export const dataset: DatasetDef<SourceClients> = withGrain({
   // day); its child tables follow the same grain
   timePartition: { day: utcDate("block_timestamp"), grain: "day" },
   key: ["tx_hash"],
+  // compacted files are sorted so: chain order: block-number filters skip row groups (the child tables: block_number, then their own index)
+  sortBy: ["block_number", "block_index"],
   rerun: "always",
   children,
   // nextKeys sees only the slice, so the job's hashes of the chain ride in its params

@@ -81,6 +81,8 @@ export const dataset: DatasetDef<JsonRpcClient | OutputReader> = withGrain({
   // folder held one small file (158 files for 200 rows in the emulator run)
   timePartition: { day: blockDay("block_timestamp"), grain: "month" },
   key: ["height"],
+  // compacted files are sorted so: height order
+  sortBy: ["height"],
   rerun: "always",
   heights: { committed: committedHeights("node_p_blocks", ["network"], "height"), latest: () => Effect.map(pTip, (h) => BigInt(String(h))) },
   slices: nodeBlockSlices("node_p_blocks", (job) => job.nodePHeights),

@@ -69,6 +69,8 @@ export const dataset: DatasetDef<JsonRpcClient | OutputReader> = withGrain({
   // MB a month; by day one small file per folder (175 files for 426 rows in the emulator run)
   timePartition: { day: blockDay("block_timestamp"), grain: "month" },
   key: ["tx_id"],
+  // compacted files are sorted so: block order: height filters skip row groups
+  sortBy: ["block_height", "tx_id"],
   rerun: "always",
   slices: (job) => [makeSlice("node_transactions", { network: nodeNetwork(job) })],
   listing: onNodeNetwork(keyedListing<JsonRpcClient | OutputReader>({ nextKeys: unfetchedAfter, fetch: txOf, batch: 100, concurrency: 8, excludesCommitted: true })),

@@ -30,6 +30,8 @@ export const dataset: DatasetDef<JsonRpcClient | OutputReader> = withGrain({
   // folder held one file of a few KB (175 files for 200 rows in the emulator run)
   timePartition: { day: blockDay("block_timestamp"), grain: "month" },
   key: ["height"],
+  // compacted files are sorted so: height order
+  sortBy: ["height"],
   rerun: "always",
   heights: { committed: committedHeights("node_x_blocks", ["network"], "height"), latest: () => Effect.map(xTip, (h) => BigInt(String(h))) },
   slices: nodeBlockSlices("node_x_blocks", (job) => job.nodeXHeights),

@@ -63,6 +63,8 @@ export const dataset: DatasetDef<RestClient> = withGrain({
   // the many small P/X days decide it
   timePartition: { day: utcDate("block_timestamp"), grain: "month" },
   key: ["block_hash"],
+  // compacted files are sorted so: blocks in height order: a block-number filter reads the row groups of its range
+  sortBy: ["block_number"],
   windows,
   rerun: "always",
   slices: windowSlices("primary_blocks", windows),

@@ -89,6 +89,8 @@ export const dataset: DatasetDef<RestClient> = withGrain({
   // stays a column inside the file, so `WHERE date = …` still works
   timePartition: { day: utcDate("block_timestamp"), grain: "month" },
   key: ["tx_hash"],
+  // compacted files are sorted so: block order: block-number and block-time filters skip row groups
+  sortBy: ["block_number", "tx_hash"],
   windows,
   rerun: "always",
   slices: windowSlices("staking_transactions", windows),

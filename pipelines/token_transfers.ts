@@ -92,6 +92,8 @@ export const dataset: DatasetDef<SourceClients> = withGrain({
   // every contract and the busy ones decide it
   timePartition: { day: utcDate("block_timestamp"), grain: "day" },
   key: ["tx_hash", "log_index"],
+  // compacted files are sorted so: chain order: block-number filters skip row groups
+  sortBy: ["block_number", "log_index"],
   rerun: "always",
   heights: { committed: committedHeights("token_transfers", ["chain_id", "token_address"], "block_number"), latest: (l) => latestBlock(l["chain_id"] ?? "") },
   slices: (job) =>

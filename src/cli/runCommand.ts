@@ -10,7 +10,7 @@ import type { SourceSettingsInput } from "../Config.ts"
 import { CheckpointStore } from "../crawl/Checkpoint.ts"
 import type { Backfill } from "../crawl/Dataset.ts"
 import { defaultJob, loadJobFile, type Network } from "../Job.ts"
-import { planRun, run, selectDatasets } from "../Runner.ts"
+import { NIGHTLY_COMPACT, planRun, run, selectDatasets } from "../Runner.ts"
 import { checkIncremental, checkPartitionGrain, checkStoredGrains } from "./backfillPlan.ts"
 import { plan, printPlan } from "./dryRun.ts"
 import { startScopedEmulator } from "./emulatorCommand.ts"
@@ -36,6 +36,8 @@ export interface RunArgs {
   readonly dryRun?: boolean
   readonly quiet?: boolean
   readonly json?: boolean
+  /** `--no-compact`: no compaction after the crawl. */
+  readonly noCompact?: boolean
   /** `chainetl backfill`: the range, already checked. */
   readonly backfill?: Backfill
 }
@@ -80,6 +82,7 @@ export const runCommand = (args: RunArgs) =>
         datasets: args.datasets,
         partRows: args.partRows,
         sliceConcurrency: args.concurrency,
+        ...(args.noCompact === true ? {} : { compact: NIGHTLY_COMPACT }),
         ...(asOf === undefined ? {} : { asOf }),
         ...(args.backfill === undefined ? {} : { backfill: args.backfill })
       }).pipe(Effect.provide(Layer.merge(runLayers(out, overrides, { out: "--out" }), progress)))

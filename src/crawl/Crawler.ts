@@ -244,7 +244,7 @@ export const crawlSlice = <R>(
       const reopened = loaded?.status === "done" ? { ...loaded, cursor: null, cursorIssuedAt: null } : loaded
       const base = reopened ?? initialState(slice, options.runId)
       // checkpoints written before keepFromSeq existed read as "nothing superseded"
-      start = { ...base, keepFromSeq: base.keepFromSeq ?? null, runId: options.runId, status: "running", error: null }
+      start = { ...base, keepFromSeq: base.keepFromSeq ?? null, finalAfter: slice.finalAfter ?? null, runId: options.runId, status: "running", error: null }
       state = start
       // 1. recover: parts past the checkpoint, and parts a finished replacing listing superseded.
       // "running" is on disk before this run's first part, so a slice with no checkpoint has no

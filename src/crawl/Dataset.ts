@@ -90,6 +90,8 @@ export interface ChildDataset {
   readonly description: string
   readonly schema: arrow.Schema
   readonly partitionBy: ReadonlyArray<PartitionKey>
+  /** Natural order of rows inside a compacted file (see DatasetDef.sortBy); the key when absent. */
+  readonly sortBy?: ReadonlyArray<string>
   /** Rows of this child in one parent record (throw RecordError to reject the whole record). */
   readonly toRows: (record: unknown, slice: Slice) => ReadonlyArray<Row>
   /** Columns computed from a finished row, lineage included (set by the grain, see Grain.ts). */
@@ -113,6 +115,12 @@ export interface DatasetDef<R = unknown> {
   readonly derive?: (row: Row) => void
   /** Columns that identify a row within a slice: a restarted listing skips keys already committed. */
   readonly key: ReadonlyArray<string>
+  /**
+   * The dataset's natural order (block number, timestamp…): compaction sorts a compacted file's
+   * rows by these columns, so each row group covers a narrow range and min/max statistics skip
+   * row groups on a filter. The key when absent.
+   */
+  readonly sortBy?: ReadonlyArray<string>
   readonly slices: (job: Job, ctx: SliceContext) => ReadonlyArray<Slice>
   /**
    * Time-windowed datasets (see Windows.ts): their slices are windows planned around the

@@ -22,6 +22,7 @@ import { SinkError } from "../Errors.ts"
 import { type CatalogDataset, type DatasetFiles, datasetStatements, readParquetSql } from "./CatalogSql.ts"
 import { fsyncPath } from "./Durable.ts"
 import { grainOnDisk } from "./Layout.ts"
+import { fileSet } from "./Manifest.ts"
 
 export type { CatalogDataset, CatalogPartitionKey, PartitionKeyType } from "./CatalogSql.ts"
 
@@ -57,8 +58,9 @@ export const layoutOnDisk = async (outDir: string, dataset: CatalogDataset): Pro
 export const datasetFiles = async (connection: DuckDBConnection, outDir: string, dataset: CatalogDataset): Promise<DatasetFiles | undefined> => {
   if (!(await hasParquet(path.join(outDir, dataset.name)))) return undefined
   const glob = path.join(outDir, dataset.name, "**", "*.parquet")
+  const { compacted, replaced } = await fileSet(outDir, dataset.name)
   const described = await connection.runAndReadAll(`DESCRIBE SELECT * FROM ${readParquetSql(dataset, glob)}`)
-  return { glob, columns: new Set(described.getRowObjectsJS().map((r) => String(r["column_name"]))) }
+  return { glob, columns: new Set(described.getRowObjectsJS().map((r) => String(r["column_name"]))), compacted, replaced }
 }
 
 const writeAtomically = async (file: string, text: string): Promise<void> => {

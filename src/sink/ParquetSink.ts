@@ -23,6 +23,8 @@ import type { Row } from "../../schemas/common.ts"
 import { SinkError } from "../Errors.ts"
 import { ensureDir, fsyncPath } from "./Durable.ts"
 import { assertDatasetName, isInside, partitionDir } from "./HivePath.ts"
+import { holdsPartOf, readManifest } from "./Manifest.ts"
+import { SEQ_DIGITS, partFileName } from "./PartName.ts"
 import { makePartWriter } from "./PartWriter.ts"
 import { type CompiledRows, EncodeIssue, compileRows } from "./RowEncoder.ts"
 
@@ -86,10 +88,8 @@ export interface ParquetSinkService {
 
 export const STAGING_DIR = "_staging"
 const SLICE_ID = /^[a-z0-9_-]{1,80}$/
-const SEQ_DIGITS = 6
 
-export const partFileName = (slice: string, seq: number): string =>
-  `part-${slice}-${String(seq).padStart(SEQ_DIGITS, "0")}.parquet`
+export { partFileName }
 
 const partFilePattern = (slice: string): RegExp =>
   new RegExp(`^part-${slice}-(\\d{${SEQ_DIGITS},})\\.parquet$`)
@@ -254,6 +254,16 @@ export const makeParquetSink = (outDirInput: string, db: DuckDBInstance): Parque
       const pattern = partFilePattern(slice)
       return Effect.tryPromise({
         try: async () => {
+          // compaction merges only parts no recovery or replacement will remove (src/compact/Eligible.ts);
+          // should one be merged all the same, deleting its part file would leave its rows in place
+          const merged = holdsPartOf(await readManifest(outDir, dataset), slice, remove)
+          if (merged !== undefined) {
+            throw new SinkError({
+              reason: "Io",
+              path: path.join(root, merged),
+              detail: `parts of slice ${slice} to be removed were merged into this compacted file; restore the slice's checkpoint or delete the dataset's compacted files and manifest`
+            })
+          }
           const entries = await fs.readdir(root, { recursive: true, withFileTypes: true }).catch((e: NodeJS.ErrnoException) => {
             if (e.code === "ENOENT") return []
             throw e
