@@ -58,6 +58,6 @@ describe("kill campaign: SIGKILL a real run 20 times, restart it until it finish
   })
 
   it("given the finished campaign, when the output folder is listed, then no staged part, temporary file, lock or part past its checkpoint is left", () => {
-    expect(result.left).toEqual({ staging: [], temps: [], locks: [], strayParts: [] })
+    expect(result.left).toEqual({ staging: [], temps: [], locks: [], strayParts: [], deadFiles: [] })
   })
 })
