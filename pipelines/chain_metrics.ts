@@ -174,6 +174,8 @@ export const chainMetricsDataset = (pageSize = 2160): DatasetDef<RestClient> => 
     { key: "month", type: "VARCHAR", value: (r) => (r["period_start"] as Date).toISOString().slice(0, 7) }
   ],
   key: ["period_start"],
+  // compacted files are sorted so: time order
+  sortBy: ["period_start"],
   slices: (job, { runDate, backfill }) => (backfill?.unit === "height" ? [] : slicesOf(job, runDate, backfill)),
   backfill: "fixed",
   listing: monthListing(pageSize),

@@ -36,6 +36,7 @@ import {
   partyRow,
   priceRow
 } from "./_evm.ts"
+import { withGrain } from "../src/crawl/Grain.ts"
 
 const NativeTransaction = Schema.Struct({
   blockNumber: Amount,
@@ -104,10 +105,7 @@ const decode = (() => {
   }
 })()
 
-const partitionBy: ReadonlyArray<PartitionKey> = [
-  columnKey("chain_id"),
-  { key: "date", type: "DATE", value: utcDate("block_timestamp") }
-]
+const partitionBy: ReadonlyArray<PartitionKey> = [columnKey("chain_id")]
 
 /** What each child row repeats of its transaction. */
 const txOf = (d: Detail, slice: Slice): Row => ({
@@ -129,7 +127,7 @@ const child = (name: string, description: string, childSchema: ChildDataset["sch
   }
 })
 
-const children: ReadonlyArray<ChildDataset> = [
+const childList: ReadonlyArray<ChildDataset> = [
   child("evm_erc20_transfers", "ERC-20 transfers inside the transactions of evm_transactions (route 11)", erc20Schema, (d) =>
     (d.erc20Transfers ?? []).map((t) => ({ ...endsRow(t), ...uint256Values("value", t.value), ...erc20TokenRow(t.erc20Token) }))
   ),
@@ -153,6 +151,12 @@ const children: ReadonlyArray<ChildDataset> = [
   )
 ]
 
+// compacted child files: chain order, then each transfer's or trace's place in its transaction
+const children: ReadonlyArray<ChildDataset> = childList.map((c) => ({
+  ...c,
+  sortBy: ["block_number", "tx_hash", c.name === "evm_internal_transactions" ? "trace_index" : "log_index"]
+}))
+
 /**
  * Hashes wanted on the chain, found in token_transfers or named by the job, lowercased (the
  * service's spelling) so a hash fetched under any case counts as fetched.
@@ -165,12 +169,17 @@ const candidatesSql = `
   )
   WHERE k NOT IN (SELECT lower(tx_hash) FROM evm_transactions WHERE chain_id = $chain)`
 
-export const dataset: DatasetDef<SourceClients> = {
+export const dataset: DatasetDef<SourceClients> = withGrain({
   name: "evm_transactions",
   description: "EVM transactions of the hashes in token_transfers and the job (chain-data route 11), each fetched once",
   schema,
   partitionBy,
+  // Grain: day, like token_transfers whose transactions it fetches (busy contracts: tens of MB a
+  // day); its child tables follow the same grain
+  timePartition: { day: utcDate("block_timestamp"), grain: "day" },
   key: ["tx_hash"],
+  // compacted files are sorted so: chain order: block-number filters skip row groups (the child tables: block_number, then their own index)
+  sortBy: ["block_number", "block_index"],
   rerun: "always",
   children,
   // nextKeys sees only the slice, so the job's hashes of the chain ride in its params
@@ -228,4 +237,4 @@ export const dataset: DatasetDef<SourceClients> = {
       internal_transaction_count: d.internalTransactions?.length ?? 0
     }
   }
-}
+})

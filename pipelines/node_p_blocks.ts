@@ -17,6 +17,7 @@ import type { JsonRpcClient } from "../src/source/JsonRpcClient.ts"
 import { decoder } from "../src/transform/Decode.ts"
 import { schema } from "../schemas/node_p_blocks.ts"
 import { blockDay, blockHeaderColumns, blockRecord, columnKey, nodeBlockSlices, heightWalk, isHandlerError, nodeBlock, nodeTime, NodeTx, NodeUint, outputRow, rpc, rpcDecoded, txColumns, committedHeights } from "./_shared.ts"
+import { withGrain } from "../src/crawl/Grain.ts"
 
 const Record = Schema.Struct({ height: Schema.String, block: nodeBlock(NodeTx) })
 const decode = decoder(Record)
@@ -71,12 +72,17 @@ const txRow = (tx: typeof NodeTx.Type) => {
   }
 }
 
-export const dataset: DatasetDef<JsonRpcClient | OutputReader> = {
+export const dataset: DatasetDef<JsonRpcClient | OutputReader> = withGrain({
   name: "node_p_blocks",
   description: "P-chain blocks from the node's platform.getBlockByHeight (json) with their transactions, walked in height windows up to the tip at run time",
   schema,
-  partitionBy: [columnKey("network"), { key: "date", type: "DATE", value: blockDay("block_timestamp") }],
+  partitionBy: [columnKey("network")],
+  // Grain: month. ~2k P-chain blocks a day, a few hundred KB: a month is ~10-20 MB, by day each
+  // folder held one small file (158 files for 200 rows in the emulator run)
+  timePartition: { day: blockDay("block_timestamp"), grain: "month" },
   key: ["height"],
+  // compacted files are sorted so: height order
+  sortBy: ["height"],
   rerun: "always",
   heights: { committed: committedHeights("node_p_blocks", ["network"], "height"), latest: () => Effect.map(pTip, (h) => BigInt(String(h))) },
   slices: nodeBlockSlices("node_p_blocks", (job) => job.nodePHeights),
@@ -94,4 +100,4 @@ export const dataset: DatasetDef<JsonRpcClient | OutputReader> = {
       txs: block.txs.map(txRow)
     }
   }
-}
+})

@@ -4,11 +4,16 @@
  *   npm run chaos                                  # 60 kills per emulator seed 1 and 2, then the full fault campaign
  *   npm run chaos -- --kills 200 --seeds 1,2,3,4   # more
  *   npm run chaos -- --kill-seed 7 --no-faults     # other kill moments, kills only
+ *   npm run chaos -- --compact-kills 100           # longer compaction campaign (0: none)
  *
  * Kill campaign (per emulator seed): a real `chainetl run --emulator --emulator-seed S` is SIGKILLed
  * at seeded moments (after a commit, while staging a part, while writing a checkpoint, during the
  * catalog rebuild, on the writer lock, after a delay) and restarted until it finishes; an
- * uninterrupted run of the same seed is the reference. Fault campaign (per emulator seed): a whole
+ * uninterrupted run of the same seed is the reference. Compaction campaign (per emulator seed): an
+ * uncompacted crawl (`--no-compact`) is compacted by `chainetl compact`, SIGKILLed after a merged
+ * file, after a manifest commit, before and while deleting what it replaced, while staging, during
+ * the catalog rebuild or after a delay, restarted until it finishes; the catalog on disk after
+ * every kill and every finished compaction equal the uncompacted crawl. Fault campaign (per emulator seed): a whole
  * run in this process against the emulator with 5xx, 429 bursts, resets and truncated bodies on
  * 20% of requests each, compared with a clean run. Both compare every dataset in DuckDB with
  * EXCEPT ALL both ways and list what a crash may leave behind. Exit code 1 on any difference.
@@ -19,15 +24,18 @@ import { startEmulator } from "../src/emulator/index.ts"
 import { table } from "../src/cli/table.ts"
 import {
   CAMPAIGN_DATASETS,
+  COMPACT_TRIGGERS,
   FAULT_CAMPAIGN_SOURCE,
   FULL_FAULTS,
   TRIGGERS,
   campaignJob,
   runCampaign,
+  runCompactionCampaign,
   tempDir,
   writeCampaignJob
 } from "../test/reliability/campaign.ts"
 import { type DatasetDiff, type Leftovers, compareCatalogs, leftovers } from "../test/reliability/compare.ts"
+import { runArgs, runCli } from "../test/reliability/cli.ts"
 import { runInProcess } from "../test/reliability/support.ts"
 
 const arg = (name: string): string | undefined => {
@@ -43,6 +51,7 @@ const int = (name: string, fallback: number): number => {
 }
 
 const kills = int("kills", 60)
+const compactKills = int("compact-kills", 30)
 const killSeed = int("kill-seed", 1)
 const partRows = int("part-rows", 20)
 const seeds = (arg("seeds") ?? "1,2").split(",").map((s) => Number(s.trim()))
@@ -64,7 +73,7 @@ interface Row {
 }
 
 const differences = (diffs: ReadonlyArray<DatasetDiff>) => diffs.reduce((n, d) => n + d.onlyA + d.onlyB + Math.abs(d.rowsA - d.rowsB), 0)
-const leftCount = (l: Leftovers) => l.staging.length + l.temps.length + l.locks.length + l.strayParts.length
+const leftCount = (l: Leftovers) => l.staging.length + l.temps.length + l.locks.length + l.strayParts.length + l.deadFiles.length
 const rowsCompared = (diffs: ReadonlyArray<DatasetDiff>) => diffs.reduce((n, d) => n + d.rowsB, 0)
 
 const results: Row[] = []
@@ -113,6 +122,38 @@ for (const seed of seeds) {
     }
     results.push(row)
     if (row.differences > 0 || row.leftovers > 0) problems.push(`kill campaign seed ${seed}: ${JSON.stringify({ diffs: r.diffs, left: r.left })} (output kept in ${dir})`)
+    else await fs.rm(dir, { recursive: true, force: true })
+  }
+
+  if (killsToo && compactKills > 0) {
+    const started = Date.now()
+    const dir = await tempDir(`chaos-compact-${seed}`)
+    const job = path.join(dir, "job.json")
+    await writeCampaignJob(seed, job)
+    const base = path.join(dir, "base")
+    print(`compaction kill campaign: emulator seed ${seed}, kill seed ${killSeed + seed}, ${compactKills} kills, output ${dir}`)
+    const crawled = await runCli([...runArgs({ datasets: CAMPAIGN_DATASETS, job, out: base, partRows, emulatorSeed: seed }), "--no-compact", "--quiet"])
+    if (crawled.code !== 0) throw new Error(`base crawl exited ${crawled.code}: ${crawled.stderr}`)
+    const r = await runCompactionCampaign({ base, work: path.join(dir, "compacted"), killSeed: killSeed + seed, kills: compactKills, targetRows: 60, log: verbose ? print : undefined })
+    for (const k of r.records.filter((x) => x.killed)) {
+      const t = byTrigger.get(`compact ${k.plan.trigger}`) ?? { killed: 0, leftStaged: 0, leftTemp: 0, leftStray: 0 }
+      byTrigger.set(`compact ${k.plan.trigger}`, { ...t, killed: t.killed + 1, leftStaged: t.leftStaged + (k.left.staging.length > 0 ? 1 : 0), leftTemp: t.leftTemp + (k.left.temps.length > 0 ? 1 : 0) })
+    }
+    const all = [...r.afterKills, ...r.rounds.map((x) => x.diffs)]
+    const row: Row = {
+      campaign: "compaction kills",
+      seed,
+      kills: r.records.filter((x) => x.killed).length,
+      runs: r.runs,
+      faults: 0,
+      datasets: r.rounds[0]?.diffs.length ?? 0,
+      rows: all.reduce((n, d) => n + rowsCompared(d), 0),
+      differences: all.reduce((n, d) => n + differences(d), 0),
+      leftovers: r.rounds.reduce((n, x) => n + leftCount(x.left), 0),
+      seconds: Math.round((Date.now() - started) / 1000)
+    }
+    results.push(row)
+    if (row.differences > 0 || row.leftovers > 0) problems.push(`compaction campaign seed ${seed}: ${JSON.stringify({ rounds: r.rounds, afterKills: r.afterKills })} (output kept in ${dir})`)
     else await fs.rm(dir, { recursive: true, force: true })
   }
 
@@ -169,7 +210,7 @@ if (byTrigger.size > 0) {
   print(
     table(
       ["kill moment", "kills", "left a staged part", "left a temp file", "left parts past a checkpoint"],
-      TRIGGERS.filter((t) => byTrigger.has(t)).map((t) => {
+      [...TRIGGERS, ...COMPACT_TRIGGERS.map((t) => `compact ${t}`)].filter((t) => byTrigger.has(t)).map((t) => {
         const b = byTrigger.get(t)!
         return [t, b.killed, b.leftStaged, b.leftTemp, b.leftStray]
       })

@@ -108,6 +108,11 @@ export const JobSchema = Schema.Struct({
   nodePHeights: Schema.optional(HeightRange),
   /** Per windowed dataset name: window size, lookback and nightly start (see README: Nightly and backfill). */
   incremental: withDefault(Schema.Record({ key: Schema.String, value: IncrementalSettings }), (): Record<string, typeof IncrementalSettings.Type> => ({})),
+  /**
+   * Per time-ordered dataset name: its partition grain, "day" (Hive key `date`) or "month" (Hive
+   * key `month`, `date` kept as a column); absent = the grain its pipeline file chose.
+   */
+  partitionGrain: withDefault(Schema.Record({ key: Schema.String, value: Schema.Literal("day", "month") }), (): Record<string, "day" | "month"> => ({})),
   /** legacy_balances: deprecated node methods, off unless enabled. */
   legacy: withDefault(
     Schema.Struct({

@@ -6,13 +6,16 @@
  *     (windowed datasets plan around the windows they hold; a backfill asks for its range);
  *  4. for each dataset in registry order, crawl its slices (bounded concurrency, one shared
  *     limiter per host);
- *  5. rebuild the DuckDB catalog atomically;
- *  6. write the run report; the caller maps it to an exit code (0 all done, 1 some slice failed).
+ *  5. compact partitions past the threshold (unless `compact` is off): merged files and manifests
+ *     committed, the files they replace still in place;
+ *  6. rebuild the DuckDB catalog atomically, then delete what compaction replaced (no view reads it);
+ *  7. write the run report; the caller maps it to an exit code (0 all done, 1 some slice failed).
  */
 import { Clock, Effect, Either, Option } from "effect"
 import { randomBytes } from "node:crypto"
 import * as path from "node:path"
 import { datasets as registry } from "../pipelines/index.ts"
+import { withGrain } from "./crawl/Grain.ts"
 import { type CrawlOptions, type SliceResult, crawlSlice } from "./crawl/Crawler.ts"
 import type { AnyDataset, Backfill } from "./crawl/Dataset.ts"
 import { CheckpointStore, writeFileAtomic } from "./crawl/Checkpoint.ts"
@@ -26,6 +29,8 @@ import { acquireOutputLock } from "./sink/OutputLock.ts"
 import { ParquetSink } from "./sink/ParquetSink.ts"
 import { catalogEntries } from "./catalogEntries.ts"
 import { SinkError } from "./Errors.ts"
+import { type CompactionReport, compactTables, compactionTables, finishCompaction, recoverCompaction } from "./compact/Compaction.ts"
+import { type CompactSettings, DEFAULT_SETTINGS } from "./compact/Compactor.ts"
 
 export interface RunOptions {
   readonly out: string
@@ -38,7 +43,12 @@ export interface RunOptions {
   readonly asOf?: number
   /** Set by `chainetl backfill`: the range every selected dataset is planned over instead of its nightly one. */
   readonly backfill?: Backfill
+  /** Compaction after the crawl (`--no-compact`: undefined); minFiles is the nightly threshold. */
+  readonly compact?: CompactSettings
 }
+
+/** Nightly: a partition is compacted once it holds this many small files compaction may merge. */
+export const NIGHTLY_COMPACT: CompactSettings = { ...DEFAULT_SETTINGS, minFiles: 8 }
 
 export interface RunReport {
   readonly runId: string
@@ -55,6 +65,8 @@ export interface RunReport {
   /** Per host: requests, retries, 429s, bytes, time waiting on the limiter and on Retry-After. */
   readonly hosts: StatsSnapshot
   readonly catalog: string | null
+  /** Tables compacted after the crawl: folders, files merged and written. */
+  readonly compaction: CompactionReport["tables"]
   /** Why the run failed besides its slices (the catalog could not be rebuilt). */
   readonly error: string | null
 }
@@ -73,8 +85,12 @@ const saveReport = (out: string, report: RunReport) =>
 /** Named datasets, else the job's list, else every dataset (legacy ones only when the job enables them). */
 export const selectDatasets = (names: ReadonlyArray<string>, job: Job): ReadonlyArray<AnyDataset> => {
   const wanted = names.length > 0 ? names : job.datasets
-  if (wanted !== undefined && wanted.length > 0) return registry.filter((d) => wanted.includes(d.name))
-  return registry.filter((d) => d.legacy !== true || job.legacy.enabled)
+  const chosen =
+    wanted !== undefined && wanted.length > 0
+      ? registry.filter((d) => wanted.includes(d.name))
+      : registry.filter((d) => d.legacy !== true || job.legacy.enabled)
+  // each at the grain it is written at: its own, or the job's partitionGrain
+  return chosen.map((d) => withGrain(d, job.partitionGrain[d.name]))
 }
 
 /** The slices of each dataset for this run: pure given the job, the as-of and the checkpoints. */
@@ -109,6 +125,9 @@ export const run = (options: RunOptions) =>
       const sink = yield* ParquetSink
       yield* sink.clearStaging()
       yield* clearDeadTemps(options.out)
+      // what a killed compaction left (every table: a killed run may have compacted any of them)
+      const tables = compactionTables(registry)
+      yield* recoverCompaction(options.out, tables.map((t) => t.name), buildCatalog(options.out, catalogEntries()))
       const asOf = options.asOf ?? Math.floor(started.getTime() / 1000)
       // 3.
       const plan = yield* planRun(selected, options.job, asOf, options.backfill)
@@ -126,6 +145,7 @@ export const run = (options: RunOptions) =>
         slices: [],
         hosts: {},
         catalog: null,
+        compaction: [],
         error: null
       }
       // a report that cannot be written (a full disk) must not stop the run: the slices say more
@@ -140,19 +160,31 @@ export const run = (options: RunOptions) =>
         })
         results.push(...done)
       }
-      // 5. a catalog that cannot be rebuilt fails the run, but the report still says so
+      // 5. compaction failing (a full disk) leaves the parts as they were: the run reports it
+      const compaction = options.compact === undefined
+        ? Either.right<CompactionReport>({ tables: [], garbage: [] })
+        : yield* Effect.either(compactTables(options.out, compactionTables(selected), options.compact))
+      // 6. a catalog that cannot be rebuilt fails the run, but the report still says so; what
+      // compaction replaced goes only once a catalog that does not read it is in place
       const catalog = yield* Effect.either(buildCatalog(options.out, catalogEntries()))
-      // 6.
+      const finished_ = Either.isRight(catalog) && Either.isRight(compaction) ? yield* Effect.either(finishCompaction(compaction.right)) : Either.right(undefined)
+      const errors = [
+        Either.isLeft(catalog) ? `catalog not rebuilt: ${catalog.left.message}` : null,
+        Either.isLeft(compaction) ? `compaction failed: ${compaction.left.message}` : null,
+        Either.isLeft(finished_) ? `compaction not finished: ${finished_.left.message}` : null
+      ].filter((e): e is string => e !== null)
+      // 7.
       const stats = yield* Effect.serviceOption(SourceStats)
       const finished = yield* Clock.currentTimeMillis
       report = {
         ...report,
         finishedAt: new Date(finished).toISOString(),
-        status: results.some((r) => r.status === "failed") || Either.isLeft(catalog) ? "failed" : "succeeded",
+        status: results.some((r) => r.status === "failed") || errors.length > 0 ? "failed" : "succeeded",
         slices: results,
         hosts: Option.isSome(stats) ? yield* stats.value.snapshot : {},
         catalog: Either.isRight(catalog) ? catalog.right.databasePath : null,
-        error: Either.isLeft(catalog) ? `catalog not rebuilt: ${catalog.left.message}` : null
+        compaction: Either.isRight(compaction) ? compaction.right.tables : [],
+        error: errors.length === 0 ? null : errors.join("; ")
       }
       const saved = yield* Effect.either(saveReport(options.out, report))
       if (Either.isLeft(saved)) {

@@ -9,6 +9,7 @@ import type { Backfill } from "../crawl/Dataset.ts"
 import { ConfigError } from "../Errors.ts"
 import { backfillableNames, parseBackfill } from "./backfillPlan.ts"
 import { catalogCommand } from "./catalogCommand.ts"
+import { compactCommand } from "./compactCommand.ts"
 import { emulatorFlags } from "./emulatorOptions.ts"
 import { runEmulator } from "./emulatorCommand.ts"
 import { runCommand } from "./runCommand.ts"
@@ -35,7 +36,8 @@ const crawlFlags = {
   concurrency: Options.integer("concurrency").pipe(Options.withDescription("Slices (windows) crawled at once, all under one rate limit per host"), Options.withDefault(4)),
   dryRun: Options.boolean("dry-run").pipe(Options.withDescription("Print the slices and a lower bound of requests; fetch and write nothing")),
   quiet: Options.boolean("quiet").pipe(Options.withDescription("No progress and no summary: only errors (exit code says how it went)")),
-  json: Options.boolean("json").pipe(Options.withDescription("Progress as JSON lines on stdout (one event per line), no summary table"))
+  json: Options.boolean("json").pipe(Options.withDescription("Progress as JSON lines on stdout (one event per line), no summary table")),
+  noCompact: Options.boolean("no-compact").pipe(Options.withDescription("Skip the compaction of partitions past the threshold after the crawl"))
 }
 
 type CrawlFlags = {
@@ -68,6 +70,7 @@ const runArgs = (datasets: ReadonlyArray<string>, a: CrawlFlags, backfill?: Back
       dryRun: a.dryRun,
       quiet: a.quiet,
       json: a.json,
+      noCompact: a.noCompact,
       ...(backfill === undefined ? {} : { backfill })
     }
   })
@@ -107,6 +110,24 @@ const catalog = Command.make("catalog", { out }, (a) => catalogCommand(Option.ge
   Command.withDescription("Rebuild output/catalog.duckdb and output/catalog.sql from the Parquet on disk")
 )
 
+const compact = Command.make(
+  "compact",
+  {
+    datasets: Args.text({ name: "dataset" }).pipe(Args.withDescription("Datasets to compact (default all; child tables and rejects follow their dataset)"), Args.repeated),
+    out,
+    targetRows: Options.integer("target-rows").pipe(Options.withDescription("Rows a merged file holds at most (default 1000000)"), Options.withDefault(1_000_000)),
+    targetMb: Options.float("target-mb").pipe(Options.withDescription("Size a merged file grows to at most, MB of its inputs (default 128)"), Options.withDefault(128)),
+    quiet: Options.boolean("quiet").pipe(Options.withDescription("Print nothing but errors"))
+  },
+  (a) =>
+    Effect.gen(function* () {
+      yield* checkDatasets(a.datasets)
+      if (a.targetRows < 2) return yield* Effect.fail(new ConfigError({ reason: "Invalid", field: "--target-rows", detail: `got ${a.targetRows}`, fix: "pass a whole number ≥ 2" }))
+      if (!(a.targetMb > 0)) return yield* Effect.fail(new ConfigError({ reason: "Invalid", field: "--target-mb", detail: `got ${a.targetMb}`, fix: "pass a number > 0" }))
+      return yield* compactCommand({ datasets: a.datasets, out: Option.getOrUndefined(a.out), targetRows: a.targetRows, targetMb: a.targetMb, quiet: a.quiet })
+    })
+).pipe(Command.withDescription("Merge each partition's small files toward a target size, rows in the dataset's natural order"))
+
 const status = Command.make(
   "status",
   {
@@ -119,7 +140,7 @@ const status = Command.make(
 
 export const chainetl = Command.make("chainetl").pipe(
   Command.withDescription("ETL for blockchain data: chain-data REST, metrics and node JSON-RPC to Parquet + DuckDB"),
-  Command.withSubcommands([run, backfill, emulator, catalog, status])
+  Command.withSubcommands([run, backfill, emulator, catalog, compact, status])
 )
 
 export const cli = Command.run(chainetl, { name: "chainetl", version: "0.1.0" })

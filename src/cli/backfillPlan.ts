@@ -2,11 +2,12 @@
  * Checks of what `chainetl backfill` and a job's `incremental` section ask for, before any
  * request: each names the flag or field and the fix (exit code 2).
  */
-import { Either } from "effect"
+import { Effect, Either } from "effect"
 import { datasets as registry } from "../../pipelines/index.ts"
 import type { AnyDataset, Backfill } from "../crawl/Dataset.ts"
 import { ConfigError } from "../Errors.ts"
 import type { Job } from "../Job.ts"
+import { grainOnDisk } from "../sink/Layout.ts"
 import { parseDuration, parseInstant } from "../Time.ts"
 
 const windowed = (): ReadonlyArray<AnyDataset> => registry.filter((d) => d.windows !== undefined)
@@ -73,6 +74,39 @@ const heightRange = (from: string, to: string, window: string | undefined): Eith
   if (!HEIGHT.test(window) || BigInt(window) < 1n) return Either.left(new ConfigError({ reason: "Invalid", field: "--window", detail: `got "${window}"`, fix: "pass a number of blocks like 1000" }))
   return Either.right({ unit: "height", from: BigInt(from).toString(), to: BigInt(to).toString(), window: BigInt(window).toString() })
 }
+
+/** The job's `partitionGrain` section: names of datasets that have a time partition. */
+export const checkPartitionGrain = (job: Job, source: string): Either.Either<Job, ConfigError> => {
+  const names = registry.filter((d) => d.timePartition !== undefined).map((d) => d.name)
+  for (const name of Object.keys(job.partitionGrain)) {
+    if (!names.includes(name)) {
+      return Either.left(new ConfigError({ reason: "Unknown", field: `${source}: partitionGrain.${name}`, detail: `${name} has no time partition`, fix: `use one of ${names.join(", ")}` }))
+    }
+  }
+  return Either.right(job)
+}
+
+/**
+ * A dataset already on disk at another grain than the one asked for would mix `date=` and
+ * `month=` folders, which no reader can glob as one table: refuse before any request.
+ */
+export const checkStoredGrains = (out: string, datasets: ReadonlyArray<AnyDataset>, source: string) =>
+  Effect.gen(function* () {
+    for (const d of datasets) {
+      if (d.grain === undefined) continue
+      const stored = yield* Effect.promise(() => grainOnDisk(out, d.name))
+      if (stored !== undefined && stored !== d.grain) {
+        return yield* Effect.fail(
+          new ConfigError({
+            reason: "Invalid",
+            field: `${source}: partitionGrain.${d.name}`,
+            detail: `${d.name} is stored by ${stored} in ${out}, the job asks for ${d.grain}`,
+            fix: `keep "${stored}" for this output folder, or write the new grain to a fresh --out`
+          })
+        )
+      }
+    }
+  })
 
 /** The job's `incremental` section: windowed dataset names, durations that make sense. */
 export const checkIncremental = (job: Job, source: string): Either.Either<Job, ConfigError> => {

@@ -10,8 +10,8 @@ import type { SourceSettingsInput } from "../Config.ts"
 import { CheckpointStore } from "../crawl/Checkpoint.ts"
 import type { Backfill } from "../crawl/Dataset.ts"
 import { defaultJob, loadJobFile, type Network } from "../Job.ts"
-import { planRun, run, selectDatasets } from "../Runner.ts"
-import { checkIncremental } from "./backfillPlan.ts"
+import { NIGHTLY_COMPACT, planRun, run, selectDatasets } from "../Runner.ts"
+import { checkIncremental, checkPartitionGrain, checkStoredGrains } from "./backfillPlan.ts"
 import { plan, printPlan } from "./dryRun.ts"
 import { startScopedEmulator } from "./emulatorCommand.ts"
 import { RunFailed } from "./exitCode.ts"
@@ -36,6 +36,8 @@ export interface RunArgs {
   readonly dryRun?: boolean
   readonly quiet?: boolean
   readonly json?: boolean
+  /** `--no-compact`: no compaction after the crawl. */
+  readonly noCompact?: boolean
   /** `chainetl backfill`: the range, already checked. */
   readonly backfill?: Backfill
 }
@@ -59,9 +61,13 @@ export const runCommand = (args: RunArgs) =>
       }
       const jobFile = args.job ?? (args.emulator ? EMULATOR_JOB : undefined)
       const loaded = jobFile === undefined ? Either.right(defaultJob) : yield* Effect.promise(() => loadJobFile(jobFile))
-      const checked = Either.flatMap(loaded, (job) => checkIncremental(job, jobFile ?? "job"))
+      const checked = Either.flatMap(
+        Either.flatMap(loaded, (job) => checkIncremental(job, jobFile ?? "job")),
+        (job) => checkPartitionGrain(job, jobFile ?? "job")
+      )
       if (Either.isLeft(checked)) return yield* Effect.fail(checked.left)
       const job = { ...checked.right, ...(args.networks.length > 0 ? { networks: args.networks } : {}) }
+      yield* checkStoredGrains(out, selectDatasets(args.datasets, job), jobFile ?? "job")
       if (args.dryRun === true) {
         const effectiveAsOf = asOf ?? Math.floor(Date.now() / 1000)
         // reads checkpoints (windowed datasets plan around them); sends and writes nothing
@@ -76,6 +82,7 @@ export const runCommand = (args: RunArgs) =>
         datasets: args.datasets,
         partRows: args.partRows,
         sliceConcurrency: args.concurrency,
+        ...(args.noCompact === true ? {} : { compact: NIGHTLY_COMPACT }),
         ...(asOf === undefined ? {} : { asOf }),
         ...(args.backfill === undefined ? {} : { backfill: args.backfill })
       }).pipe(Effect.provide(Layer.merge(runLayers(out, overrides, { out: "--out" }), progress)))

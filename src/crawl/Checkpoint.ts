@@ -28,6 +28,11 @@ export interface CheckpointState {
   /** Parts with a lower seq were superseded by a replacing listing; recovery deletes them. */
   readonly keepFromSeq: number | null
   readonly status: SliceStatus
+  /**
+   * The slice's finalAfter (Slice.ts) as last planned; null when it has none. Lets compaction tell
+   * a final slice from one a later run reopens without planning (absent in older checkpoints).
+   */
+  readonly finalAfter?: number | null
   /** As-of (Unix seconds, service time) of the run that last completed the slice. */
   readonly completedAsOf: number | null
   /** How many times the listing restarted from the first page (expired tokens). */
@@ -52,6 +57,7 @@ export const initialState = (slice: Slice, runId: string): CheckpointState => ({
   rejectsCommitted: 0,
   lastSeq: -1,
   keepFromSeq: null,
+  finalAfter: slice.finalAfter ?? null,
   status: "running",
   completedAsOf: null,
   restarts: 0,

@@ -14,12 +14,13 @@ import { Chunk, Clock, Effect, Option, Stream } from "effect"
 import { SourceStats, statsScope } from "../source/SourceStats.ts"
 import type { SinkError, CheckpointError } from "../Errors.ts"
 import { SourceError } from "../Errors.ts"
-import { ParquetSink } from "../sink/ParquetSink.ts"
+import { ParquetSink, type WritePartInput, type WrittenPart } from "../sink/ParquetSink.ts"
 import { rejectsDataset, rejectsKey } from "../transform/Rejects.ts"
 import { type Mapped, toRows } from "../transform/ToRows.ts"
 import { type CheckpointState, CheckpointStore, completedBy, initialState } from "./Checkpoint.ts"
 import { CommittedKeys, keyOf } from "./CommittedKeys.ts"
 import type { DatasetDef, Row } from "./Dataset.ts"
+import { withGrain } from "./Grain.ts"
 import { emit } from "./Progress.ts"
 import type { Slice } from "./Slice.ts"
 
@@ -72,11 +73,13 @@ class Restart {
 type CrawlError = SourceError | SinkError | CheckpointError
 
 export const crawlSlice = <R>(
-  dataset: DatasetDef<R>,
+  declared: DatasetDef<R>,
   slice: Slice,
   options: CrawlOptions
 ): Effect.Effect<SliceResult, never, R | ParquetSink | CheckpointStore | CommittedKeys> =>
   Effect.gen(function* () {
+    // a definition straight from the registry writes at its own grain (the runner applies the job's)
+    const dataset = declared.grain === undefined ? withGrain(declared) : declared
     const sink = yield* ParquetSink
     const store = yield* CheckpointStore
     const committedKeys = yield* CommittedKeys
@@ -110,20 +113,10 @@ export const crawlSlice = <R>(
         const last = pages[pages.length - 1]
         const next = then === "restart" ? undefined : last?.next
         const done = then === "continue" && last?.next === undefined
-        if (rows.length > 0) {
-          parts += (yield* sink.writePart({ dataset: dataset.name, slice: slice.id, seq, schema: dataset.schema, rows, partitionBy: dataset.partitionBy })).length
-        }
-        for (const child of dataset.children ?? []) {
-          const childRows = mapped.flatMap((m) => m.children.find(([name]) => name === child.name)?.[1] ?? [])
-          if (childRows.length > 0) {
-            yield* sink.writePart({ dataset: child.name, slice: slice.id, seq, schema: child.schema, rows: childRows, partitionBy: child.partitionBy })
-          }
-        }
-        if (rejects.length > 0) {
-          yield* sink.writePart({ dataset: rejectsDataset.name, slice: slice.id, seq, schema: rejectsDataset.schema, rows: rejects, partitionBy: rejectsDataset.partitionBy })
-        }
-        // data is durable: only now may the checkpoint move past these pages
-        state = {
+        const written: WrittenPart[] = []
+        const write = (input: WritePartInput) =>
+          sink.writePart(input).pipe(Effect.tap((w) => Effect.sync(() => void written.push(...w))))
+        const next_: CheckpointState = {
           ...state,
           cursor: next ?? null,
           cursorIssuedAt: next === undefined || last === undefined ? null : last.receivedAt,
@@ -135,7 +128,36 @@ export const crawlSlice = <R>(
           completedAsOf: done ? options.asOf : state.completedAsOf ?? null,
           status: done ? "done" : "running"
         }
-        yield* store.save(state)
+        const own = yield* Effect.gen(function* () {
+          const own = rows.length === 0 ? [] : yield* write({ dataset: dataset.name, slice: slice.id, seq, schema: dataset.schema, rows, partitionBy: dataset.partitionBy })
+          for (const child of dataset.children ?? []) {
+            const childRows = mapped.flatMap((m) => m.children.find(([name]) => name === child.name)?.[1] ?? [])
+            if (childRows.length > 0) {
+              yield* write({ dataset: child.name, slice: slice.id, seq, schema: child.schema, rows: childRows, partitionBy: child.partitionBy })
+            }
+          }
+          if (rejects.length > 0) {
+            yield* write({ dataset: rejectsDataset.name, slice: slice.id, seq, schema: rejectsDataset.schema, rows: rejects, partitionBy: rejectsDataset.partitionBy })
+          }
+          // data is durable: only now may the checkpoint move past these pages
+          yield* store.save(next_)
+          return own
+        }).pipe(
+          Effect.tapError(() =>
+            // the commit failed after some of its files were in place (another table's part, or the
+            // checkpoint hit a full disk): take them back so no row past the checkpoint shows. Unless
+            // the checkpoint did reach the disk (a failure after its rename): then the files stay
+            store.load(slice).pipe(
+              Effect.map((onDisk) => onDisk !== undefined && onDisk.lastSeq >= seq),
+              Effect.orElseSucceed(() => false),
+              Effect.flatMap((advanced) =>
+                advanced ? Effect.sync(() => void (state = next_)) : sink.takeBack(written)
+              )
+            )
+          )
+        )
+        state = next_
+        parts += own.length
         for (const p of pages) for (const [f, n] of p.unknownFields) unknownFields[f] = (unknownFields[f] ?? 0) + n
         if (state.keepFromSeq === seq) {
           for (const name of tables) yield* sink.removePartsBefore(name, slice.id, seq)
@@ -222,7 +244,7 @@ export const crawlSlice = <R>(
       const reopened = loaded?.status === "done" ? { ...loaded, cursor: null, cursorIssuedAt: null } : loaded
       const base = reopened ?? initialState(slice, options.runId)
       // checkpoints written before keepFromSeq existed read as "nothing superseded"
-      start = { ...base, keepFromSeq: base.keepFromSeq ?? null, runId: options.runId, status: "running", error: null }
+      start = { ...base, keepFromSeq: base.keepFromSeq ?? null, finalAfter: slice.finalAfter ?? null, runId: options.runId, status: "running", error: null }
       state = start
       // 1. recover: parts past the checkpoint, and parts a finished replacing listing superseded.
       // "running" is on disk before this run's first part, so a slice with no checkpoint has no

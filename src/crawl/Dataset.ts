@@ -13,6 +13,7 @@ import type { RestClient } from "../source/RestClient.ts"
 import type { CheckpointState } from "./Checkpoint.ts"
 import type { OutputReader } from "./OutputReader.ts"
 import type { Slice } from "./Slice.ts"
+import type { Grain, TimePartition } from "./Grain.ts"
 import type { WindowSpec } from "./Windows.ts"
 
 /** A row: plain object keyed by column name (see schemas/common.ts for the value model). */
@@ -89,17 +90,37 @@ export interface ChildDataset {
   readonly description: string
   readonly schema: arrow.Schema
   readonly partitionBy: ReadonlyArray<PartitionKey>
+  /** Natural order of rows inside a compacted file (see DatasetDef.sortBy); the key when absent. */
+  readonly sortBy?: ReadonlyArray<string>
   /** Rows of this child in one parent record (throw RecordError to reject the whole record). */
   readonly toRows: (record: unknown, slice: Slice) => ReadonlyArray<Row>
+  /** Columns computed from a finished row, lineage included (set by the grain, see Grain.ts). */
+  readonly derive?: (row: Row) => void
 }
 
 export interface DatasetDef<R = unknown> {
   readonly name: string
   readonly description: string
   readonly schema: arrow.Schema
+  /** Hive keys besides the time key of `timePartition`, which the grain adds (see Grain.ts). */
   readonly partitionBy: ReadonlyArray<PartitionKey>
+  /**
+   * Time-ordered datasets: the UTC day of a row and the default partition grain (day or month),
+   * chosen from the dataset's real volume; the job's `partitionGrain` overrides it.
+   */
+  readonly timePartition?: TimePartition
+  /** The grain this definition writes at, once `withGrain` applied it. */
+  readonly grain?: Grain
+  /** Columns computed from a finished row, lineage included (set by the grain, see Grain.ts). */
+  readonly derive?: (row: Row) => void
   /** Columns that identify a row within a slice: a restarted listing skips keys already committed. */
   readonly key: ReadonlyArray<string>
+  /**
+   * The dataset's natural order (block number, timestamp…): compaction sorts a compacted file's
+   * rows by these columns, so each row group covers a narrow range and min/max statistics skip
+   * row groups on a filter. The key when absent.
+   */
+  readonly sortBy?: ReadonlyArray<string>
   readonly slices: (job: Job, ctx: SliceContext) => ReadonlyArray<Slice>
   /**
    * Time-windowed datasets (see Windows.ts): their slices are windows planned around the

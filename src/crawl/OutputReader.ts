@@ -7,7 +7,7 @@
 import { DuckDBInstance, type DuckDBValue } from "@duckdb/node-api"
 import { Context, Effect, Layer } from "effect"
 import { SinkError } from "../Errors.ts"
-import { datasetFiles } from "../sink/Catalog.ts"
+import { datasetFiles, layoutOnDisk } from "../sink/Catalog.ts"
 import { type CatalogDataset, datasetStatements } from "../sink/CatalogSql.ts"
 
 export type SqlParam = string | number | bigint | boolean | null
@@ -40,8 +40,9 @@ const runQuery = (
       const conn = await db.connect()
       try {
         for (const name of names) {
-          const dataset = catalog.find((d) => d.name === name)
-          if (dataset === undefined) throw new Error(`unknown dataset ${name}`)
+          const declared = catalog.find((d) => d.name === name)
+          if (declared === undefined) throw new Error(`unknown dataset ${name}`)
+          const dataset = await layoutOnDisk(outDir, declared)
           const files = await datasetFiles(conn, outDir, dataset)
           // the catalog's own view definitions, minus comments: one truth for how a dataset reads
           for (const statement of datasetStatements(dataset, files)) {

@@ -21,6 +21,8 @@ import * as path from "node:path"
 import { SinkError } from "../Errors.ts"
 import { type CatalogDataset, type DatasetFiles, datasetStatements, readParquetSql } from "./CatalogSql.ts"
 import { fsyncPath } from "./Durable.ts"
+import { grainOnDisk } from "./Layout.ts"
+import { fileSet } from "./Manifest.ts"
 
 export type { CatalogDataset, CatalogPartitionKey, PartitionKeyType } from "./CatalogSql.ts"
 
@@ -42,6 +44,13 @@ const hasParquet = async (dir: string): Promise<boolean> => {
   return entries.some((e) => e.isFile() && e.name.endsWith(".parquet"))
 }
 
+/** The dataset's layout at the grain its folder holds (its default while it has no folder). */
+export const layoutOnDisk = async (outDir: string, dataset: CatalogDataset): Promise<CatalogDataset> => {
+  if (dataset.byGrain === undefined) return dataset
+  const grain = await grainOnDisk(outDir, dataset.name)
+  return grain === undefined ? dataset : dataset.byGrain[grain]
+}
+
 /**
  * What a dataset's parts hold, for its view: the glob and the columns present in any file;
  * undefined while it has no part (read_parquet errors on a glob that matches nothing).
@@ -49,8 +58,9 @@ const hasParquet = async (dir: string): Promise<boolean> => {
 export const datasetFiles = async (connection: DuckDBConnection, outDir: string, dataset: CatalogDataset): Promise<DatasetFiles | undefined> => {
   if (!(await hasParquet(path.join(outDir, dataset.name)))) return undefined
   const glob = path.join(outDir, dataset.name, "**", "*.parquet")
+  const { compacted, replaced } = await fileSet(outDir, dataset.name)
   const described = await connection.runAndReadAll(`DESCRIBE SELECT * FROM ${readParquetSql(dataset, glob)}`)
-  return { glob, columns: new Set(described.getRowObjectsJS().map((r) => String(r["column_name"]))) }
+  return { glob, columns: new Set(described.getRowObjectsJS().map((r) => String(r["column_name"]))), compacted, replaced }
 }
 
 const writeAtomically = async (file: string, text: string): Promise<void> => {
@@ -76,7 +86,8 @@ const build = async (outDirInput: string, datasets: ReadonlyArray<CatalogDataset
   try {
     const connection = await db.connect()
     try {
-      for (const dataset of datasets) {
+      for (const declared of datasets) {
+        const dataset = await layoutOnDisk(outDir, declared)
         const files = await datasetFiles(connection, outDir, dataset)
         if (files === undefined) empty.push(dataset.name)
         for (const statement of datasetStatements(dataset, files)) {

@@ -23,6 +23,11 @@ export interface CatalogDataset {
   readonly name: string
   readonly schema: arrow.Schema
   readonly partitionKeys: ReadonlyArray<CatalogPartitionKey>
+  /**
+   * A time-partitioned dataset's layout at each grain (src/crawl/Grain.ts): the catalog reads the
+   * one its folder was written at, whatever the job in hand says.
+   */
+  readonly byGrain?: Readonly<Record<"day" | "month", CatalogDataset>>
 }
 
 /** What the files of a dataset hold, found by the builder; `undefined` when it has no part yet. */
@@ -30,7 +35,14 @@ export interface DatasetFiles {
   readonly glob: string
   /** Columns present in at least one file or path (union_by_name), so a new field can read as NULL. */
   readonly columns: ReadonlySet<string>
+  /** Absolute paths of the live compacted files (the dataset's manifest). */
+  readonly compacted?: ReadonlyArray<string>
+  /** Absolute paths of parts a compacted file replaces that are still on disk: never read. */
+  readonly replaced?: ReadonlyArray<string>
 }
+
+/** The file-name column the views filter on; not snake_case, so no schema field takes it. */
+export const FILE_COLUMN = "__file"
 
 interface ViewColumn {
   readonly name: string
@@ -72,7 +84,23 @@ export const readParquetSql = (dataset: CatalogDataset, glob: string): string =>
   const hiveTypes = dataset.partitionKeys.map((k) => `${quotedString(k.key)}: ${quotedString(k.type)}`).join(", ")
   return `read_parquet(${quotedString(glob)}, hive_partitioning = true, ${
     hiveTypes === "" ? "" : `hive_types = {${hiveTypes}}, `
-  }union_by_name = true)`
+  }union_by_name = true, filename = ${quotedString(FILE_COLUMN)})`
+}
+
+const sqlList = (paths: ReadonlyArray<string>) => `(${paths.map(quotedString).join(", ")})`
+
+/**
+ * Which globbed files a view reads: parts no compacted file replaces, and the compacted files the
+ * manifest listed when the view was built. Fixed in the view, so a view built before a compaction
+ * never reads its compacted file (nor a later one), and a view built after it never reads the parts
+ * it replaced: whatever catalog a reader holds, no row shows twice (README "Compaction").
+ */
+export const liveFilesSql = (files: Pick<DatasetFiles, "compacted" | "replaced">): string => {
+  const f = quotedIdentifier(FILE_COLUMN)
+  const replaced = files.replaced ?? []
+  const compacted = files.compacted ?? []
+  const parts = `starts_with(parse_filename(${f}), 'part-')${replaced.length === 0 ? "" : ` AND ${f} NOT IN ${sqlList(replaced)}`}`
+  return compacted.length === 0 ? parts : `(${parts}) OR ${f} IN ${sqlList(compacted)}`
 }
 
 /** CREATE VIEW and COMMENT statements of one dataset, each ending with `;`. */
@@ -86,7 +114,7 @@ export const datasetStatements = (dataset: CatalogDataset, files: DatasetFiles |
     })
     .join(",\n")
   // read_parquet errors on a glob with no file: an empty dataset gets a typed, empty view
-  const from = files === undefined ? "WHERE false" : `FROM ${readParquetSql(dataset, files.glob)}`
+  const from = files === undefined ? "WHERE false" : `FROM ${readParquetSql(dataset, files.glob)}\nWHERE ${liveFilesSql(files)}`
   const datasetComment = dataset.schema.metadata.get(COMMENT_KEY) ?? ""
   return [
     `CREATE OR REPLACE VIEW ${view} AS SELECT\n${select}\n${from};`,

@@ -21,9 +21,11 @@ import * as os from "node:os"
 import * as path from "node:path"
 import type { Row } from "../../schemas/common.ts"
 import { SinkError } from "../Errors.ts"
-import { commitFile, fsyncPath } from "./Durable.ts"
+import { ensureDir, fsyncPath } from "./Durable.ts"
 import { assertDatasetName, isInside, partitionDir } from "./HivePath.ts"
-import { writeParquetFile } from "./PartWriter.ts"
+import { holdsPartOf, readManifest } from "./Manifest.ts"
+import { SEQ_DIGITS, partFileName } from "./PartName.ts"
+import { makePartWriter } from "./PartWriter.ts"
 import { type CompiledRows, EncodeIssue, compileRows } from "./RowEncoder.ts"
 
 export interface PartitionSpec {
@@ -61,8 +63,16 @@ export interface WrittenPart {
 
 export interface ParquetSinkService {
   readonly outDir: string
-  /** Groups rows by partition and commits one file per group; `[]` for no rows. */
+  /**
+   * Groups rows by partition and commits one file per group, all written by one bulk operation;
+   * `[]` for no rows. A part that fails takes back the files of it already renamed into place.
+   */
   readonly writePart: (input: WritePartInput) => Effect.Effect<ReadonlyArray<WrittenPart>, SinkError>
+  /**
+   * Deletes committed parts again (best effort, never fails): a commit whose later step failed
+   * (another table's part, the checkpoint) takes back what it renamed into place.
+   */
+  readonly takeBack: (parts: ReadonlyArray<WrittenPart>) => Effect.Effect<void>
   /** Deletes the slice's parts with seq > lastCommittedSeq (-1: all of them); returns how many. */
   readonly removePartsAfter: (
     dataset: string,
@@ -72,14 +82,14 @@ export interface ParquetSinkService {
   /** Deletes the slice's parts with seq < firstKeptSeq (parts superseded by a replacing listing). */
   readonly removePartsBefore: (dataset: string, slice: string, firstKeptSeq: number) => Effect.Effect<number, SinkError>
   readonly clearStaging: () => Effect.Effect<void, SinkError>
+  /** Closes the sink's DuckDB connections (the instance stays the caller's). */
+  readonly close: () => void
 }
 
 export const STAGING_DIR = "_staging"
 const SLICE_ID = /^[a-z0-9_-]{1,80}$/
-const SEQ_DIGITS = 6
 
-export const partFileName = (slice: string, seq: number): string =>
-  `part-${slice}-${String(seq).padStart(SEQ_DIGITS, "0")}.parquet`
+export { partFileName }
 
 const partFilePattern = (slice: string): RegExp =>
   new RegExp(`^part-${slice}-(\\d{${SEQ_DIGITS},})\\.parquet$`)
@@ -106,29 +116,39 @@ const asSinkError = (reason: "Io" | "Encode", where: string) => (e: unknown): Si
         detail: e instanceof Error ? e.message : String(e)
       })
 
-interface Group {
-  readonly partition: Array<readonly [string, string]>
-  readonly rows: Row[]
+interface Groups {
+  readonly partitions: Array<ReadonlyArray<readonly [string, string]>>
+  readonly groupOf: Int32Array
+  readonly counts: number[]
 }
 
-const groupRows = (rows: ReadonlyArray<Row>, partitionBy: ReadonlyArray<PartitionSpec>): Map<string, Group> => {
-  const groups = new Map<string, Group>()
+const groupRows = (rows: ReadonlyArray<Row>, partitionBy: ReadonlyArray<PartitionSpec>): Groups => {
+  const ids = new Map<string, number>()
+  const partitions: Array<ReadonlyArray<readonly [string, string]>> = []
+  const counts: number[] = []
+  const groupOf = new Int32Array(rows.length)
+  const values: string[] = new Array<string>(partitionBy.length)
   for (let r = 0; r < rows.length; r++) {
     const row = rows[r]!
-    const values = partitionBy.map((spec) => {
-      const v = spec.value(row)
-      if (typeof v !== "string") throw new EncodeIssue(spec.key, `partition value is ${typeof v}, not a string`, r)
-      return v
-    })
-    const id = JSON.stringify(values)
-    let group = groups.get(id)
-    if (group === undefined) {
-      group = { partition: partitionBy.map((spec, i) => [spec.key, values[i]!] as const), rows: [] }
-      groups.set(id, group)
+    for (let k = 0; k < partitionBy.length; k++) {
+      const v = partitionBy[k]!.value(row)
+      if (typeof v !== "string") throw new EncodeIssue(partitionBy[k]!.key, `partition value is ${typeof v}, not a string`, r)
+      values[k] = v
     }
-    group.rows.push(row)
+    // NUL cannot be part of a value that reaches a path (HivePath escapes it), but may be sent:
+    // JSON keeps the tuple unambiguous whatever the values hold
+    const id = values.length === 1 ? values[0]! : JSON.stringify(values)
+    let group = ids.get(id)
+    if (group === undefined) {
+      group = partitions.length
+      ids.set(id, group)
+      partitions.push(partitionBy.map((spec, i) => [spec.key, values[i]!] as const))
+      counts.push(0)
+    }
+    groupOf[r] = group
+    counts[group]!++
   }
-  return groups
+  return { partitions, groupOf, counts }
 }
 
 /** The sink over an open DuckDB instance; the instance's lifetime is the caller's. */
@@ -136,7 +156,7 @@ export const makeParquetSink = (outDirInput: string, db: DuckDBInstance): Parque
   const outDir = path.resolve(outDirInput)
   const stagingDir = path.join(outDir, STAGING_DIR)
   const compiled = new WeakMap<arrow.Schema, Map<string, CompiledRows>>()
-  let tableCounter = 0
+  const writer = makePartWriter(db)
 
   const compile = (schema: arrow.Schema, omit: ReadonlyArray<string>): CompiledRows => {
     const bySchema = compiled.get(schema) ?? new Map<string, CompiledRows>()
@@ -149,29 +169,66 @@ export const makeParquetSink = (outDirInput: string, db: DuckDBInstance): Parque
     return made
   }
 
-  const writeGroup = async (input: WritePartInput, group: Group, compiledRows: CompiledRows): Promise<WrittenPart> => {
-    const dir = path.join(outDir, partitionDir(input.dataset, group.partition))
-    const dest = path.join(dir, partFileName(input.slice, input.seq))
-    if (!isInside(outDir, dest) || !isInside(path.join(outDir, input.dataset), dest)) {
-      throw invalid(dest, "partition path escapes the dataset folder")
-    }
+  /** One bulk write for the whole part, then each group's file fsynced and renamed to its final name. */
+  const writeAll = async (input: WritePartInput): Promise<ReadonlyArray<WrittenPart>> => {
+    const compiledRows = compile(input.schema, input.partitionBy.map((p) => p.key))
+    const groups = groupRows(input.rows, input.partitionBy)
+    const dests = groups.partitions.map((partition) => {
+      const dest = path.join(outDir, partitionDir(input.dataset, partition), partFileName(input.slice, input.seq))
+      if (!isInside(outDir, dest) || !isInside(path.join(outDir, input.dataset), dest)) {
+        throw invalid(dest, "partition path escapes the dataset folder")
+      }
+      return dest
+    })
     await fs.mkdir(stagingDir, { recursive: true })
     const staged = path.join(
       stagingDir,
-      `${input.dataset}.${input.slice}.${input.seq}.${process.pid}.${randomBytes(6).toString("hex")}.parquet`
+      `${input.dataset}.${input.slice}.${input.seq}.${process.pid}.${randomBytes(6).toString("hex")}`
     )
-    const connection = await db.connect()
+    const renamed: string[] = []
     try {
-      await writeParquetFile(connection, `part_${++tableCounter}`, compiledRows, group.rows, staged)
-      await commitFile(staged, dest)
+      const files = await writer
+        .write(compiledRows, input.rows, { groupOf: groups.groupOf, groupCount: groups.partitions.length }, staged)
+        .catch((e: unknown) => {
+          throw asSinkError("Io", dests[0]!)(e)
+        })
+      // bytes first, all at once (the disk queues them); then the names, one folder at a time
+      const sizes = await Promise.all(
+        files.map(async (f, k) => {
+          try {
+            await fsyncPath(f)
+            return (await fs.stat(f)).size
+          } catch (e) {
+            throw asSinkError("Io", dests[k]!)(e)
+          }
+        })
+      )
+      for (let k = 0; k < files.length; k++) {
+        try {
+          await ensureDir(path.dirname(dests[k]!))
+          await fs.rename(files[k]!, dests[k]!)
+          renamed.push(dests[k]!)
+        } catch (e) {
+          throw asSinkError("Io", dests[k]!)(e)
+        }
+      }
+      await Promise.all(
+        [...new Set(renamed.map((d) => path.dirname(d)))].map((dir) =>
+          fsyncPath(dir).catch((e: unknown) => {
+            throw asSinkError("Io", dir)(e)
+          })
+        )
+      )
+      return files.map((_, k) => ({ path: dests[k]!, rows: groups.counts[k]!, bytes: sizes[k]!, partition: groups.partitions[k]! }))
     } catch (e) {
-      await fs.rm(staged, { force: true })
-      throw asSinkError("Io", dest)(e)
+      // the part fails whole (e.g. the disk filled up at its third partition): take back the
+      // files of it already in place, so that no row past the checkpoint shows meanwhile
+      // (a kill leaves them to the next run's recovery instead)
+      await takeBackFiles(renamed)
+      throw e
     } finally {
-      connection.closeSync()
+      await fs.rm(staged, { recursive: true, force: true }).catch(() => undefined)
     }
-    const { size } = await fs.stat(dest)
-    return { path: dest, rows: group.rows.length, bytes: size, partition: group.partition }
   }
 
   const writePart = (input: WritePartInput): Effect.Effect<ReadonlyArray<WrittenPart>, SinkError> =>
@@ -181,26 +238,13 @@ export const makeParquetSink = (outDirInput: string, db: DuckDBInstance): Parque
       if (input.seq < 0) return Effect.fail(invalid(outDir, `seq ${input.seq} must be a non-negative integer`))
       const where = path.join(outDir, input.dataset)
       return Effect.tryPromise({
-        try: async () => {
-          if (input.rows.length === 0) return []
-          const compiledRows = compile(input.schema, input.partitionBy.map((p) => p.key))
-          const written: WrittenPart[] = []
-          try {
-            for (const group of groupRows(input.rows, input.partitionBy).values()) {
-              written.push(await writeGroup(input, group, compiledRows))
-            }
-          } catch (e) {
-            // the part fails whole (e.g. the disk filled up at its third partition): take back the
-            // files of it already in place, so that no row past the checkpoint shows meanwhile
-            // (a kill leaves them to the next run's recovery instead)
-            for (const w of written) await fs.rm(w.path, { force: true }).catch(() => undefined)
-            throw e
-          }
-          return written
-        },
+        try: async () => (input.rows.length === 0 ? [] : writeAll(input)),
         catch: asSinkError("Encode", where)
       })
     })
+
+  const takeBack = (parts: ReadonlyArray<WrittenPart>): Effect.Effect<void> =>
+    Effect.promise(() => takeBackFiles(parts.map((p) => p.path)))
 
   const removePartsWhere = (dataset: string, slice: string, seq: number, remove: (partSeq: number) => boolean) =>
     Effect.suspend(() => {
@@ -210,6 +254,16 @@ export const makeParquetSink = (outDirInput: string, db: DuckDBInstance): Parque
       const pattern = partFilePattern(slice)
       return Effect.tryPromise({
         try: async () => {
+          // compaction merges only parts no recovery or replacement will remove (src/compact/Eligible.ts);
+          // should one be merged all the same, deleting its part file would leave its rows in place
+          const merged = holdsPartOf(await readManifest(outDir, dataset), slice, remove)
+          if (merged !== undefined) {
+            throw new SinkError({
+              reason: "Io",
+              path: path.join(root, merged),
+              detail: `parts of slice ${slice} to be removed were merged into this compacted file; restore the slice's checkpoint or delete the dataset's compacted files and manifest`
+            })
+          }
           const entries = await fs.readdir(root, { recursive: true, withFileTypes: true }).catch((e: NodeJS.ErrnoException) => {
             if (e.code === "ENOENT") return []
             throw e
@@ -244,7 +298,13 @@ export const makeParquetSink = (outDirInput: string, db: DuckDBInstance): Parque
   const removePartsBefore = (dataset: string, slice: string, firstKeptSeq: number) =>
     removePartsWhere(dataset, slice, firstKeptSeq, (partSeq) => partSeq < firstKeptSeq)
 
-  return { outDir, writePart, removePartsAfter, removePartsBefore, clearStaging }
+  return { outDir, writePart, takeBack, removePartsAfter, removePartsBefore, clearStaging, close: writer.close }
+}
+
+/** Best effort: deletes committed files again and fsyncs their folders; never fails. */
+const takeBackFiles = async (files: ReadonlyArray<string>): Promise<void> => {
+  for (const f of files) await fs.rm(f, { force: true }).catch(() => undefined)
+  for (const dir of new Set(files.map((f) => path.dirname(f)))) await fsyncPath(dir).catch(() => undefined)
 }
 
 const openDuckDB = Effect.acquireRelease(
@@ -256,13 +316,17 @@ const openDuckDB = Effect.acquireRelease(
   (db) => Effect.sync(() => db.closeSync())
 )
 
+/** Connections are closed before the instance (finalizers run in reverse order). */
+const openSink = (outDir: string, db: DuckDBInstance) =>
+  Effect.acquireRelease(
+    Effect.sync(() => makeParquetSink(outDir, db)),
+    (sink) => Effect.sync(() => sink.close())
+  )
+
 export class ParquetSink extends Context.Tag("chainetl/ParquetSink")<ParquetSink, ParquetSinkService>() {
   /** Writes under `outDir`; the DuckDB instance is closed when the layer's scope ends. */
   static layer = (outDir: string): Layer.Layer<ParquetSink, SinkError> =>
-    Layer.scoped(
-      ParquetSink,
-      Effect.map(openDuckDB, (db) => makeParquetSink(outDir, db))
-    )
+    Layer.scoped(ParquetSink, Effect.flatMap(openDuckDB, (db) => openSink(outDir, db)))
 
   /** A real sink over a fresh temporary folder, removed with the layer's scope: read `outDir` from the service. */
   static layerTest: Layer.Layer<ParquetSink, SinkError> = Layer.scoped(
@@ -276,7 +340,7 @@ export class ParquetSink extends Context.Tag("chainetl/ParquetSink")<ParquetSink
         (d) => Effect.promise(() => fs.rm(d, { recursive: true, force: true }))
       )
       const db = yield* openDuckDB
-      return makeParquetSink(dir, db)
+      return yield* openSink(dir, db)
     })
   )
 }

@@ -1,21 +1,31 @@
 /**
- * Writes rows to one Parquet file through DuckDB: a table typed from the Arrow schema, filled by
- * the appender one 2,048-row data chunk at a time, then `COPY … (FORMAT parquet, COMPRESSION zstd)`.
- * Chosen by measurement (bench/parquet-writers.ts, 200k rows): lossless for int64 and
- * DECIMAL(38,0), writes TIMESTAMPTZ, lists and structs natively with min/max statistics, and
- * spends the least CPU per row of the lossless candidates (≈2× NDJSON + read_json on flat rows,
- * ≈1.2× on nested ones; parquetjs-lite rounds int64 and is 8× slower). The sink keeps one DuckDB
- * instance because a fresh one per part cost 25% more CPU. A part's rows are held in DuckDB until
- * COPY, so memory grows with part size: 10k-row parts stayed within a few hundred MB.
- * DuckDB has no Arrow ingestion in @duckdb/node-api, hence the row encoder.
+ * Writes a part's rows as Parquet through DuckDB in ONE bulk operation, however many partitions
+ * the part spans: the rows are appended (2,048-row data chunks) into a table typed from the Arrow
+ * schema plus a small integer partition-group column, then one
+ * `COPY … (FORMAT parquet, COMPRESSION zstd, PARTITION_BY (group))` writes one file per group into
+ * a staging folder. The caller maps each group back to its Hive folder (HivePath's encoding, not
+ * DuckDB's) and commits the files.
+ *
+ * Why this shape (measured, see README "Parquet writer"): a CREATE TABLE, appender, flush, COPY and
+ * DROP per partition cost ≈20 ms CPU per file for flat rows and ≈60 ms for nested ones, so cost
+ * followed files, not rows. Here a connection and its per-schema tables live as long as the sink
+ * (emptied after each part, never dropped), and COPY's partitioned writer splits the rows.
+ * The group column is a PARTITION_BY column, which DuckDB keeps out of the files by default
+ * (WRITE_PARTITION_COLUMNS false). DuckDB has no Arrow ingestion in @duckdb/node-api, hence the
+ * row encoder.
  */
 import {
   type DuckDBConnection,
   DuckDBDataChunk,
+  type DuckDBInstance,
+  type DuckDBType,
   type DuckDBValue,
+  INTEGER,
   quotedIdentifier,
   quotedString
 } from "@duckdb/node-api"
+import * as fs from "node:fs/promises"
+import * as path from "node:path"
 import type { Row } from "../../schemas/common.ts"
 import { duckTypeOf, sqlTypeOf } from "./DuckTypes.ts"
 import type { CompiledRows } from "./RowEncoder.ts"
@@ -23,32 +33,95 @@ import type { CompiledRows } from "./RowEncoder.ts"
 /** DuckDB's vector size: the most a data chunk holds. */
 export const CHUNK_ROWS = 2048
 
+/** Not snake_case (schemas/common.ts), so no schema field can take this name. */
+export const GROUP_COLUMN = "__group"
+
+/** A temporary table: it belongs to its connection alone and goes with it. */
 export const createTableSql = (table: string, compiled: CompiledRows): string =>
-  `CREATE TABLE ${quotedIdentifier(table)} (${compiled.fields
-    .map((f) => `${quotedIdentifier(f.name)} ${sqlTypeOf(f.type, f.name)}${f.nullable ? "" : " NOT NULL"}`)
-    .join(", ")})`
+  `CREATE TEMP TABLE ${quotedIdentifier(table)} (${[
+    ...compiled.fields.map(
+      (f) => `${quotedIdentifier(f.name)} ${sqlTypeOf(f.type, f.name)}${f.nullable ? "" : " NOT NULL"}`
+    ),
+    `${quotedIdentifier(GROUP_COLUMN)} INTEGER NOT NULL`
+  ].join(", ")})`
+
+interface Session {
+  readonly connection: DuckDBConnection
+  /** Tables this connection created, by compiled schema: reused for every part of that schema. */
+  readonly tables: Map<CompiledRows, { readonly name: string; readonly types: ReadonlyArray<DuckDBType> }>
+  readonly id: number
+}
+
+export interface GroupedRows {
+  /** `groupOf[r]` is row r's group, 0 … groupCount-1. */
+  readonly groupOf: Int32Array
+  readonly groupCount: number
+}
+
+export interface PartWriter {
+  /**
+   * Writes `rows` into `stagingDir` (which must not exist yet, outside every table folder) and
+   * returns, per group, the one Parquet file holding its rows.
+   */
+  readonly write: (
+    compiled: CompiledRows,
+    rows: ReadonlyArray<Row>,
+    groups: GroupedRows,
+    stagingDir: string
+  ) => Promise<ReadonlyArray<string>>
+  readonly close: () => void
+}
 
 /**
- * Writes `rows` to `file` (overwritten). `table` must be a name unused on this connection's
- * database; it is dropped afterwards, written or not.
+ * A writer over `db`. Slices commit concurrently, so each write takes a connection of its own from a
+ * small pool (a connection runs one statement at a time, and its tables are only its own).
  */
-export const writeParquetFile = async (
-  connection: DuckDBConnection,
-  table: string,
-  compiled: CompiledRows,
-  rows: ReadonlyArray<Row>,
-  file: string
-): Promise<void> => {
-  await connection.run(createTableSql(table, compiled))
-  try {
-    const types = compiled.fields.map((f) => duckTypeOf(f.type, f.name))
-    const appender = await connection.createAppender(table)
+export const makePartWriter = (db: DuckDBInstance): PartWriter => {
+  const idle: Session[] = []
+  const all: Session[] = []
+  let sessions = 0
+
+  const acquire = async (): Promise<Session> => {
+    const free = idle.pop()
+    if (free !== undefined) return free
+    const connection = await db.connect()
+    // one file per group: past this many open files DuckDB closes some and starts a second file
+    // for their partition later (a part rarely spans more than a few hundred partitions)
+    await connection.run("SET partitioned_write_max_open_files = 100000")
+    const session: Session = { connection, tables: new Map(), id: ++sessions }
+    all.push(session)
+    return session
+  }
+
+  const tableOf = async (session: Session, compiled: CompiledRows) => {
+    const hit = session.tables.get(compiled)
+    if (hit !== undefined) return hit
+    const made = {
+      name: `part_${session.id}_${session.tables.size + 1}`,
+      types: [...compiled.fields.map((f) => duckTypeOf(f.type, f.name)), INTEGER]
+    }
+    await session.connection.run(createTableSql(made.name, compiled))
+    session.tables.set(compiled, made)
+    return made
+  }
+
+  const append = async (
+    session: Session,
+    table: { readonly name: string; readonly types: ReadonlyArray<DuckDBType> },
+    compiled: CompiledRows,
+    rows: ReadonlyArray<Row>,
+    groupOf: Int32Array
+  ) => {
+    const appender = await session.connection.createAppender(table.name, "main", "temp")
     try {
+      const width = compiled.fields.length
       for (let from = 0; from < rows.length; from += CHUNK_ROWS) {
         const to = Math.min(rows.length, from + CHUNK_ROWS)
-        const columns: DuckDBValue[][] = types.map(() => new Array<DuckDBValue>(to - from))
+        const columns: DuckDBValue[][] = table.types.map(() => new Array<DuckDBValue>(to - from))
         compiled.encode(rows, from, to, columns)
-        const chunk = DuckDBDataChunk.create(types, to - from)
+        const group = columns[width]!
+        for (let r = from; r < to; r++) group[r - from] = groupOf[r]!
+        const chunk = DuckDBDataChunk.create(table.types, to - from)
         chunk.setColumns(columns)
         appender.appendDataChunk(chunk)
       }
@@ -56,10 +129,68 @@ export const writeParquetFile = async (
     } finally {
       appender.closeSync()
     }
-    await connection.run(
-      `COPY ${quotedIdentifier(table)} TO ${quotedString(file)} (FORMAT parquet, COMPRESSION zstd)`
-    )
-  } finally {
-    await connection.run(`DROP TABLE IF EXISTS ${quotedIdentifier(table)}`)
   }
+
+  const write: PartWriter["write"] = async (compiled, rows, groups, stagingDir) => {
+    const session = await acquire()
+    let healthy = true
+    try {
+      const table = await tableOf(session, compiled)
+      const t = quotedIdentifier(table.name)
+      const g = quotedIdentifier(GROUP_COLUMN)
+      try {
+        await append(session, table, compiled, rows, groups.groupOf)
+        const result = await session.connection.runAndReadAll(
+          `COPY ${t} TO ${quotedString(stagingDir)} (FORMAT parquet, COMPRESSION zstd, PARTITION_BY (${g}), ` +
+            `FILENAME_PATTERN 'data_{i}', RETURN_FILES true)`
+        )
+        const files: string[][] = Array.from({ length: groups.groupCount }, () => [])
+        for (const file of (result.getRowsJS()[0]?.[1] ?? []) as string[]) {
+          const m = /=(\d+)$/.exec(path.basename(path.dirname(file)))
+          if (m === null || Number(m[1]) >= groups.groupCount) throw new Error(`COPY wrote an unexpected file ${file}`)
+          files[Number(m[1])]!.push(file)
+        }
+        const out: string[] = []
+        for (let k = 0; k < groups.groupCount; k++) {
+          const mine = files[k]!
+          if (mine.length === 1) {
+            out.push(mine[0]!)
+            continue
+          }
+          // DuckDB split a group over several files (it does past its open-file limit): write
+          // that group alone, which yields one file
+          for (const f of mine) await fs.rm(f, { force: true })
+          const single = path.join(stagingDir, `group_${k}.parquet`)
+          await session.connection.run(
+            `COPY (SELECT * EXCLUDE (${g}) FROM ${t} WHERE ${g} = ${k}) TO ${quotedString(single)} (FORMAT parquet, COMPRESSION zstd)`
+          )
+          out.push(single)
+        }
+        return out
+      } finally {
+        // empty rather than drop: the next part of this schema reuses the table
+        await session.connection.run(`DELETE FROM ${t}`).catch(() => {
+          healthy = false
+        })
+      }
+    } catch (e) {
+      healthy = false
+      throw e
+    } finally {
+      if (healthy) idle.push(session)
+      else {
+        // a statement that failed may leave the connection's transaction aborted: start afresh
+        all.splice(all.indexOf(session), 1)
+        session.connection.closeSync()
+      }
+    }
+  }
+
+  const close = () => {
+    for (const s of all) s.connection.closeSync()
+    all.length = 0
+    idle.length = 0
+  }
+
+  return { write, close }
 }

@@ -43,7 +43,12 @@ export const toRows = (
     }
     try {
       const row = { ...dataset.toRow(record, slice), ...stamp }
-      const children = (dataset.children ?? []).map((c) => [c.name, c.toRows(record, slice).map((r) => ({ ...r, ...stamp }))] as const)
+      dataset.derive?.(row)
+      const children = (dataset.children ?? []).map((c) => {
+        const rows = c.toRows(record, slice).map((r) => ({ ...r, ...stamp }))
+        if (c.derive !== undefined) for (const r of rows) c.derive(r)
+        return [c.name, rows] as const
+      })
       mapped.push({ row, children })
       countUnknown(record)
     } catch (e) {

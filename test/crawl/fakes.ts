@@ -72,7 +72,9 @@ export const layers = (disk: Disk, kill: KillSwitch) => {
         }
         return removed
       }),
-    clearStaging: () => Effect.void
+    takeBack: (parts) => Effect.sync(() => void parts.forEach((p) => disk.parts.delete(p.path))),
+    clearStaging: () => Effect.void,
+    close: () => undefined
   }
   const sink = Layer.succeed(ParquetSink, service)
   const store = Layer.succeed(CheckpointStore, {

@@ -140,7 +140,17 @@ describe("the spine against the emulator", () => {
     expect(await filesUnder(path.join(cleanOut, "_staging"))).toEqual([])
     const parts = await filesUnder(path.join(cleanOut, "primary_blocks"))
     expect(parts.length).toBeGreaterThan(6)
-    for (const p of parts) expect(p).toMatch(/^network=(mainnet|fuji)\/blockchain=(p|x|c)-chain\/date=\d{4}-\d{2}-\d{2}\/part-[a-z0-9-]+-\d{6}\.parquet$/)
+    // primary_blocks is stored by month (its pipeline file says why)
+    for (const p of parts) expect(p).toMatch(/^network=(mainnet|fuji)\/blockchain=(p|x|c)-chain\/month=\d{4}-\d{2}\/part-[a-z0-9-]+-\d{6}\.parquet$/)
+  })
+
+  it("given month folders, when the view is read, then every row's date is the UTC day of its block and lies in its folder's month", async () => {
+    const [row] = await query(
+      path.join(cleanOut, "catalog.duckdb"),
+      "SELECT count(*)::INTEGER AS n, count(*) FILTER (WHERE date = DATE '1970-01-01' + CAST(floor(epoch(block_timestamp) / 86400) AS INTEGER) AND strftime(date, '%Y-%m') = month)::INTEGER AS ok FROM primary_blocks"
+    )
+    expect(Number(row!["n"])).toBeGreaterThan(6)
+    expect(row!["ok"]).toEqual(row!["n"])
   })
 
   it("given a finished run, when the same command runs again, then only the head window of each listing is asked again and no row is doubled", async () => {

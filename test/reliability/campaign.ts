@@ -21,7 +21,7 @@ import { type RunningEmulator, startEmulator } from "../../src/emulator/index.ts
 import type { Job } from "../../src/Job.ts"
 import { emulatorJob } from "../support/emulatorJob/index.ts"
 import { type CliExit, runArgs, startCli } from "./cli.ts"
-import { type DatasetDiff, type Leftovers, compareCatalogs, leftovers } from "./compare.ts"
+import { type DatasetDiff, type Leftovers, compareCatalogs, filesBelow, leftovers } from "./compare.ts"
 
 /** A small deterministic generator (mulberry32): the campaign's only source of chance. */
 export const rng = (seed: number) => {
@@ -37,7 +37,21 @@ export const rng = (seed: number) => {
 }
 
 export const TRIGGERS = ["commit", "staging", "checkpoint", "catalog", "lock", "time"] as const
-export type Trigger = (typeof TRIGGERS)[number]
+/**
+ * Moments of a compaction: after a merged file is renamed into its folder, after a manifest
+ * commit, just before (or, with a delay, while) the replaced files are deleted; besides the
+ * staged merged file, the catalog rebuild between commit and deletion, the lock and a delay.
+ */
+export const COMPACT_TRIGGERS = ["merged", "manifest", "delete", "staging", "catalog", "time"] as const
+export type Trigger = (typeof TRIGGERS)[number] | (typeof COMPACT_TRIGGERS)[number]
+
+/** Triggers seen on the process's debug log (stdout), not on the folder. */
+const LINE_TRIGGERS: Partial<Record<Trigger, RegExp>> = {
+  commit: /part \d+ committed/,
+  merged: /compaction: \S+ merged \d+ files/,
+  manifest: /compaction: \S+ manifest committed/,
+  delete: /compaction: deleting \d+ dead files/
+}
 
 export interface KillPlan {
   readonly trigger: Trigger
@@ -52,10 +66,16 @@ export interface KillPlan {
  * drawn with commits weighted up, since they make the progress. A moment that did not come (the
  * process finished first) is not a kill: `again` draws a new moment of the same trigger.
  */
-export const killPlanner = (seed: number) => {
+export const killPlanner = (seed: number, triggers: ReadonlyArray<Trigger> = TRIGGERS) => {
   const r = rng(seed)
   const draw = (trigger: Trigger): KillPlan => {
     switch (trigger) {
+      case "merged":
+        return { trigger, nth: r.int(1, 6), delayMs: r.int(0, 5) }
+      case "manifest":
+        return { trigger, nth: r.int(1, 3), delayMs: r.int(0, 5) }
+      case "delete":
+        return { trigger, nth: 1, delayMs: r.int(0, 3) }
       case "commit":
         return { trigger, nth: r.int(1, 3), delayMs: r.int(0, 40) }
       case "staging":
@@ -71,12 +91,13 @@ export const killPlanner = (seed: number) => {
         return { trigger, nth: 1, delayMs: r.int(0, 1000) }
     }
   }
-  const first = [...TRIGGERS]
+  const first = [...triggers]
   for (let i = first.length - 1; i > 0; i--) {
     const j = r.int(0, i)
     ;[first[i], first[j]] = [first[j]!, first[i]!]
   }
-  const weights: Array<[Trigger, number]> = [["commit", 4], ["staging", 2], ["checkpoint", 2], ["catalog", 1], ["lock", 1], ["time", 2]]
+  const weighted: Array<[Trigger, number]> = [["commit", 4], ["staging", 2], ["checkpoint", 2], ["catalog", 1], ["lock", 1], ["time", 2], ["merged", 3], ["manifest", 2], ["delete", 2]]
+  const weights = weighted.filter(([t]) => triggers.includes(t))
   const total = weights.reduce((s, [, w]) => s + w, 0)
   return {
     next: (): KillPlan => {
@@ -127,15 +148,19 @@ const STAGED = /^_staging\/.+\.parquet$/
 const CHECKPOINT_TMP = /^_state\/checkpoints\/.+\.json\.tmp-\d+$/
 const CATALOG_TMP = /^catalog\.duckdb\.tmp-\d+$/
 const LOCK = /^_state\/writer\.lock/
-const COMMITTED = /part \d+ committed/
-
 /** One process; killed at `plan`'s moment unless it exits first. */
-export const runUntilKilled = async (config: CampaignConfig, plan: KillPlan | undefined): Promise<{ exit: CliExit; killed: boolean }> => {
-  await fsp.mkdir(config.out, { recursive: true })
-  const cli = startCli(
+export const runUntilKilled = (config: CampaignConfig, plan: KillPlan | undefined): Promise<{ exit: CliExit; killed: boolean }> =>
+  commandUntilKilled(
+    config.out,
     runArgs({ datasets: config.datasets, job: config.job, out: config.out, partRows: config.partRows, emulatorSeed: config.emulatorSeed }),
-    { CHAINETL_LOG_LEVEL: "debug" }
+    plan
   )
+
+/** Any chainetl command writing into `out`; killed at `plan`'s moment unless it exits first. */
+export const commandUntilKilled = async (out: string, args: ReadonlyArray<string>, plan: KillPlan | undefined): Promise<{ exit: CliExit; killed: boolean }> => {
+  const config = { out }
+  await fsp.mkdir(config.out, { recursive: true })
+  const cli = startCli(args, { CHAINETL_LOG_LEVEL: "debug" })
   let killed = false
   let seen = 0
   const kill = () => {
@@ -150,7 +175,7 @@ export const runUntilKilled = async (config: CampaignConfig, plan: KillPlan | un
   }
   const names = new Set<string>()
   const watcher =
-    plan === undefined || plan.trigger === "commit"
+    plan === undefined || LINE_TRIGGERS[plan.trigger] !== undefined
       ? undefined
       : fs.watch(config.out, { recursive: true }, (event, name) => {
           if (name === null || plan === undefined) return
@@ -182,10 +207,13 @@ export const runUntilKilled = async (config: CampaignConfig, plan: KillPlan | un
             case "time":
               if (LOCK.test(f)) count()
               return
+            default:
+              return
           }
         })
   watcher?.on("error", () => undefined)
-  if (plan?.trigger === "commit") cli.onLine((line) => COMMITTED.test(line) && count())
+  const line = plan === undefined ? undefined : LINE_TRIGGERS[plan.trigger]
+  if (line !== undefined) cli.onLine((l) => line.test(l) && count())
   const exit = await cli.exited.finally(() => watcher?.close())
   return { exit, killed: exit.signal === "SIGKILL" }
 }
@@ -288,4 +316,91 @@ export const FULL_FAULTS = { ...CI_FAULTS, rate429: 0.2 }
 export const FAULT_CAMPAIGN_SOURCE = {
   maxRetries: 60,
   retry: { baseDelayMs: 5, maxDelayMs: 50, retryAfterMinMs: 250, retryAfterMaxMs: 2000, maxRateLimitedRetries: 60 }
+}
+
+export interface CompactionCampaignConfig {
+  /** An uncompacted output (crawled with --no-compact): every round starts from a copy of it. */
+  readonly base: string
+  /** Where the copies are compacted and killed. */
+  readonly work: string
+  readonly killSeed: number
+  readonly kills: number
+  /** `--target-rows`: small, so a table's compaction merges many files (many moments to kill). */
+  readonly targetRows: number
+  readonly log?: (line: string) => void
+}
+
+/** A finished compaction of one round: compared with the uncompacted base, and the folder inspected. */
+export interface CompactionRound {
+  readonly diffs: ReadonlyArray<DatasetDiff>
+  readonly left: Leftovers
+  readonly filesBefore: number
+  readonly filesAfter: number
+}
+
+export interface CompactionCampaignResult {
+  readonly records: ReadonlyArray<KillRecord>
+  /** After each kill: the catalog on disk compared with the base (a reader opening it then). */
+  readonly afterKills: ReadonlyArray<ReadonlyArray<DatasetDiff>>
+  readonly rounds: ReadonlyArray<CompactionRound>
+  readonly runs: number
+}
+
+const dataFiles = async (out: string) =>
+  (await filesBelow(out)).filter((f) => f.endsWith(".parquet") && (!f.startsWith("_") || f.startsWith("_rejects/"))).length
+
+/**
+ * `chainetl compact` SIGKILLed at seeded compaction moments and restarted until it finishes (a
+ * round), rounds starting again from a fresh copy of the base until `kills` kills landed. After
+ * every kill the catalog on disk is compared with the base (what a reader would see), after every
+ * round the finished output too, and its folder is inspected for leftovers.
+ */
+export const runCompactionCampaign = async (config: CompactionCampaignConfig): Promise<CompactionCampaignResult> => {
+  const log = config.log ?? (() => undefined)
+  const reference = `${config.base}`
+  const planner = killPlanner(config.killSeed, COMPACT_TRIGGERS)
+  const args = ["compact", "--out", config.work, "--target-rows", String(config.targetRows)]
+  const fresh = async () => {
+    await fsp.rm(config.work, { recursive: true, force: true })
+    await fsp.cp(config.base, config.work, { recursive: true })
+    // the copy's catalog reads the base's files: give it its own
+    const built = await startCli(["catalog", "--out", config.work]).exited
+    if (built.code !== 0) throw new Error(`catalog of the copy failed: ${built.stderr}`)
+  }
+  const round = async (): Promise<CompactionRound> => ({
+    diffs: await compareCatalogs(config.work, reference),
+    left: await leftovers(config.work),
+    filesBefore: await dataFiles(config.base),
+    filesAfter: await dataFiles(config.work)
+  })
+  await fresh()
+  const records: KillRecord[] = []
+  const afterKills: Array<ReadonlyArray<DatasetDiff>> = []
+  const rounds: CompactionRound[] = []
+  let runs = 0
+  let kills = 0
+  let plan = planner.next()
+  while (kills < config.kills) {
+    if (runs >= config.kills * 4) throw new Error(`only ${kills} of ${config.kills} kills landed in ${runs} compactions`)
+    runs++
+    const { exit, killed } = await commandUntilKilled(config.work, args, plan)
+    if (!killed && exit.code !== 0) throw new Error(`compaction ${runs} (${plan.trigger}) exited ${exit.code} without being killed:\n${exit.stderr}\n${exit.stdout}`)
+    const left = await leftovers(config.work)
+    records.push({ plan, killed, exit, left })
+    log(`compaction ${runs}: ${plan.trigger}#${plan.nth}+${plan.delayMs}ms ${killed ? "killed" : `finished (${exit.code})`} after ${exit.ms} ms; ${left.deadFiles.length} dead files left`)
+    if (killed) {
+      kills++
+      afterKills.push(await compareCatalogs(config.work, reference))
+      plan = planner.next()
+    } else {
+      rounds.push(await round())
+      await fresh()
+      plan = planner.again(plan)
+    }
+  }
+  runs++
+  const final = (await commandUntilKilled(config.work, args, undefined)).exit
+  if (final.code !== 0) throw new Error(`the final compaction exited ${final.code}:\n${final.stderr}\n${final.stdout}`)
+  rounds.push(await round())
+  return { records, afterKills, rounds, runs }
 }

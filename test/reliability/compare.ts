@@ -7,6 +7,7 @@ import { DuckDBInstance } from "@duckdb/node-api"
 import { promises as fs } from "node:fs"
 import * as path from "node:path"
 import type { CheckpointState } from "../../src/crawl/Checkpoint.ts"
+import { fileSet } from "../../src/sink/Manifest.ts"
 
 /** Lineage: differs between any two runs by design. */
 export const LINEAGE = ["run_id", "ingested_at"] as const
@@ -100,6 +101,8 @@ export interface Leftovers {
   readonly locks: ReadonlyArray<string>
   /** Parts no checkpoint accounts for: seq past the slice's last committed seq, before its kept seq, or of no known slice. */
   readonly strayParts: ReadonlyArray<string>
+  /** Files a compaction made dead (replaced parts, unlisted compacted files) still on disk. */
+  readonly deadFiles: ReadonlyArray<string>
 }
 
 const PART = /^part-([a-z0-9_-]+)-(\d{6,})\.parquet$/
@@ -117,7 +120,14 @@ export const leftovers = async (out: string): Promise<Leftovers> => {
     const seq = Number(m[2])
     if (c === undefined || seq > c.lastSeq || (c.keepFromSeq !== null && seq < c.keepFromSeq)) strayParts.push(f)
   }
+  const tables = [...new Set(all.filter((f) => !f.startsWith("_") || f.startsWith("_rejects/")).map((f) => f.split("/")[0]!).filter((t) => !t.includes(".")))]
+  const deadFiles: string[] = []
+  for (const t of tables) {
+    const set = await fileSet(out, t)
+    deadFiles.push(...[...set.replaced, ...set.orphans].map((f) => path.relative(out, f)))
+  }
   return {
+    deadFiles: deadFiles.sort(),
     staging: all.filter((f) => f.startsWith("_staging/")),
     temps: all.filter((f) => /\.tmp-\d+/.test(f)),
     locks: all.filter((f) => f.startsWith("_state/writer.lock")),
@@ -126,4 +136,4 @@ export const leftovers = async (out: string): Promise<Leftovers> => {
 }
 
 export const isClean = (l: Leftovers): boolean =>
-  l.staging.length === 0 && l.temps.length === 0 && l.locks.length === 0 && l.strayParts.length === 0
+  l.staging.length === 0 && l.temps.length === 0 && l.locks.length === 0 && l.strayParts.length === 0 && l.deadFiles.length === 0

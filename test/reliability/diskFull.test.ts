@@ -114,7 +114,7 @@ describe("a full or read-only output disk", () => {
   const expectClean = async (out: string) => {
     const diffs = await compareCatalogs(out, cleanOut, ["snapshot_date"])
     expect(diffs.filter((d) => d.onlyA !== 0 || d.onlyB !== 0 || d.rowsA !== d.rowsB)).toEqual([])
-    expect(await leftovers(out)).toEqual({ staging: [], temps: [], locks: [], strayParts: [] })
+    expect(await leftovers(out)).toEqual({ staging: [], temps: [], locks: [], strayParts: [], deadFiles: [] })
   }
 
   describe.skipIf(!canMount())("on a tmpfs", () => {

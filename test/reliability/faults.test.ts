@@ -54,7 +54,7 @@ describe("fault campaign: transient faults on two requests in three for a whole 
     const diffs = await compareCatalogs(faultyOut, cleanOut)
     for (const name of CAMPAIGN_DATASETS) expect(diffs.find((d) => d.dataset === name)?.rowsB).toBeGreaterThan(0)
     expect(diffs.filter((d) => d.onlyA !== 0 || d.onlyB !== 0 || d.rowsA !== d.rowsB)).toEqual([])
-    expect(await leftovers(faultyOut)).toEqual({ staging: [], temps: [], locks: [], strayParts: [] })
+    expect(await leftovers(faultyOut)).toEqual({ staging: [], temps: [], locks: [], strayParts: [], deadFiles: [] })
   })
 })
 

@@ -3,11 +3,24 @@
  * moments (after a committed part, while staging a part, while writing a checkpoint, during the
  * catalog rebuild, on the writer lock, after a delay) and restarted each time until it finishes,
  * ends with exactly the rows of an uninterrupted run and leaves nothing behind.
+ * The same for `chainetl compact`: killed after a merged file, after a manifest commit, before and
+ * while it deletes what it replaced, while staging, during the catalog rebuild, after a delay.
  * Longer campaigns: `npm run chaos`.
  */
 import { beforeAll, describe, expect, it } from "vitest"
 import * as path from "node:path"
-import { CAMPAIGN_DATASETS, type CampaignResult, TRIGGERS, runCampaign, tempDir, writeCampaignJob } from "./campaign.ts"
+import {
+  CAMPAIGN_DATASETS,
+  COMPACT_TRIGGERS,
+  type CampaignResult,
+  type CompactionCampaignResult,
+  TRIGGERS,
+  runCampaign,
+  runCompactionCampaign,
+  tempDir,
+  writeCampaignJob
+} from "./campaign.ts"
+import { runArgs, runCli } from "./cli.ts"
 
 const EMULATOR_SEED = 1
 const KILL_SEED = 20_251
@@ -58,6 +71,54 @@ describe("kill campaign: SIGKILL a real run 20 times, restart it until it finish
   })
 
   it("given the finished campaign, when the output folder is listed, then no staged part, temporary file, lock or part past its checkpoint is left", () => {
-    expect(result.left).toEqual({ staging: [], temps: [], locks: [], strayParts: [] })
+    expect(result.left).toEqual({ staging: [], temps: [], locks: [], strayParts: [], deadFiles: [] })
+  })
+})
+
+const COMPACT_KILLS = 8
+
+describe("kill campaign of compaction: SIGKILL chainetl compact 8 times, restart it until it finishes", () => {
+  let result: CompactionCampaignResult
+  beforeAll(async () => {
+    const dir = await tempDir("kill-compact")
+    const job = path.join(dir, "job.json")
+    await writeCampaignJob(EMULATOR_SEED, job)
+    const base = path.join(dir, "base")
+    const crawled = await runCli([...runArgs({ datasets: CAMPAIGN_DATASETS, job, out: base, partRows: 20, emulatorSeed: EMULATOR_SEED }), "--no-compact", "--quiet"])
+    if (crawled.code !== 0) throw new Error(`base crawl exited ${crawled.code}: ${crawled.stderr}`)
+    result = await runCompactionCampaign({
+      base,
+      work: path.join(dir, "compacted"),
+      killSeed: KILL_SEED,
+      kills: COMPACT_KILLS,
+      targetRows: 60,
+      log: (line) => process.env["CHAINETL_CHAOS_VERBOSE"] === "1" && console.log(line)
+    })
+  }, 600_000)
+
+  it("given 8 seeded moments of every kind, when the campaign ran, then each landed by SIGKILL and every round's last compaction exited 0", () => {
+    const killed = result.records.filter((r) => r.killed)
+    expect(killed.length).toBe(COMPACT_KILLS)
+    expect(killed.every((r) => r.exit.signal === "SIGKILL")).toBe(true)
+    expect(new Set(killed.map((r) => r.plan.trigger))).toEqual(new Set(COMPACT_TRIGGERS))
+    expect(result.rounds.length).toBeGreaterThan(0)
+  })
+
+  it("given the catalog on disk after each kill, when compared with the uncompacted output, then EXCEPT ALL is empty both ways: a reader opening it then sees every row once", () => {
+    expect(result.afterKills).toHaveLength(COMPACT_KILLS)
+    for (const diffs of result.afterKills) {
+      for (const d of diffs) expect({ dataset: d.dataset, onlyKilled: d.onlyA, onlyBase: d.onlyB }).toEqual({ dataset: d.dataset, onlyKilled: 0, onlyBase: 0 })
+    }
+  })
+
+  it("given each round's finished compaction, when compared and listed, then EXCEPT ALL is empty both ways, files dropped and nothing dead or temporary is left", () => {
+    for (const r of result.rounds) {
+      for (const d of r.diffs) {
+        expect({ dataset: d.dataset, onlyCompacted: d.onlyA, onlyBase: d.onlyB, rows: d.rowsA }).toEqual({ dataset: d.dataset, onlyCompacted: 0, onlyBase: 0, rows: d.rowsB })
+      }
+      for (const name of CAMPAIGN_DATASETS) expect(r.diffs.find((d) => d.dataset === name)?.rowsB).toBeGreaterThan(0)
+      expect(r.filesAfter).toBeLessThan(r.filesBefore)
+      expect(r.left).toEqual({ staging: [], temps: [], locks: [], strayParts: [], deadFiles: [] })
+    }
   })
 })

@@ -100,7 +100,7 @@ describe("node_x_blocks and node_p_blocks (node json blocks by height window) th
     expect(p["txs"]).toMatch(/^STRUCT\(tx_id VARCHAR, tx_type VARCHAR, .*outputs STRUCT\(asset_id VARCHAR, fx_id VARCHAR, amount DECIMAL\(38,0\), locktime BIGINT, threshold INTEGER, addresses VARCHAR\[\].*\)\[\].*weight DECIMAL\(38,0\).*\)\[\]$/)
     expect(await uncommented(out, "node_x_blocks")).toEqual([])
     expect(await uncommented(out, "node_p_blocks")).toEqual([])
-    for (const f of await filesUnder(path.join(out, "node_x_blocks"))) expect(f).toMatch(/^network=mainnet\/date=\d{4}-\d{2}-\d{2}\/part-/)
+    for (const f of await filesUnder(path.join(out, "node_x_blocks"))) expect(f).toMatch(/^network=mainnet\/month=\d{4}-\d{2}\/part-/)
   })
 
   it("given a finished run, when the network moves on and the blocks run again, then only the new heights are asked for and the open window is continued into new windows", async () => {

@@ -49,7 +49,12 @@ const seedStaking = (out: string, parents: ReadonlyArray<Parent>, seq: number) =
           seq,
           schema: staking.schema,
           partitionBy: staking.partitionBy,
-          rows: parents.map((p) => ({ network: p.network, tx_hash: p.txHash, tx_type: p.txType, block_timestamp: new Date(p.at * 1000), run_id: "seed", ingested_at: new Date() }))
+          rows: parents.map((p) => {
+            const row = { network: p.network, tx_hash: p.txHash, tx_type: p.txType, block_timestamp: new Date(p.at * 1000), run_id: "seed", ingested_at: new Date() }
+            // the columns the dataset derives from a finished row (its `date`, stored by month)
+            staking.derive?.(row)
+            return row
+          })
         })
       }).pipe(Effect.provide(ParquetSink.layer(out)))
     )

@@ -1,0 +1,133 @@
+/**
+ * Compaction of an output folder, for `chainetl compact` and the nightly run: which tables, the
+ * recovery of a killed compaction, and the order that keeps every reader's view exact
+ * (Compactor.ts has the recipe of one table). The caller holds the writer lock.
+ */
+import { DuckDBInstance, quotedString } from "@duckdb/node-api"
+import { Effect, Runtime } from "effect"
+import * as path from "node:path"
+import { datasets as registry } from "../../pipelines/index.ts"
+import type { CheckpointState } from "../crawl/Checkpoint.ts"
+import { CheckpointStore } from "../crawl/Checkpoint.ts"
+import type { AnyDataset } from "../crawl/Dataset.ts"
+import { SinkError } from "../Errors.ts"
+import { STAGING_DIR } from "../sink/ParquetSink.ts"
+import { rejectsDataset } from "../transform/Rejects.ts"
+import { type CompactSettings, type CompactTable, type CompactionEvent, type TableResult, compactTable, deleteFiles, garbageOf } from "./Compactor.ts"
+import type { Owner } from "./Eligible.ts"
+
+const ownerOf = (d: AnyDataset): Owner => ({ rerun: d.rerun ?? "never", excludesCommitted: d.listing.excludesCommitted === true })
+
+/** The folders of these datasets: each dataset, its child tables, and its folder of `_rejects`. */
+export const compactionTables = (datasets: ReadonlyArray<AnyDataset>): CompactTable[] => {
+  const tables: CompactTable[] = []
+  for (const d of datasets) {
+    const owned = { dataset: d.name, owner: ownerOf(d) }
+    tables.push({ name: d.name, sortBy: d.sortBy ?? d.key, ownerOf: () => owned })
+    for (const c of d.children ?? []) tables.push({ name: c.name, sortBy: c.sortBy ?? d.sortBy ?? [], ownerOf: () => owned })
+  }
+  const byName = new Map(datasets.map((d) => [d.name, d]))
+  tables.push({
+    name: rejectsDataset.name,
+    sortBy: ["slice", "page"].filter((c) => rejectsDataset.schema.fields.some((f) => f.name === c)),
+    // `_rejects/dataset=<name>`: dataset names are plain snake_case, never percent-encoded
+    ownerOf: (rel) => {
+      const m = /^dataset=([a-z0-9_]+)$/.exec(rel)
+      const d = m === null ? undefined : byName.get(m[1]!)
+      return d === undefined ? undefined : { dataset: d.name, owner: ownerOf(d) }
+    }
+  })
+  return tables
+}
+
+/** Every registered dataset's tables (what `chainetl compact` without arguments takes). */
+export const allTables = (): CompactTable[] => compactionTables(registry)
+
+const sinkError = (where: string) => (e: unknown) =>
+  e instanceof SinkError ? e : new SinkError({ reason: "Io", path: where, detail: `compaction: ${e instanceof Error ? e.message : String(e)}` })
+
+/**
+ * Finishes what a killed compaction left: when some table holds replaced parts or unlisted
+ * compacted files, the catalog is rebuilt first (the one on disk may still read them), then they
+ * are deleted. Returns how many files were deleted.
+ */
+export const recoverCompaction = <E, R>(outDir: string, tables: ReadonlyArray<string>, rebuildCatalog: Effect.Effect<unknown, E, R>) =>
+  Effect.gen(function* () {
+    const dead = yield* Effect.tryPromise({
+      try: async () => (await Promise.all(tables.map((t) => garbageOf(outDir, t)))).flat(),
+      catch: sinkError(outDir)
+    })
+    if (dead.length === 0) return 0
+    yield* rebuildCatalog
+    yield* Effect.logDebug(`compaction: deleting ${dead.length} dead files`)
+    yield* Effect.tryPromise({ try: () => deleteFiles(dead), catch: sinkError(outDir) })
+    return dead.length
+  })
+
+export interface CompactionReport {
+  readonly tables: ReadonlyArray<Omit<TableResult, "garbage">>
+  /** Files made dead by the committed manifests: delete them with `finishCompaction` once the catalog is rebuilt. */
+  readonly garbage: ReadonlyArray<string>
+}
+
+/**
+ * Steps 1–3 of the recipe for every table; the caller rebuilds the catalog, then calls
+ * `finishCompaction`. Needs the checkpoints (what may be merged).
+ */
+export const compactTables = (outDir: string, tables: ReadonlyArray<CompactTable>, settings: CompactSettings) =>
+  Effect.gen(function* () {
+    const store = yield* CheckpointStore
+    const runtime = yield* Effect.runtime<never>()
+    const cache = new Map<string, ReadonlyMap<string, CheckpointState>>()
+    const checkpoints = async (dataset: string) => {
+      const hit = cache.get(dataset)
+      if (hit !== undefined) return hit
+      const list = await Runtime.runPromise(runtime)(store.list(dataset))
+      const made = new Map(list.map((c) => [c.slice, c]))
+      cache.set(dataset, made)
+      return made
+    }
+    const onEvent = (e: CompactionEvent) =>
+      Runtime.runPromise(runtime)(
+        Effect.logDebug(e.type === "merged" ? `compaction: ${e.table} merged ${e.inputs} files into ${e.file}` : `compaction: ${e.table} manifest committed (${e.files} files)`)
+      )
+    return yield* Effect.acquireUseRelease(
+      Effect.tryPromise({
+        try: async () => {
+          const db = await DuckDBInstance.create(":memory:")
+          const conn = await db.connect()
+          // a sort bigger than memory spills inside the output's staging folder, cleared by every run
+          await conn.run(`SET temp_directory = ${quotedString(path.join(outDir, STAGING_DIR, "duckdb-tmp"))}`)
+          return { db, conn }
+        },
+        catch: sinkError(outDir)
+      }),
+      ({ conn }) =>
+        Effect.tryPromise({
+          try: async () => {
+            const results: TableResult[] = []
+            for (const table of tables) results.push(await compactTable(outDir, table, settings, { conn, checkpoints, onEvent }))
+            return results
+          },
+          catch: sinkError(outDir)
+        }),
+      ({ db, conn }) =>
+        Effect.sync(() => {
+          conn.closeSync()
+          db.closeSync()
+        })
+    ).pipe(
+      Effect.map((results): CompactionReport => ({
+        tables: results.filter((r) => r.filesOut > 0).map(({ garbage: _, ...r }) => r),
+        garbage: results.flatMap((r) => r.garbage)
+      }))
+    )
+  })
+
+/** Step 4: deletes what the committed manifests replaced; only after a catalog without it was built. */
+export const finishCompaction = (report: CompactionReport) =>
+  report.garbage.length === 0
+    ? Effect.void
+    : Effect.logDebug(`compaction: deleting ${report.garbage.length} dead files`).pipe(
+        Effect.zipRight(Effect.tryPromise({ try: () => deleteFiles(report.garbage), catch: sinkError(path.dirname(report.garbage[0]!)) }))
+      )

@@ -1,0 +1,227 @@
+/**
+ * Compacts one table folder: in each partition folder, merges the small files compaction may
+ * take (Eligible.ts; earlier compacted files included) into files toward a target size, rows
+ * sorted by the table's natural order, then commits them in the table's manifest. The recipe,
+ * each step durable before the next (README "Compaction"):
+ *  1. write each merged file to `_staging/`, check its row count against its inputs, fsync it;
+ *  2. rename it into its partition folder as `compact-<id>.parquet`: no view reads it yet (views
+ *     read parts and the compacted files their manifest listed when they were built);
+ *  3. fsync the folders, then commit the manifest (write aside, fsync, rename): the commit point;
+ *  4. (the caller) rebuild the catalog, whose views now read the new files and not what they
+ *     replace, and only then delete the replaced parts and superseded compacted files.
+ * A kill before 3 leaves unlisted `compact-*` files (read by nobody); a kill after it leaves
+ * replaced files (read by no view built since). The next run or compaction rebuilds the catalog
+ * and deletes both (`garbageOf`), before it writes anything.
+ */
+import type { DuckDBConnection } from "@duckdb/node-api"
+import { quotedIdentifier, quotedString } from "@duckdb/node-api"
+import { createHash } from "node:crypto"
+import * as fs from "node:fs/promises"
+import * as path from "node:path"
+import type { CheckpointState } from "../crawl/Checkpoint.ts"
+import { fsyncPath } from "../sink/Durable.ts"
+import { type CompactedFile, type Manifest, type PartRun, fileSet, parsePartName, readManifest, toRuns, writeManifest } from "../sink/Manifest.ts"
+import { STAGING_DIR } from "../sink/ParquetSink.ts"
+import { compactedFileName } from "../sink/PartName.ts"
+import { type Owner, mergeable } from "./Eligible.ts"
+
+export interface CompactTable {
+  /** The table's folder name (a dataset, a child table, or `_rejects`). */
+  readonly name: string
+  /** Natural order of its rows; columns a file lacks are left out of the ORDER BY. */
+  readonly sortBy: ReadonlyArray<string>
+  /**
+   * Whose checkpoints own the parts of a partition folder (its path below the table, `/`-separated):
+   * the dataset itself, a child table's parent, or the dataset a `_rejects` folder names; undefined
+   * leaves the folder alone.
+   */
+  readonly ownerOf: (relDir: string) => { readonly dataset: string; readonly owner: Owner } | undefined
+}
+
+export interface CompactSettings {
+  /** A merged file holds at most this many rows… */
+  readonly targetRows: number
+  /** …and about this many bytes (its inputs' compressed sizes added up). */
+  readonly targetBytes: number
+  /** A folder is compacted when it holds at least this many small mergeable files (2: any). */
+  readonly minFiles: number
+}
+
+export const DEFAULT_SETTINGS: CompactSettings = { targetRows: 1_000_000, targetBytes: 128 * 1024 * 1024, minFiles: 2 }
+
+export interface TableResult {
+  readonly table: string
+  /** Partition folders compacted. */
+  readonly folders: number
+  /** Files merged, and compacted files written. */
+  readonly filesIn: number
+  readonly filesOut: number
+  /** Files the committed manifest made dead, to delete once a catalog without them is in place. */
+  readonly garbage: ReadonlyArray<string>
+}
+
+/** Moments a test (or a debug log) can see: after a merged file is in its folder, after the manifest commit. */
+export type CompactionEvent =
+  | { readonly type: "merged"; readonly table: string; readonly file: string; readonly inputs: number }
+  | { readonly type: "manifest"; readonly table: string; readonly files: number }
+
+interface Candidate {
+  readonly abs: string
+  readonly rows: number
+  readonly bytes: number
+  /** The parts it holds (a part: itself). */
+  readonly runs: ReadonlyArray<PartRun>
+  /** Set for an earlier compacted file: its manifest entry. */
+  readonly entry?: CompactedFile
+}
+
+const sqlList = (files: ReadonlyArray<string>) => `[${files.map(quotedString).join(", ")}]`
+
+const rowsOf = async (conn: DuckDBConnection, files: ReadonlyArray<string>): Promise<Map<string, number>> => {
+  if (files.length === 0) return new Map()
+  const read = await conn.runAndReadAll(`SELECT file_name, num_rows FROM parquet_file_metadata(${sqlList(files)})`)
+  return new Map(read.getRowsJS().map(([f, n]) => [String(f), Number(n)]))
+}
+
+/** Greedy bins in the given order, each within the targets; a file alone in its bin stays as it is. */
+export const binsOf = <T extends { readonly rows: number; readonly bytes: number }>(files: ReadonlyArray<T>, s: CompactSettings): T[][] => {
+  const bins: T[][] = []
+  let bin: T[] = []
+  let rows = 0
+  let bytes = 0
+  for (const f of files) {
+    if (bin.length > 0 && (rows + f.rows > s.targetRows || bytes + f.bytes > s.targetBytes)) {
+      bins.push(bin)
+      bin = []
+      rows = bytes = 0
+    }
+    bin.push(f)
+    rows += f.rows
+    bytes += f.bytes
+  }
+  if (bin.length > 0) bins.push(bin)
+  return bins.filter((b) => b.length > 1)
+}
+
+/** A deterministic id of a merge: the same inputs give the same name, so a redo replaces its own orphan. */
+const mergeId = (table: string, inputs: ReadonlyArray<string>): string =>
+  createHash("sha256").update(`${table}\n${[...inputs].sort().join("\n")}`).digest("hex").slice(0, 16)
+
+const writeMerged = async (
+  conn: DuckDBConnection,
+  outDir: string,
+  table: CompactTable,
+  dir: string,
+  bin: ReadonlyArray<Candidate>
+): Promise<CompactedFile> => {
+  const files = bin.map((c) => c.abs)
+  const id = mergeId(table.name, files.map((f) => path.relative(outDir, f)))
+  const staged = path.join(outDir, STAGING_DIR, `compact.${table.name}.${id}.${process.pid}.parquet`)
+  const source = `read_parquet(${sqlList(files)}, hive_partitioning = false, union_by_name = true)`
+  const present = new Set((await conn.runAndReadAll(`DESCRIBE SELECT * FROM ${source}`)).getRowsJS().map(([c]) => String(c)))
+  const order = table.sortBy.filter((c) => present.has(c)).map(quotedIdentifier)
+  await fs.mkdir(path.dirname(staged), { recursive: true })
+  try {
+    await conn.run(
+      `COPY (SELECT * FROM ${source}${order.length === 0 ? "" : ` ORDER BY ${order.join(", ")}`}) TO ${quotedString(staged)} (FORMAT parquet, COMPRESSION zstd)`
+    )
+    // the merged file must hold exactly its inputs' rows before anything points at it
+    const expected = bin.reduce((n, c) => n + c.rows, 0)
+    const written = (await rowsOf(conn, [staged])).get(staged)
+    if (written !== expected) throw new Error(`merged file of ${files.length} files holds ${written} rows, not ${expected}`)
+    await fsyncPath(staged)
+    const dest = path.join(dir, compactedFileName(id))
+    await fs.rename(staged, dest)
+    const runs = toRuns(bin.flatMap((c) => c.runs.flatMap((r) => Array.from({ length: r.to - r.from + 1 }, (_, i) => ({ slice: r.slice, seq: r.from + i })))))
+    return { file: path.relative(path.join(outDir, table.name), dest).split(path.sep).join("/"), rows: expected, bytes: (await fs.stat(dest)).size, replaces: runs }
+  } finally {
+    await fs.rm(staged, { force: true })
+  }
+}
+
+export interface CompactDeps {
+  readonly conn: DuckDBConnection
+  /** The checkpoints of a dataset, by slice id. */
+  readonly checkpoints: (dataset: string) => Promise<ReadonlyMap<string, CheckpointState>>
+  readonly onEvent?: (event: CompactionEvent) => Promise<void> | void
+}
+
+/** Compacts one table folder and commits its manifest; returns what became dead. */
+export const compactTable = async (outDir: string, table: CompactTable, settings: CompactSettings, deps: CompactDeps): Promise<TableResult> => {
+  const root = path.join(outDir, table.name)
+  const manifest: Manifest = await readManifest(outDir, table.name)
+  const listed = new Map(manifest.files.map((e) => [path.join(root, ...e.file.split("/")), e]))
+  const entries = await fs.readdir(root, { recursive: true, withFileTypes: true }).catch((e: NodeJS.ErrnoException) => {
+    if (e.code === "ENOENT") return []
+    throw e
+  })
+  const byDir = new Map<string, Array<{ abs: string; part?: { slice: string; seq: number }; entry?: CompactedFile }>>()
+  for (const e of entries) {
+    if (!e.isFile()) continue
+    const abs = path.join(e.parentPath, e.name)
+    const part = parsePartName(e.name)
+    const entry = listed.get(abs)
+    if (part === undefined && entry === undefined) continue
+    byDir.set(e.parentPath, [...(byDir.get(e.parentPath) ?? []), { abs, ...(part === undefined ? {} : { part }), ...(entry === undefined ? {} : { entry }) }])
+  }
+  // parts an earlier compaction replaced but whose deletion a kill interrupted are dead already
+  const dead = new Set((await fileSet(outDir, table.name, manifest)).replaced)
+  const added: CompactedFile[] = []
+  const superseded = new Set<string>()
+  const garbage: string[] = []
+  let folders = 0
+  let filesIn = 0
+  for (const [dir, files] of [...byDir].sort(([a], [b]) => a.localeCompare(b))) {
+    const rel = path.relative(root, dir).split(path.sep).join("/")
+    const owned = table.ownerOf(rel)
+    if (owned === undefined) continue
+    const checkpoints = await deps.checkpoints(owned.dataset)
+    const chosen = files.filter((f) =>
+      f.entry !== undefined ? true : !dead.has(f.abs) && f.part !== undefined && mergeable(f.part.seq, checkpoints.get(f.part.slice), owned.owner)
+    )
+    if (chosen.length < Math.max(2, settings.minFiles)) continue
+    const rows = await rowsOf(deps.conn, chosen.filter((f) => f.entry === undefined).map((f) => f.abs))
+    const candidates: Candidate[] = []
+    for (const f of chosen) {
+      const bytes = f.entry?.bytes ?? (await fs.stat(f.abs)).size
+      const n = f.entry?.rows ?? rows.get(f.abs) ?? 0
+      // files past half a target are big enough: merging them would rewrite much for little
+      if (n * 2 >= settings.targetRows || bytes * 2 >= settings.targetBytes) continue
+      candidates.push({ abs: f.abs, rows: n, bytes, runs: f.entry?.replaces ?? [{ slice: f.part!.slice, from: f.part!.seq, to: f.part!.seq }], ...(f.entry === undefined ? {} : { entry: f.entry }) })
+    }
+    if (candidates.length < Math.max(2, settings.minFiles)) continue
+    // earlier compacted files first (already in order), then parts by slice and seq
+    candidates.sort((a, b) => Number(b.entry !== undefined) - Number(a.entry !== undefined) || a.abs.localeCompare(b.abs))
+    const bins = binsOf(candidates, settings)
+    for (const bin of bins) {
+      const made = await writeMerged(deps.conn, outDir, table, dir, bin)
+      added.push(made)
+      for (const c of bin) {
+        if (c.entry !== undefined) superseded.add(c.entry.file)
+        garbage.push(c.abs)
+      }
+      filesIn += bin.length
+      await deps.onEvent?.({ type: "merged", table: table.name, file: made.file, inputs: bin.length })
+    }
+    if (bins.length > 0) {
+      folders++
+      await fsyncPath(dir)
+    }
+  }
+  if (added.length === 0) return { table: table.name, folders: 0, filesIn: 0, filesOut: 0, garbage: [] }
+  await writeManifest(outDir, { ...manifest, files: [...manifest.files.filter((e) => !superseded.has(e.file)), ...added] })
+  await deps.onEvent?.({ type: "manifest", table: table.name, files: added.length })
+  return { table: table.name, folders, filesIn, filesOut: added.length, garbage }
+}
+
+/** What a table holds that no view built from its manifest reads: replaced parts and unlisted compacted files. */
+export const garbageOf = async (outDir: string, table: string): Promise<string[]> => {
+  const set = await fileSet(outDir, table)
+  return [...set.replaced, ...set.orphans]
+}
+
+/** Deletes dead files and fsyncs their folders (to be called once a catalog without them is in place). */
+export const deleteFiles = async (files: ReadonlyArray<string>): Promise<void> => {
+  for (const f of files) await fs.rm(f, { force: true })
+  for (const dir of new Set(files.map((f) => path.dirname(f)))) await fsyncPath(dir).catch(() => undefined)
+}
