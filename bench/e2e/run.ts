@@ -96,10 +96,11 @@ const runOnce = async (method: MethodName, ctx: Omit<RunContext, "workDir">, pro
   }
 }
 
-const describe = (r: RunResult): string =>
+const describe = (r: RunResult, recording = false): string =>
   r.exitCode !== 0
     ? `FAILED (exit ${r.exitCode}): ${r.error ?? ""}`
-    : `${r.wallSeconds.toFixed(1)} s, CPU ${r.cpuSeconds.toFixed(1)} s, ${r.rows.toLocaleString("en-US")} rows, ${r.requests} requests${r.misses > 0 ? ` (${r.misses} NOT RECORDED)` : ""}, RSS ${(r.peakRssBytes / 2 ** 20).toFixed(0)} MB, load ${r.load.toFixed(1)}`
+    : `${r.wallSeconds.toFixed(1)} s, CPU ${r.cpuSeconds.toFixed(1)} s, ${r.rows.toLocaleString("en-US")} rows, ${r.requests} requests` +
+      `${r.misses === 0 ? "" : recording ? ` (${r.misses} recorded now)` : ` (${r.misses} NOT RECORDED: refused)`}, RSS ${(r.peakRssBytes / 2 ** 20).toFixed(0)} MB, load ${r.load.toFixed(1)}`
 
 /** One profiled chainetl run (main thread), summarized. */
 const profileChainetl = async (ctx: Omit<RunContext, "workDir">, proxy: ReplayProxy, log: (l: string) => void) => {
@@ -147,7 +148,7 @@ export const runCase = async (o: E2eOptions, dataset: BenchDataset, size: BenchS
     // and warms the caches every later run finds warm (tsx's transforms, the page cache)
     if (o.methods.includes("chainetl")) {
       const warm = await runOnce("chainetl", ctx, proxy, 0)
-      o.log(`  warm-up chainetl: ${describe(warm)}`)
+      o.log(`  warm-up chainetl: ${describe(warm, true)}`)
       if (warm.exitCode !== 0) throw new Error(`chainetl failed on ${dataset.name} ${size.label}: ${warm.error}`)
     }
     if (store.entries > before) o.log(`  recorded ${store.entries - before} responses in ${((performance.now() - t0) / 1000).toFixed(0)} s (${store.entries} in ${dir})`)
