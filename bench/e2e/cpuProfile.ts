@@ -3,12 +3,14 @@
  * and per package (node_modules/<name>, chainetl's own folders, node internals), from the
  * samples and their time deltas. Only the main thread is profiled: DuckDB's worker threads are
  * not in it, its work on the main thread is billed to the JavaScript function that called it.
+ * Positions are those of the code V8 ran: for TypeScript loaded through tsx, the transformed code,
+ * not the .ts source (open the kept .cpuprofile in Chrome DevTools to browse it with source maps).
  */
 import * as fs from "node:fs"
 
 interface ProfileNode {
   readonly id: number
-  readonly callFrame: { readonly functionName: string; readonly url: string; readonly lineNumber: number }
+  readonly callFrame: { readonly functionName: string; readonly url: string; readonly lineNumber: number; readonly columnNumber: number }
 }
 
 interface Profile {
@@ -59,7 +61,7 @@ export const summarizeProfile = (file: string, n = 15): ProfileSummary => {
     // idle is time the thread waited, not work
     if (frame.functionName === "(idle)") return
     total += us
-    const fn = `${frame.functionName || "(anonymous)"} ${frame.url === "" ? "" : `${shortUrl(frame.url)}:${frame.lineNumber + 1}`}`.trim()
+    const fn = `${frame.functionName || "(anonymous)"} ${frame.url === "" ? "" : `${shortUrl(frame.url)}:${frame.lineNumber + 1}:${frame.columnNumber + 1}`}`.trim()
     functions.set(fn, (functions.get(fn) ?? 0) + us)
     const pkg = packageOf(frame.url, frame.functionName)
     packages.set(pkg, (packages.get(pkg) ?? 0) + us)

@@ -102,18 +102,20 @@ const describe = (r: RunResult, recording = false): string =>
     : `${r.wallSeconds.toFixed(1)} s, CPU ${r.cpuSeconds.toFixed(1)} s, ${r.rows.toLocaleString("en-US")} rows, ${r.requests} requests` +
       `${r.misses === 0 ? "" : recording ? ` (${r.misses} recorded now)` : ` (${r.misses} NOT RECORDED: refused)`}, RSS ${(r.peakRssBytes / 2 ** 20).toFixed(0)} MB, load ${r.load.toFixed(1)}`
 
-/** One profiled chainetl run (main thread), summarized. */
-const profileChainetl = async (ctx: Omit<RunContext, "workDir">, proxy: ReplayProxy, log: (l: string) => void) => {
+/** One profiled chainetl run (main thread), summarized; the profile is kept as `keepAs`. */
+const profileChainetl = async (ctx: Omit<RunContext, "workDir">, proxy: ReplayProxy, keepAs: string, log: (l: string) => void) => {
   const cpuProfDir = fs.mkdtempSync(path.join(os.tmpdir(), "chainetl-bench-prof-"))
   try {
     const r = await runOnce("chainetl", { ...ctx, cpuProfDir }, proxy, -1)
     if (r.exitCode !== 0) throw new Error(`profiled chainetl run failed: ${r.error}`)
     const profiles = fs.readdirSync(cpuProfDir).filter((f) => f.endsWith(".cpuprofile")).map((f) => path.join(cpuProfDir, f))
     // one file per thread that ran JavaScript: the main thread's is the busiest
-    const summaries = profiles.map((f) => summarizeProfile(f)).sort((a, b) => b.totalMs - a.totalMs)
+    const summaries = profiles.map((file) => ({ file, summary: summarizeProfile(file) })).sort((a, b) => b.summary.totalMs - a.summary.totalMs)
     const main = summaries[0]
-    if (main !== undefined) log(`\ncpu profile of chainetl, ${ctx.dataset.name}:\n${formatProfile(main)}\n`)
-    return main
+    if (main === undefined) return undefined
+    fs.copyFileSync(main.file, keepAs)
+    log(`\ncpu profile of chainetl, ${ctx.dataset.name} (${keepAs}):\n${formatProfile(main.summary)}\n`)
+    return { file: keepAs, ...main.summary }
   } finally {
     fs.rmSync(cpuProfDir, { recursive: true, force: true })
   }
@@ -165,7 +167,7 @@ export const runCase = async (o: E2eOptions, dataset: BenchDataset, size: BenchS
       const med = mediansOf(runs.filter((r) => r.method === m))
       return med === undefined ? [] : [[m, med]]
     })) as CaseResult["medians"]
-    const cpuProfile = o.cpuProf && o.methods.includes("chainetl") ? await profileChainetl(ctx, proxy, o.log) : undefined
+    const cpuProfile = o.cpuProf && o.methods.includes("chainetl") ? await profileChainetl(ctx, proxy, path.join(dir, "chainetl.cpuprofile"), o.log) : undefined
     return {
       dataset: dataset.name,
       shape: dataset.shape,
