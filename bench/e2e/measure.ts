@@ -5,7 +5,7 @@
  * included, and tsx's esbuild helper); without it, every Node process of the tree appends its own
  * `process.resourceUsage()` at exit (usage-hook.mjs) and the figures are summed (RSS: the max).
  */
-import { spawn } from "node:child_process"
+import { type ChildProcess, spawn } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
@@ -26,6 +26,16 @@ const GNU_TIME = "/usr/bin/time"
 export const cpuSource = fs.existsSync(GNU_TIME) ? "GNU time (rusage of the child and its waited-for descendants)" : "process.resourceUsage() of each Node process at exit (usage-hook.mjs)"
 const HOOK = fileURLToPath(new URL("./usage-hook.mjs", import.meta.url))
 
+// a bench interrupted by Ctrl-C or a kill takes the run it was measuring down with it
+const running = new Set<ChildProcess>()
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.once(signal, () => {
+    // each run is its own process group: GNU time, the method and whatever it started
+    for (const child of running) if (child.pid !== undefined) process.kill(-child.pid, "SIGKILL")
+    process.exit(130)
+  })
+}
+
 export const measureChild = async (argv: ReadonlyArray<string>, env: Readonly<Record<string, string>>, cwd: string): Promise<Measured> => {
   const usageFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "chainetl-bench-usage-")), "usage")
   const gnu = fs.existsSync(GNU_TIME)
@@ -34,12 +44,14 @@ export const measureChild = async (argv: ReadonlyArray<string>, env: Readonly<Re
     ? { ...process.env, ...env }
     : { ...process.env, ...env, BENCH_USAGE_FILE: usageFile, NODE_OPTIONS: `${process.env["NODE_OPTIONS"] ?? ""} --import=${HOOK}`.trim() }
   const t0 = performance.now()
-  const child = spawn(command!, args, { cwd, env: childEnv, stdio: ["ignore", "ignore", "pipe"] })
+  const child = spawn(command!, args, { cwd, env: childEnv, stdio: ["ignore", "ignore", "pipe"], detached: true })
+  running.add(child)
   let stderr = ""
   child.stderr.on("data", (d: Buffer) => {
     stderr = (stderr + d.toString()).slice(-4000)
   })
   const exitCode = await new Promise<number>((resolve) => child.on("close", (code) => resolve(code ?? 1)))
+  running.delete(child)
   const wallSeconds = (performance.now() - t0) / 1000
   const text = fs.readFileSync(usageFile, "utf8")
   fs.rmSync(path.dirname(usageFile), { recursive: true, force: true })
