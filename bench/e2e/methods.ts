@@ -47,6 +47,7 @@ const reference = (script: string, ctx: RunContext): MethodRun => {
     pageSize: ctx.dataset.pageSize,
     listings: ctx.dataset.listings,
     select: ctx.dataset.select,
+    readJson: ctx.dataset.readJson,
     partitionBy: ctx.dataset.partitionBy,
     ndjson: ctx.savedPages,
     out

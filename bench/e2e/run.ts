@@ -57,7 +57,7 @@ const prepare = async (dataset: BenchDataset, dir: string, proxy: ReplayProxy, s
   const prepFile = path.join(dir, "prep.json")
   const saved = path.join(dir, "pages.ndjson")
   if (fs.existsSync(prepFile) && fs.existsSync(saved)) return JSON.parse(fs.readFileSync(prepFile, "utf8")) as Prep
-  const spec = { baseUrl: proxy.url, dataset: dataset.name, pageSize: dataset.pageSize, listings: dataset.listings, select: dataset.select, partitionBy: dataset.partitionBy, ndjson: saved, out: "" }
+  const spec = { baseUrl: proxy.url, dataset: dataset.name, pageSize: dataset.pageSize, listings: dataset.listings, select: dataset.select, readJson: dataset.readJson, partitionBy: dataset.partitionBy, ndjson: saved, out: "" }
   const rowsPerListing = await savePages(spec, saved)
   const oldest = await oldestRecord(saved)
   // the emulated network's clock stands still at defaultNow(seed): its newest block is at most then

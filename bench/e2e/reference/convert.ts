@@ -10,7 +10,7 @@ export const convert = async (spec: ReferenceSpec, ndjson: string, out: string):
   const connection = await db.connect()
   const partitions = spec.partitionBy.map(quotedIdentifier).join(", ")
   await connection.run(
-    `COPY (SELECT ${spec.select} FROM read_json(${quotedString(ndjson)}, format = 'newline_delimited')) ` +
+    `COPY (SELECT ${spec.select} FROM read_json(${quotedString(ndjson)}, format = 'newline_delimited'${spec.readJson})) ` +
       `TO ${quotedString(out)} (FORMAT parquet, COMPRESSION zstd, PARTITION_BY (${partitions}))`
   )
   connection.closeSync()

@@ -8,6 +8,7 @@ export interface ReferenceSpec {
   readonly pageSize: number
   readonly listings: ReadonlyArray<Listing>
   readonly select: string
+  readonly readJson: string
   readonly partitionBy: ReadonlyArray<string>
   /** Saved records (written by `plain`, read by `duckdb-only`). */
   readonly ndjson: string
