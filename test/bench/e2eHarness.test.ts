@@ -113,9 +113,9 @@ describe("end-to-end bench on a tiny evm_blocks", () => {
     expect(c.medians.naive!.requests).toBe(11)
     expect(c.medians.chainetl!.requests).toBeGreaterThanOrEqual(11)
     expect(c.medians["duckdb-only"]!.requests).toBe(0)
-    // plain and duckdb-only run one COPY … PARTITION_BY over the same rows: the same files
-    expect(c.medians.plain!.files).toBe(c.medians["duckdb-only"]!.files)
+    // naive writes one file; the others one or more per (chain_id, date) partition
     expect(c.medians.naive!.files).toBe(1)
+    expect(c.medians.plain!.files).toBeGreaterThan(1)
     expect(Object.keys(c.ratios).sort()).toEqual(["chainetl/duckdb-only", "chainetl/naive", "chainetl/plain"])
     expect(c.ratios["chainetl/plain"]!.rowsPerCpuSecond).toBeCloseTo(c.medians.chainetl!.rowsPerCpuSecond / c.medians.plain!.rowsPerCpuSecond, 10)
     expect(c.rowsEqual).toBe(true)
