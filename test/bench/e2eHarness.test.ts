@@ -72,6 +72,7 @@ describe("replay proxy", () => {
     expect(replayed.otherBody.status).toBe(599)
     expect(replayer.counters).toMatchObject({ requests: 4, hits: 3, misses: 1 })
     expect(emu.state().requests).toEqual(before)
+    fs.rmSync(dir, { recursive: true, force: true })
   })
 })
 
