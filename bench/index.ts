@@ -1,10 +1,21 @@
 /**
- * Runs every benchmark: `npm run bench` (add `-- --rows 50000` for a quicker pass).
- * Benchmarks print their own tables; none asserts timings, which depend on the machine.
+ * `npm run bench`: the end-to-end bench (bench/e2e/, `-- --help` for its flags). The Parquet writer
+ * bench and the planning bench stay reachable: `-- --writers [--rows N --repeat N]` runs both,
+ * `-- --planning-only` the planning one. None asserts timings, which depend on the machine.
  */
+import { USAGE } from "./e2e/args.ts"
+import { runE2eBench } from "./e2e/main.ts"
 import { runParquetWriters } from "./parquet-writers.ts"
 import { runPlanning } from "./planning.ts"
 
 const args = process.argv.slice(2)
-runPlanning(args)
-if (!args.includes("--planning-only")) await runParquetWriters(args)
+if (args.includes("--help")) {
+  console.log(USAGE)
+} else if (args.includes("--planning-only")) {
+  runPlanning(args)
+} else if (args.includes("--writers")) {
+  runPlanning(args)
+  await runParquetWriters(args)
+} else {
+  await runE2eBench(args)
+}

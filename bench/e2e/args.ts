@@ -1,0 +1,73 @@
+/** Flags of the end-to-end bench (`npm run bench -- --help` lists them). */
+import * as path from "node:path"
+import { benchDatasets, type BenchDataset, type BenchSize, parseSize } from "./datasets.ts"
+import { METHODS, type MethodName, REPO } from "./methods.ts"
+
+export interface E2eArgs {
+  readonly datasets: ReadonlyArray<BenchDataset>
+  readonly sizes: ReadonlyArray<BenchSize>
+  readonly methods: ReadonlyArray<MethodName>
+  readonly repeat: number
+  readonly partRows: number
+  readonly seed: number
+  readonly cacheDir: string
+  readonly resultsFile: string
+  readonly cpuProf: boolean
+  readonly rateLimit: number
+}
+
+export const USAGE = `npm run bench [-- flags]      end-to-end: chainetl vs the references on replayed emulator pages
+  --sizes 100k,1m,5m        target rows per dataset (default 100k); --smoke = --sizes 2k --repeat 1
+  --datasets a,b            evm_blocks, staking_transactions, primary_blocks (default all three)
+  --methods a,b             chainetl, plain, duckdb-only, naive (default all four)
+  --repeat N                measured runs per method, interleaved; medians reported (default 3)
+  --part-rows N             chainetl --part-rows (default 25000, its own default)
+  --rate-limit R            CHAINETL_RATE_LIMIT for chainetl (default 100000: no limiter, like the references)
+  --seed N                  emulator seed (default 1)
+  --cpu-prof                one more chainetl run per case under node --cpu-prof, top self time printed
+  --cache-dir DIR           recordings, kept across runs (default bench/.cache)
+  --results FILE            default bench/results.json
+npm run bench -- --writers [--rows N] [--repeat N]   the Parquet writer bench (and planning)
+npm run bench -- --planning-only [--years N]          the planning bench alone`
+
+const value = (argv: ReadonlyArray<string>, name: string): string | undefined => {
+  const i = argv.indexOf(`--${name}`)
+  if (i < 0) return undefined
+  const v = argv[i + 1]
+  if (v === undefined || v.startsWith("--")) throw new Error(`--${name} needs a value`)
+  return v
+}
+
+const positiveInt = (argv: ReadonlyArray<string>, name: string, fallback: number): number => {
+  const raw = value(argv, name)
+  if (raw === undefined) return fallback
+  const n = Number(raw)
+  if (!Number.isInteger(n) || n < 1) throw new Error(`--${name}: expected a positive integer, got '${raw}'`)
+  return n
+}
+
+const list = <A>(argv: ReadonlyArray<string>, name: string, all: ReadonlyArray<A>, nameOf: (a: A) => string, fallback: ReadonlyArray<A>): A[] => {
+  const raw = value(argv, name)
+  if (raw === undefined) return [...fallback]
+  return raw.split(",").map((n) => {
+    const found = all.find((a) => nameOf(a) === n.trim())
+    if (found === undefined) throw new Error(`--${name}: '${n}' is not one of ${all.map(nameOf).join(", ")}`)
+    return found
+  })
+}
+
+export const parseE2eArgs = (argv: ReadonlyArray<string>): E2eArgs => {
+  const smoke = argv.includes("--smoke")
+  return {
+    datasets: list(argv, "datasets", benchDatasets, (d) => d.name, benchDatasets),
+    sizes: (value(argv, "sizes") ?? (smoke ? "2k" : "100k")).split(",").map(parseSize),
+    methods: list(argv, "methods", METHODS, (m) => m, METHODS),
+    repeat: positiveInt(argv, "repeat", smoke ? 1 : 3),
+    partRows: positiveInt(argv, "part-rows", 25_000),
+    seed: Number(value(argv, "seed") ?? 1),
+    cacheDir: path.resolve(value(argv, "cache-dir") ?? path.join(REPO, "bench", ".cache")),
+    resultsFile: path.resolve(value(argv, "results") ?? path.join(REPO, "bench", "results.json")),
+    cpuProf: argv.includes("--cpu-prof"),
+    rateLimit: positiveInt(argv, "rate-limit", 100_000)
+  }
+}

@@ -1,0 +1,199 @@
+/**
+ * The end-to-end bench: for each dataset and size, record the emulator's pages once (kept in the
+ * cache folder across bench runs), then run chainetl and the references as child processes on
+ * the replayed pages, interleaved (the order rotates every repeat), and report medians.
+ */
+import { DuckDBInstance, quotedString } from "@duckdb/node-api"
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+import { defaultNow } from "../../src/emulator/index.ts"
+import { RecordStore } from "./cache.ts"
+import { formatProfile, summarizeProfile } from "./cpuProfile.ts"
+import { type BenchDataset, type BenchSize, scaleFor } from "./datasets.ts"
+import { measureChild } from "./measure.ts"
+import { type MethodName, methodRun, REPO, type RunContext } from "./methods.ts"
+import { outputStats } from "./outputs.ts"
+import { startProxy, type ReplayProxy } from "./proxy.ts"
+import { type CaseResult, mediansOf, ratiosOf, type RunResult } from "./report.ts"
+import { savePages } from "./reference/savePages.ts"
+import { lazyEmulator } from "./upstream.ts"
+
+export interface E2eOptions {
+  readonly datasets: ReadonlyArray<BenchDataset>
+  readonly sizes: ReadonlyArray<BenchSize>
+  readonly methods: ReadonlyArray<MethodName>
+  readonly repeat: number
+  readonly partRows: number
+  readonly seed: number
+  readonly cacheDir: string
+  readonly cpuProf: boolean
+  readonly rateLimit: number
+  readonly log: (line: string) => void
+}
+
+/** What recording a case's pages established; kept beside the recording. */
+interface Prep {
+  readonly rowsPerListing: ReadonlyArray<number>
+  readonly since: string
+  readonly to: string
+}
+
+const DAY = 86_400
+const isoDay = (unixSeconds: number): string => new Date(unixSeconds * 1000).toISOString().slice(0, 10)
+
+const oldestRecord = async (ndjson: string): Promise<number> => {
+  const db = await DuckDBInstance.create(":memory:")
+  const connection = await db.connect()
+  const result = await connection.runAndReadAll(`SELECT min(blockTimestamp)::BIGINT AS t FROM read_json(${quotedString(ndjson)}, format = 'newline_delimited')`)
+  const t = Number(result.getRowObjectsJS()[0]?.["t"])
+  connection.closeSync()
+  db.closeSync()
+  return t
+}
+
+/** Saves the pages the references read (recording them on the way), once per cache folder. */
+const prepare = async (dataset: BenchDataset, dir: string, proxy: ReplayProxy, seed: number): Promise<Prep> => {
+  const prepFile = path.join(dir, "prep.json")
+  const saved = path.join(dir, "pages.ndjson")
+  if (fs.existsSync(prepFile) && fs.existsSync(saved)) return JSON.parse(fs.readFileSync(prepFile, "utf8")) as Prep
+  const spec = { baseUrl: proxy.url, dataset: dataset.name, pageSize: dataset.pageSize, listings: dataset.listings, select: dataset.select, readJson: dataset.readJson, partitionBy: dataset.partitionBy, ndjson: saved, out: "" }
+  const rowsPerListing = await savePages(spec, saved)
+  const oldest = await oldestRecord(saved)
+  // the emulated network's clock stands still at defaultNow(seed): its newest block is at most then
+  const prep: Prep = { rowsPerListing, since: isoDay(oldest), to: isoDay(defaultNow(seed) + DAY) }
+  fs.writeFileSync(prepFile, JSON.stringify(prep))
+  return prep
+}
+
+const rotate = <A>(xs: ReadonlyArray<A>, by: number): A[] => xs.map((_, i) => xs[(i + by) % xs.length]!)
+
+const runOnce = async (method: MethodName, ctx: Omit<RunContext, "workDir">, proxy: ReplayProxy, repeat: number): Promise<RunResult> => {
+  const workDir = fs.mkdtempSync(path.join(os.tmpdir(), `chainetl-bench-${method}-`))
+  try {
+    const run = methodRun(method, { ...ctx, workDir })
+    proxy.reset()
+    const m = await measureChild(run.argv, run.env, REPO)
+    const out = await outputStats(run.outputDir)
+    const error = m.exitCode === 0 ? undefined : m.stderrTail.split("\n").slice(-5).join("\n")
+    return {
+      method,
+      repeat,
+      exitCode: m.exitCode,
+      ...(error === undefined ? {} : { error }),
+      wallSeconds: m.wallSeconds,
+      cpuSeconds: m.cpuSeconds,
+      peakRssBytes: m.peakRssBytes,
+      ...out,
+      requests: proxy.counters.requests,
+      misses: proxy.counters.misses,
+      rowsPerSecond: out.rows / m.wallSeconds,
+      rowsPerCpuSecond: out.rows / m.cpuSeconds,
+      load: os.loadavg()[0]!
+    }
+  } finally {
+    fs.rmSync(workDir, { recursive: true, force: true })
+  }
+}
+
+const describe = (r: RunResult, recording = false): string =>
+  r.exitCode !== 0
+    ? `FAILED (exit ${r.exitCode}): ${r.error ?? ""}`
+    : `${r.wallSeconds.toFixed(1)} s, CPU ${r.cpuSeconds.toFixed(1)} s, ${r.rows.toLocaleString("en-US")} rows, ${r.requests} requests` +
+      `${r.misses === 0 ? "" : recording ? ` (${r.misses} recorded now)` : ` (${r.misses} NOT RECORDED: refused)`}, RSS ${(r.peakRssBytes / 2 ** 20).toFixed(0)} MB, load ${r.load.toFixed(1)}`
+
+/** One profiled chainetl run (main thread), summarized; the profile is kept as `keepAs`. */
+const profileChainetl = async (ctx: Omit<RunContext, "workDir">, proxy: ReplayProxy, keepAs: string, log: (l: string) => void) => {
+  const cpuProfDir = fs.mkdtempSync(path.join(os.tmpdir(), "chainetl-bench-prof-"))
+  try {
+    const r = await runOnce("chainetl", { ...ctx, cpuProfDir }, proxy, -1)
+    if (r.exitCode !== 0) throw new Error(`profiled chainetl run failed: ${r.error}`)
+    const profiles = fs.readdirSync(cpuProfDir).filter((f) => f.endsWith(".cpuprofile")).map((f) => path.join(cpuProfDir, f))
+    // one file per thread that ran JavaScript: the main thread's is the busiest
+    const summaries = profiles.map((file) => ({ file, summary: summarizeProfile(file) })).sort((a, b) => b.summary.totalMs - a.summary.totalMs)
+    const main = summaries[0]
+    if (main === undefined) return undefined
+    fs.copyFileSync(main.file, keepAs)
+    log(`\ncpu profile of chainetl, ${ctx.dataset.name} (${keepAs}):\n${formatProfile(main.summary)}\n`)
+    return { file: keepAs, ...main.summary }
+  } finally {
+    fs.rmSync(cpuProfDir, { recursive: true, force: true })
+  }
+}
+
+export const runCase = async (o: E2eOptions, dataset: BenchDataset, size: BenchSize): Promise<CaseResult> => {
+  const scale = scaleFor(dataset, size.rows)
+  const dir = path.join(o.cacheDir, `${dataset.name}-${size.label}-seed${o.seed}-scale${scale}`)
+  fs.mkdirSync(dir, { recursive: true })
+  const store = RecordStore.open(path.join(dir, "recording"))
+  const upstream = lazyEmulator(o.seed, scale)
+  const proxy = await startProxy(store, upstream.url, "record")
+  try {
+    const before = store.entries
+    const t0 = performance.now()
+    const prep = await prepare(dataset, dir, proxy, o.seed)
+    const rows = prep.rowsPerListing.reduce((a, b) => a + b, 0)
+    const jobFile = path.join(dir, "job.json")
+    fs.writeFileSync(jobFile, JSON.stringify(dataset.job(prep.since), null, 2))
+    const ctx: Omit<RunContext, "workDir"> = {
+      dataset,
+      proxyUrl: proxy.url,
+      jobFile,
+      savedPages: path.join(dir, "pages.ndjson"),
+      since: prep.since,
+      to: prep.to,
+      partRows: o.partRows,
+      rateLimit: o.rateLimit
+    }
+    o.log(`${dataset.name} ${size.label} (scale ${scale}, ${rows.toLocaleString("en-US")} rows in ${dataset.listings.length} listings, ${prep.since}..${prep.to})`)
+    // an unmeasured chainetl run records what it asks beyond the references' pages (its windows)
+    // and warms the caches every later run finds warm (tsx's transforms, the page cache)
+    if (o.methods.includes("chainetl")) {
+      const warm = await runOnce("chainetl", ctx, proxy, 0)
+      o.log(`  warm-up chainetl: ${describe(warm, true)}`)
+      if (warm.exitCode !== 0) throw new Error(`chainetl failed on ${dataset.name} ${size.label}: ${warm.error}`)
+    }
+    if (store.entries > before) o.log(`  recorded ${store.entries - before} responses in ${((performance.now() - t0) / 1000).toFixed(0)} s (${store.entries} in ${dir})`)
+    proxy.mode = "replay"
+    const runs: RunResult[] = []
+    for (let i = 0; i < o.repeat; i++) {
+      for (const method of rotate(o.methods, i)) {
+        const r = await runOnce(method, ctx, proxy, i + 1)
+        o.log(`  ${method.padEnd(11)} #${i + 1}: ${describe(r)}`)
+        runs.push(r)
+      }
+    }
+    const medians = Object.fromEntries(o.methods.flatMap((m) => {
+      const med = mediansOf(runs.filter((r) => r.method === m))
+      return med === undefined ? [] : [[m, med]]
+    })) as CaseResult["medians"]
+    const cpuProfile = o.cpuProf && o.methods.includes("chainetl") ? await profileChainetl(ctx, proxy, path.join(dir, "chainetl.cpuprofile"), o.log) : undefined
+    return {
+      dataset: dataset.name,
+      shape: dataset.shape,
+      size: size.label,
+      scale,
+      seed: o.seed,
+      rows,
+      listings: dataset.listings.length,
+      minRequests: prep.rowsPerListing.reduce((n, r) => n + Math.max(1, Math.ceil(r / dataset.pageSize)), 0),
+      since: prep.since,
+      to: prep.to,
+      medians,
+      ratios: ratiosOf(medians),
+      rowsEqual: runs.every((r) => r.exitCode === 0 && r.rows === rows && r.misses === 0),
+      runs,
+      ...(cpuProfile === undefined ? {} : { cpuProfile })
+    }
+  } finally {
+    await proxy.close()
+    await upstream.close()
+    store.close()
+  }
+}
+
+export const runE2e = async (o: E2eOptions): Promise<CaseResult[]> => {
+  const cases: CaseResult[] = []
+  for (const size of o.sizes) for (const dataset of o.datasets) cases.push(await runCase(o, dataset, size))
+  return cases
+}
