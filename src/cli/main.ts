@@ -5,7 +5,7 @@
  * trace (CHAINETL_LOG_LEVEL=debug adds the full cause).
  */
 import { ValidationError } from "@effect/cli"
-import { NodeContext } from "@effect/platform-node"
+import * as NodeContext from "@effect/platform-node/NodeContext"
 import { Cause, Console, Effect, Exit, Logger, LogLevel, Option } from "effect"
 import { ConfigError } from "../Errors.ts"
 import { checkArgv } from "./argv.ts"
