@@ -1,16 +1,21 @@
 /**
  * `npm run bench`: the end-to-end bench (bench/e2e/, `-- --help` for its flags). The Parquet writer
  * bench and the planning bench stay reachable: `-- --writers [--rows N --repeat N]` runs both,
- * `-- --planning-only` the planning one. None asserts timings, which depend on the machine.
+ * `-- --planning-only` the planning one, `-- --startup` the CLI's start-up CPU alone (it also ends
+ * the default run). None asserts timings, which depend on the machine.
  */
 import { USAGE } from "./e2e/args.ts"
 import { runE2eBench } from "./e2e/main.ts"
 import { runParquetWriters } from "./parquet-writers.ts"
 import { runPlanning } from "./planning.ts"
+import { runStartup } from "./startup.ts"
 
 const args = process.argv.slice(2)
 if (args.includes("--help")) {
   console.log(USAGE)
+} else if (args.includes("--startup")) {
+  // only the CLI's start-up CPU (bench/startup.ts)
+  await runStartup(args)
 } else if (args.includes("--planning-only")) {
   runPlanning(args)
 } else if (args.includes("--writers")) {
@@ -18,4 +23,5 @@ if (args.includes("--help")) {
   await runParquetWriters(args)
 } else {
   await runE2eBench(args)
+  await runStartup(args)
 }

@@ -1,7 +1,45 @@
 #!/usr/bin/env node
-// Runs the TypeScript sources through tsx so `npx chainetl` works straight after `npm install`,
-// with no build step a user could forget.
-import { register } from "tsx/esm/api"
+// Runs the compiled CLI (dist/, built by `npm install`'s prepare script: no step to forget) when it
+// is newer than every source file, else the TypeScript sources through tsx, so an edited checkout
+// never runs stale code.
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs"
+import { fileURLToPath } from "node:url"
 
-register()
-await import("../src/bin.ts")
+const root = fileURLToPath(new URL("..", import.meta.url))
+const built = `${root}dist/cli/bin.js`
+
+const newestSource = (dir) => {
+  let newest = 0
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = `${dir}/${e.name}`
+    if (e.isDirectory()) newest = Math.max(newest, newestSource(p))
+    else if (e.name.endsWith(".ts")) newest = Math.max(newest, statSync(p).mtimeMs)
+  }
+  return newest
+}
+
+const fresh = () => {
+  try {
+    const at = statSync(built).mtimeMs
+    return ["src", "pipelines", "schemas"].every((d) => newestSource(`${root}${d}`) <= at)
+  } catch {
+    return false
+  }
+}
+
+const args = process.argv.slice(2)
+const helpOf = args.length === 1 && args[0] === "--help" ? "chainetl" : args.length === 2 && args[1] === "--help" ? args[0] : undefined
+
+if (args.length === 1 && args[0] === "--version") {
+  // the version alone needs no module of ours
+  process.stdout.write(`${JSON.parse(readFileSync(`${root}package.json`, "utf8")).version}\n`)
+} else if (helpOf !== undefined && /^[a-z]+$/.test(helpOf) && fresh() && existsSync(`${root}dist/cli/help/${helpOf}.txt`)) {
+  // help rendered by this very build (scripts/build.mjs)
+  process.stdout.write(readFileSync(`${root}dist/cli/help/${helpOf}.txt`))
+} else if (fresh()) {
+  await import(built)
+} else {
+  const { register } = await import("tsx/esm/api")
+  register()
+  await import("../src/bin.ts")
+}

@@ -157,16 +157,62 @@ const parseNumber = (
 // An HTTP header name is an RFC 9110 token.
 const headerToken = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/
 
-/** Validates explicit values (flags, tests) into settings; `labels` renames fields in errors. */
+/** The three services; a run needs only those its datasets call. */
+export type Service = "data" | "metrics" | "node"
+export const allServices: ReadonlyArray<Service> = ["data", "metrics", "node"]
+
+const urlFields = [
+  { service: "data", field: "baseUrl", what: "chain-data REST service" },
+  { service: "metrics", field: "metricsUrl", what: "metrics REST service" },
+  { service: "node", field: "nodeUrl", what: "node JSON-RPC root" }
+] as const
+
+/**
+ * The service roots: each one `required` must be set, one not required may be unset (it is then
+ * ""; nothing of the run calls it). Every problem is reported in one error, so a user fixes their
+ * environment once rather than variable by variable.
+ */
+const parseUrls = (
+  input: SourceSettingsInput,
+  label: (f: Field) => string,
+  required: ReadonlyArray<Service>
+): Either.Either<Record<"baseUrl" | "metricsUrl" | "nodeUrl", string>, ConfigError> => {
+  const urls: Record<string, string> = {}
+  const errors: Array<ConfigError> = []
+  for (const u of urlFields) {
+    const raw = input[u.field]
+    if (!required.includes(u.service) && (raw === undefined || raw.trim() === "")) {
+      urls[u.field] = ""
+      continue
+    }
+    const parsed = parseUrl(label(u.field), raw, u.what)
+    if (Either.isLeft(parsed)) errors.push(parsed.left)
+    else urls[u.field] = parsed.right
+  }
+  if (errors.length === 0) return Either.right(urls as Record<"baseUrl" | "metricsUrl" | "nodeUrl", string>)
+  if (errors.length === 1) return Either.left(errors[0] as ConfigError)
+  return Either.left(
+    new ConfigError({
+      reason: errors.every((e) => e.reason === "Missing") ? "Missing" : "Invalid",
+      field: errors.map((e) => e.field).join(", "),
+      detail: errors.map((e) => `${e.field} ${e.detail}`).join("; "),
+      fix: errors.map((e) => e.fix).join(" and ")
+    })
+  )
+}
+
+/**
+ * Validates explicit values (flags, tests) into settings; `labels` renames fields in errors;
+ * `required` names the services the caller will call (default all three).
+ */
 export const makeSourceSettings = (
   input: SourceSettingsInput,
-  labels: FieldLabels = {}
+  labels: FieldLabels = {},
+  required: ReadonlyArray<Service> = allServices
 ): Either.Either<SourceSettings, ConfigError> => {
   const label = (f: Field) => labels[f] ?? envNames[f]
   return Either.gen(function* () {
-    const baseUrl = yield* parseUrl(label("baseUrl"), input.baseUrl, "chain-data REST service")
-    const metricsUrl = yield* parseUrl(label("metricsUrl"), input.metricsUrl, "metrics REST service")
-    const nodeUrl = yield* parseUrl(label("nodeUrl"), input.nodeUrl, "node JSON-RPC root")
+    const { baseUrl, metricsUrl, nodeUrl } = yield* parseUrls(input, label, required)
     const header = (input.apiKeyHeader ?? defaults.apiKeyHeader).trim()
     if (!headerToken.test(header)) {
       return yield* Either.left(invalid(label("apiKeyHeader"), "an HTTP header name", input.apiKeyHeader, "x-service-api-key"))
@@ -240,7 +286,8 @@ export const sourceSettingsConfig: Config.Config<SourceSettingsInput> = Config.a
  */
 export const loadSourceSettings = (
   overrides: SourceSettingsInput = {},
-  labels: FieldLabels = {}
+  labels: FieldLabels = {},
+  required: ReadonlyArray<Service> = allServices
 ): Effect.Effect<SourceSettings, ConfigError> =>
   sourceSettingsConfig.pipe(
     Effect.mapError(
@@ -255,7 +302,7 @@ export const loadSourceSettings = (
     Effect.flatMap((env) => {
       const set = Object.fromEntries(Object.entries(overrides).filter(([, v]) => v !== undefined))
       const usedLabels = Object.fromEntries(Object.entries(labels).filter(([k]) => k in set))
-      return makeSourceSettings({ ...env, ...set }, usedLabels)
+      return makeSourceSettings({ ...env, ...set }, usedLabels, required)
     })
   )
 
@@ -266,4 +313,6 @@ export class SourceConfig extends Context.Tag("chainetl/SourceConfig")<SourceCon
   /** From explicit values (CLI flags over the environment use `loadSourceSettings`). */
   static readonly layerWith = (input: SourceSettingsInput): Layer.Layer<SourceConfig, ConfigError> =>
     Layer.effect(SourceConfig, makeSourceSettings(input))
+  /** Settings already validated (the CLI validates before it touches anything). */
+  static readonly layerOf = (settings: SourceSettings): Layer.Layer<SourceConfig> => Layer.succeed(SourceConfig, settings)
 }

@@ -4,9 +4,11 @@
  * The schema is the documentation: each field says what reads it.
  */
 import { Either, ParseResult, Schema } from "effect"
+import { LosslessNumber, parse as parseLossless } from "lossless-json"
 import { promises as fs } from "node:fs"
 import { ConfigError } from "./Errors.ts"
-import { DURATION_PATTERN, INSTANT_PATTERN } from "./Time.ts"
+import { closest } from "./cli/suggest.ts"
+import { DURATION_PATTERN, INSTANT_PATTERN, parseInstant } from "./Time.ts"
 
 export const Network = Schema.Literal("mainnet", "fuji")
 export type Network = typeof Network.Type
@@ -14,12 +16,43 @@ export type Network = typeof Network.Type
 const withDefault = <A, I>(schema: Schema.Schema<A, I, never>, value: () => A) =>
   Schema.optionalWith(schema, { default: value, exact: true })
 
-const ChainId = Schema.String.pipe(Schema.pattern(/^[0-9]{1,20}$/, { message: () => "an EVM chain id (decimal digits), e.g. \"43114\"" }))
+/**
+ * A JSON number written where the job means an exact integer (a chain id, a block window): job
+ * files are parsed losslessly (numbers arrive as their text), so 43114 and "43114" are the same
+ * and a 30-digit threshold keeps every digit. A JS number (a job built in code) must be a safe
+ * integer, or it could already have lost digits.
+ */
+const NumberText = Schema.transformOrFail(Schema.Union(Schema.instanceOf(LosslessNumber), Schema.Number), Schema.String, {
+  strict: true,
+  decode: (n, _, ast) =>
+    typeof n === "number"
+      ? Number.isSafeInteger(n)
+        ? ParseResult.succeed(String(n))
+        : ParseResult.fail(new ParseResult.Type(ast, n, `a whole number, exact: write ${n} as a string (as a JSON number it is already rounded)`))
+      : ParseResult.succeed(n.toString()),
+  encode: (s) => ParseResult.succeed(new LosslessNumber(s))
+})
+
+/** A decimal string, or the same number written as a JSON number. */
+const digits = (pattern: RegExp, message: string) =>
+  Schema.Union(Schema.String, NumberText).pipe(Schema.pattern(pattern, { message: () => message }))
+
+/** A JSON number the code needs as a JS number: exact only up to 2^53. */
+const SafeInt = Schema.transformOrFail(Schema.Union(Schema.instanceOf(LosslessNumber), Schema.Number), Schema.Number, {
+  strict: true,
+  decode: (n, _, ast) => {
+    const v = typeof n === "number" ? n : Number(n.toString())
+    return Number.isSafeInteger(v) ? ParseResult.succeed(v) : ParseResult.fail(new ParseResult.Type(ast, n, `expected a whole number, got ${String(n)}`))
+  },
+  encode: (v) => ParseResult.succeed(v)
+})
+
+const ChainId = digits(/^[0-9]{1,20}$/, "an EVM chain id (decimal digits), e.g. 43114")
 const EvmAddress = Schema.String.pipe(Schema.pattern(/^0x[0-9a-fA-F]{40}$/, { message: () => "a 0x-prefixed 20-byte hex address" }))
 const EvmTxHash = Schema.String.pipe(Schema.pattern(/^0x[0-9a-fA-F]{64}$/, { message: () => "a 0x-prefixed 32-byte hex hash" }))
-const DecimalString = Schema.String.pipe(Schema.pattern(/^[0-9]{1,78}$/, { message: () => "a decimal integer string" }))
-const Height = Schema.String.pipe(Schema.pattern(/^[0-9]{1,20}$/, { message: () => "a block height as a decimal string" }))
-const WindowSize = Schema.String.pipe(Schema.pattern(/^[1-9][0-9]{0,19}$/, { message: () => "a window size of at least 1, as a decimal string" }))
+const DecimalString = digits(/^[0-9]{1,78}$/, "a decimal integer")
+const Height = digits(/^[0-9]{1,20}$/, "a block height (decimal digits)")
+const WindowSize = digits(/^[1-9][0-9]{0,19}$/, "a window size of at least 1 (decimal digits)")
 const PrimaryChain = Schema.Literal("p-chain", "x-chain", "c-chain")
 
 export const AddressSet = Schema.Struct({
@@ -49,12 +82,16 @@ export const HeightRange = Schema.Struct({
 /** chain_metrics: metric names (absent = all) and the time window (Unix seconds; absent = all history). */
 export const MetricsWindow = Schema.Struct({
   metrics: Schema.optional(Schema.Array(Schema.String)),
-  startTimestamp: Schema.optional(Schema.Number.pipe(Schema.int(), Schema.nonNegative())),
-  endTimestamp: Schema.optional(Schema.Number.pipe(Schema.int(), Schema.nonNegative()))
+  startTimestamp: Schema.optional(SafeInt.pipe(Schema.nonNegative())),
+  endTimestamp: Schema.optional(SafeInt.pipe(Schema.nonNegative()))
 })
 
 const Duration = Schema.String.pipe(Schema.pattern(DURATION_PATTERN, { message: () => 'a duration: a whole number and s, m, h or d, e.g. "1d" or "6h"' }))
-const Instant = Schema.String.pipe(Schema.pattern(INSTANT_PATTERN, { message: () => 'a UTC date "2025-01-31" or instant "2025-01-31T12:00:00Z"' }))
+const instantMessage = 'a UTC date "2025-01-31" or instant "2025-01-31T12:00:00Z" that the calendar has'
+const Instant = Schema.String.pipe(
+  Schema.pattern(INSTANT_PATTERN, { message: () => instantMessage }),
+  Schema.filter((t) => parseInstant(t) !== undefined, { message: () => instantMessage })
+)
 
 /** Windowed datasets (primary_blocks, staking_transactions): overrides of the pipeline's defaults. */
 export const IncrementalSettings = Schema.Struct({
@@ -131,33 +168,81 @@ const decodeJob = Schema.decodeUnknownEither(JobSchema, { errors: "all", onExces
 /** The defaults, i.e. the job of `{}`. */
 export const defaultJob: Job = Either.getOrThrow(decodeJob({}))
 
-/** Validates a parsed job; errors name the field path, what was expected and what was got. */
+const jobFields = Object.keys(JobSchema.fields)
+
+/**
+ * Schema issues as a person reads them: one line per field path (a union reports one issue per
+ * member: they are merged into "expected A or B, got X"), what was expected and what was got.
+ */
+const describeIssues = (issues: ReadonlyArray<ParseResult.ArrayFormatterIssue>): string => {
+  const byPath = new Map<string, { expected: Array<string>; got: string | undefined; other: Array<string>; unexpected: boolean; key: unknown }>()
+  for (const issue of issues) {
+    const where = issue.path.join(".") || "(root)"
+    const entry = byPath.get(where) ?? { expected: [], got: undefined, other: [], unexpected: false, key: issue.path[issue.path.length - 1] }
+    byPath.set(where, entry)
+    const m = /^Expected (.*), actual (.*)$/s.exec(issue.message)
+    if (issue._tag === "Unexpected") entry.unexpected = true
+    else if (m !== null) {
+      if (m[1] !== "undefined") entry.expected.push(m[1] as string)
+      entry.got = m[2]
+    } else if (!entry.other.includes(issue.message)) entry.other.push(issue.message)
+  }
+  return [...byPath.entries()]
+    .map(([where, e]) => {
+      if (e.unexpected && typeof e.key === "string" && !where.includes(".")) return `${where}: not a job field${suggestion(e.key, jobFields)}`
+      if (e.unexpected) return `${where}: not expected here`
+      if (e.other.length === 1 && e.other[0] === "is missing") return `${where}: missing`
+      if (e.other.length > 0) return `${where}: ${e.other.join("; ")}${e.got === undefined ? "" : `, got ${e.got}`}`
+      const literals = e.expected.map((x) => /^"(.*)"$/.exec(x)?.[1]).filter((x): x is string => x !== undefined)
+      const near = e.got === undefined ? "" : suggestion(e.got.replace(/^"|"$/g, ""), literals)
+      return `${where}: expected ${e.expected.join(" or ")}, got ${e.got ?? "nothing"}${near}`
+    })
+    .join("; ")
+}
+
+const suggestion = (got: string, known: ReadonlyArray<string>): string => {
+  const near = closest(got, known)
+  return near === undefined ? "" : ` (did you mean ${near}?)`
+}
+
+/** Validates a parsed job; errors name the field path (once), what was expected and what was got. */
 export const parseJob = (raw: unknown, source: string): Either.Either<Job, ConfigError> =>
-  Either.mapLeft(decodeJob(raw), (error) => {
-    const issues = ParseResult.ArrayFormatter.formatErrorSync(error)
-    const first = issues[0]
-    const field = first === undefined || first.path.length === 0 ? source : `${source}: ${first.path.join(".")}`
-    return new ConfigError({
+  Either.mapLeft(decodeJob(raw), (error) =>
+    new ConfigError({
       reason: "Invalid",
-      field,
-      detail: issues.map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`).join("; "),
+      field: source,
+      detail: describeIssues(ParseResult.ArrayFormatter.formatErrorSync(error)),
       fix: "correct the job file (README: Job files)"
     })
-  })
+  )
 
-/** Reads and validates a JSON job file. */
+/** "position 19" of a JSON syntax error → "line 3, column 8". */
+const lineColumn = (text: string, message: string): string => {
+  const m = /at position (\d+)/.exec(message)
+  if (m === null) return message
+  const pos = Number(m[1])
+  const before = text.slice(0, pos)
+  const line = before.split("\n").length
+  const column = pos - before.lastIndexOf("\n")
+  return `line ${line}, column ${column}: ${message.replace(/ at position \d+/, "")}`
+}
+
+/** Reads and validates a JSON job file; numbers are read losslessly (see NumberText). */
 export const loadJobFile = async (file: string): Promise<Either.Either<Job, ConfigError>> => {
   let text: string
   try {
     text = await fs.readFile(file, "utf8")
   } catch (e) {
-    return Either.left(new ConfigError({ reason: "Missing", field: "--job", detail: `cannot read ${file}: ${(e as Error).message}`, fix: "pass the path of an existing job file" }))
+    const code = (e as NodeJS.ErrnoException).code
+    const why = code === "ENOENT" ? "no such file" : code === "EISDIR" ? "a directory, not a file" : code === "EACCES" ? "permission denied" : (e as Error).message
+    return Either.left(new ConfigError({ reason: "Missing", field: "--job", detail: `cannot read ${file}: ${why}`, fix: "pass the path of an existing job file" }))
   }
   let raw: unknown
   try {
-    raw = JSON.parse(text)
+    raw = parseLossless(text, null, (value) => new LosslessNumber(value))
   } catch (e) {
-    return Either.left(new ConfigError({ reason: "Invalid", field: file, detail: `not JSON: ${(e as Error).message}`, fix: "make the job file valid JSON" }))
+    return Either.left(new ConfigError({ reason: "Invalid", field: file, detail: `not JSON: ${lineColumn(text, (e as Error).message)}`, fix: "make the job file valid JSON" }))
   }
   return parseJob(raw, file)
 }
+

@@ -16,12 +16,19 @@ export const parseDuration = (text: string): number | undefined => {
 
 export const INSTANT_PATTERN = /^[0-9]{4}-[0-9]{2}-[0-9]{2}(T[0-9]{2}:[0-9]{2}(:[0-9]{2})?(\.[0-9]+)?Z)?$/
 
-/** A UTC date (midnight) or an ISO instant ending in Z → Unix seconds. */
+/**
+ * A UTC date (midnight) or an ISO instant ending in Z → Unix seconds. A date the calendar does
+ * not have (2023-02-30, 24:00) is refused: Date.parse would roll it over into the next month.
+ */
 export const parseInstant = (text: string): number | undefined => {
   const t = text.trim()
   if (!INSTANT_PATTERN.test(t)) return undefined
   const ms = Date.parse(t.length === 10 ? `${t}T00:00:00Z` : t)
-  return Number.isFinite(ms) ? Math.floor(ms / 1000) : undefined
+  if (!Number.isFinite(ms)) return undefined
+  // the parsed instant printed back must show the same calendar fields that were written
+  const written = t.slice(0, 16).replace(/Z$/, "")
+  if (new Date(ms).toISOString().slice(0, written.length) !== written) return undefined
+  return Math.floor(ms / 1000)
 }
 
 /** 2592000 → "30d"; the largest unit that divides it. */

@@ -1,21 +1,21 @@
 /**
  * The `chainetl` command tree. Commands, flags and environment variables are public interface:
  * README documents each; keep them stable.
+ *
+ * Each command's work is imported when the command runs, not here: `--version`, `--help` and
+ * `status` must not load the pipelines, DuckDB, Arrow or the emulator (seconds of start-up).
  */
 import { Args, Command, Options } from "@effect/cli"
 import { Effect, Either, Option } from "effect"
-import { datasetNames } from "../../pipelines/index.ts"
 import type { Backfill } from "../crawl/Dataset.ts"
 import { ConfigError } from "../Errors.ts"
-import { backfillableNames, parseBackfill } from "./backfillPlan.ts"
-import { catalogCommand } from "./catalogCommand.ts"
-import { compactCommand } from "./compactCommand.ts"
 import { emulatorFlags } from "./emulatorOptions.ts"
-import { runEmulator } from "./emulatorCommand.ts"
-import { runCommand } from "./runCommand.ts"
-import { statusCommand } from "./statusCommand.ts"
+import { BACKFILLABLE, datasetNames } from "./services.ts"
+import { closest } from "./suggest.ts"
 
-const out = Options.directory("out").pipe(
+// text, not Options.directory: its existence check throws a raw ENOTDIR for a path under a
+// file; outPath.ts checks the folder and names the cause
+const out = Options.text("out").pipe(
   Options.withDescription("Output folder (default: $CHAINETL_OUT or ./output)"),
   Options.optional
 )
@@ -23,7 +23,7 @@ const out = Options.directory("out").pipe(
 /** Flags `run` and `backfill` share: where to read and write, and how hard to pull. */
 const crawlFlags = {
   network: Options.choice("network", ["mainnet", "fuji"]).pipe(Options.withDescription("Network to crawl (repeat; overrides the job's networks)"), Options.repeated),
-  job: Options.file("job").pipe(
+  job: Options.text("job").pipe(
     Options.withDescription("Job file (JSON) choosing networks, chains, addresses, contracts (default: pipelines/jobs/emulator.json with --emulator, else built-in defaults)"),
     Options.optional
   ),
@@ -46,10 +46,20 @@ type CrawlFlags = {
 
 const checkDatasets = (names: ReadonlyArray<string>) => {
   const unknown = names.filter((d) => !datasetNames.includes(d))
-  return unknown.length === 0
-    ? Effect.void
-    : Effect.fail(new ConfigError({ reason: "Unknown", field: "dataset", detail: `unknown dataset ${unknown.join(", ")}`, fix: `choose from ${datasetNames.join(", ")}` }))
+  if (unknown.length === 0) return Effect.void
+  const guesses = unknown.map((u) => closest(u, datasetNames)).filter((g): g is string => g !== undefined)
+  return Effect.fail(
+    new ConfigError({
+      reason: "Unknown",
+      field: "dataset",
+      detail: `unknown dataset ${unknown.join(", ")}${guesses.length === unknown.length ? ` (did you mean ${guesses.join(", ")}?)` : ""}`,
+      fix: guesses.length === unknown.length ? `write ${guesses.join(", ")}, or choose from ${datasetNames.join(", ")}` : `choose from ${datasetNames.join(", ")}`
+    })
+  )
 }
+
+const runCommand = (args: Parameters<typeof import("./runCommand.ts").runCommand>[0]) =>
+  Effect.flatMap(Effect.promise(() => import("./runCommand.ts")), (m) => m.runCommand(args))
 
 const runArgs = (datasets: ReadonlyArray<string>, a: CrawlFlags, backfill?: Backfill) =>
   Effect.gen(function* () {
@@ -87,7 +97,7 @@ const run = Command.make(
 const backfill = Command.make(
   "backfill",
   {
-    datasets: Args.text({ name: "dataset" }).pipe(Args.withDescription(`Datasets to backfill: ${backfillableNames().join(", ")}`), Args.atLeast(1)),
+    datasets: Args.text({ name: "dataset" }).pipe(Args.withDescription(`Datasets to backfill: ${BACKFILLABLE.join(", ")}`), Args.atLeast(1)),
     from: Options.text("from").pipe(Options.withDescription("Start of the range, included: a UTC date (2025-01-01) or instant (2025-01-01T06:00:00Z); a block height for node_x_blocks / node_p_blocks")),
     to: Options.text("to").pipe(Options.withDescription("End of the range, excluded: a UTC date or instant, or a block height")),
     window: Options.text("window").pipe(Options.withDescription("Size of the new windows: a duration like 1d or 6h (default: the job's incremental section), or a number of blocks for heights (default: nodeHeightWindow)"), Options.optional),
@@ -96,17 +106,22 @@ const backfill = Command.make(
   (a) =>
     Effect.gen(function* () {
       yield* checkDatasets(a.datasets)
+      const { parseBackfill } = yield* Effect.promise(() => import("./backfillPlan.ts"))
       const range = parseBackfill(a.datasets, a.from, a.to, Option.getOrUndefined(a.window))
       if (Either.isLeft(range)) return yield* Effect.fail(range.left)
       return yield* runCommand(yield* runArgs(a.datasets, a, range.right))
     })
 ).pipe(Command.withDescription("Crawl a range of history [from, to) in parallel windows; a rerun does only the windows still missing"))
 
-const emulator = Command.make("emulator", emulatorFlags, (flags) => runEmulator(flags)).pipe(
+const emulator = Command.make("emulator", emulatorFlags, (flags) =>
+  Effect.flatMap(Effect.promise(() => import("./emulatorCommand.ts")), (m) => m.runEmulator(flags))
+).pipe(
   Command.withDescription("Serve the chain-data, metrics and node JSON-RPC emulator until interrupted")
 )
 
-const catalog = Command.make("catalog", { out }, (a) => catalogCommand(Option.getOrUndefined(a.out))).pipe(
+const catalog = Command.make("catalog", { out }, (a) =>
+  Effect.flatMap(Effect.promise(() => import("./catalogCommand.ts")), (m) => m.catalogCommand(Option.getOrUndefined(a.out)))
+).pipe(
   Command.withDescription("Rebuild output/catalog.duckdb and output/catalog.sql from the Parquet on disk")
 )
 
@@ -124,6 +139,7 @@ const compact = Command.make(
       yield* checkDatasets(a.datasets)
       if (a.targetRows < 2) return yield* Effect.fail(new ConfigError({ reason: "Invalid", field: "--target-rows", detail: `got ${a.targetRows}`, fix: "pass a whole number ≥ 2" }))
       if (!(a.targetMb > 0)) return yield* Effect.fail(new ConfigError({ reason: "Invalid", field: "--target-mb", detail: `got ${a.targetMb}`, fix: "pass a number > 0" }))
+      const { compactCommand } = yield* Effect.promise(() => import("./compactCommand.ts"))
       return yield* compactCommand({ datasets: a.datasets, out: Option.getOrUndefined(a.out), targetRows: a.targetRows, targetMb: a.targetMb, quiet: a.quiet })
     })
 ).pipe(Command.withDescription("Merge each partition's small files toward a target size, rows in the dataset's natural order"))
@@ -135,7 +151,10 @@ const status = Command.make(
     live: Options.boolean("live").pipe(Options.withDescription("Ask each windowed listing's service for its newest block and show the lag behind it (one request each)")),
     json: Options.boolean("json").pipe(Options.withDescription("Print the status as one JSON document"))
   },
-  (a) => statusCommand({ out: Option.getOrUndefined(a.out), live: a.live, json: a.json })
+  (a) =>
+    Effect.flatMap(Effect.promise(() => import("./statusCommand.ts")), (m) =>
+      m.statusCommand({ out: Option.getOrUndefined(a.out), live: a.live, json: a.json })
+    )
 ).pipe(Command.withDescription("Show watermarks, lag, pending windows, every dataset's slices, the last runs and failed slices"))
 
 export const chainetl = Command.make("chainetl").pipe(

@@ -8,7 +8,7 @@ import type { AnyDataset, Backfill } from "../crawl/Dataset.ts"
 import { ConfigError } from "../Errors.ts"
 import type { Job } from "../Job.ts"
 import { grainOnDisk } from "../sink/Layout.ts"
-import { parseDuration, parseInstant } from "../Time.ts"
+import { INSTANT_PATTERN, parseDuration, parseInstant } from "../Time.ts"
 
 const windowed = (): ReadonlyArray<AnyDataset> => registry.filter((d) => d.windows !== undefined)
 const backfillable = (): ReadonlyArray<AnyDataset> => registry.filter((d) => d.windows !== undefined || d.backfill !== undefined)
@@ -50,11 +50,14 @@ export const parseBackfill = (
   return units.has("height") ? heightRange(from, to, window) : timeRange(chosen, from, to, window)
 }
 
+const badInstant = (text: string): string =>
+  INSTANT_PATTERN.test(text.trim()) ? `"${text}" is not a day or time the calendar has` : `got "${text}"`
+
 const timeRange = (chosen: ReadonlyArray<AnyDataset>, from: string, to: string, window: string | undefined): Either.Either<Backfill, ConfigError> => {
   const start = parseInstant(from)
-  if (start === undefined) return Either.left(new ConfigError({ reason: "Invalid", field: "--from", detail: `got "${from}"`, fix: "pass a UTC date like 2025-01-01 or an instant like 2025-01-01T06:00:00Z" }))
+  if (start === undefined) return Either.left(new ConfigError({ reason: "Invalid", field: "--from", detail: badInstant(from), fix: "pass a UTC date like 2025-01-01 or an instant like 2025-01-01T06:00:00Z" }))
   const end = parseInstant(to)
-  if (end === undefined) return Either.left(new ConfigError({ reason: "Invalid", field: "--to", detail: `got "${to}"`, fix: "pass a UTC date like 2025-02-01 or an instant like 2025-02-01T00:00:00Z" }))
+  if (end === undefined) return Either.left(new ConfigError({ reason: "Invalid", field: "--to", detail: badInstant(to), fix: "pass a UTC date like 2025-02-01 or an instant like 2025-02-01T00:00:00Z" }))
   if (end <= start) return Either.left(new ConfigError({ reason: "Invalid", field: "--to", detail: `${to} is not after --from ${from} (the range is [from, to))`, fix: "pass a --to later than --from" }))
   if (window === undefined) return Either.right({ unit: "time", from: start, to: end })
   const size = parseDuration(window)

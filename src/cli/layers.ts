@@ -3,17 +3,18 @@
  * limiter, stats), the Parquet sink, the checkpoint store and the committed-key reader.
  */
 import { Layer } from "effect"
-import type { SourceSettingsInput } from "../Config.ts"
+import { SourceConfig, type SourceSettings } from "../Config.ts"
 import { CheckpointStore } from "../crawl/Checkpoint.ts"
 import { CommittedKeys } from "../crawl/CommittedKeys.ts"
 import { OutputReader } from "../crawl/OutputReader.ts"
 import { catalogEntries } from "../catalogEntries.ts"
 import { ParquetSink } from "../sink/ParquetSink.ts"
-import { sourceLayerFromEnv } from "../source/SourceLayer.ts"
+import { sourceLayer } from "../source/SourceLayer.ts"
 
-export const runLayers = (out: string, overrides: SourceSettingsInput, labels: Record<string, string> = {}) =>
+/** `settings` are validated before the run touches anything (runCommand). */
+export const runLayers = (out: string, settings: SourceSettings) =>
   Layer.mergeAll(
-    sourceLayerFromEnv(overrides, labels),
+    sourceLayer.pipe(Layer.provideMerge(SourceConfig.layerOf(settings))),
     ParquetSink.layer(out),
     CheckpointStore.layer(out),
     CommittedKeys.layer(out),

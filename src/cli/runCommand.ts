@@ -6,7 +6,7 @@
  */
 import { Effect, Either, Layer } from "effect"
 import { fileURLToPath } from "node:url"
-import type { SourceSettingsInput } from "../Config.ts"
+import { allServices, loadSourceSettings, type SourceSettingsInput } from "../Config.ts"
 import { CheckpointStore } from "../crawl/Checkpoint.ts"
 import type { Backfill } from "../crawl/Dataset.ts"
 import { defaultJob, loadJobFile, type Network } from "../Job.ts"
@@ -16,7 +16,9 @@ import { plan, printPlan } from "./dryRun.ts"
 import { startScopedEmulator } from "./emulatorCommand.ts"
 import { RunFailed } from "./exitCode.ts"
 import { runLayers } from "./layers.ts"
+import { checkOutWritable, createOut } from "./outPath.ts"
 import { resolveOut } from "./output.ts"
+import { servicesFor } from "./services.ts"
 import { progressLayer } from "./progress/index.ts"
 import { printSummary } from "./summary.ts"
 
@@ -47,7 +49,24 @@ export const runCommand = (args: RunArgs) =>
     Effect.gen(function* () {
       const started = Date.now()
       const out = resolveOut(args.out)
+      const outLabel = args.out === undefined && process.env["CHAINETL_OUT"] !== undefined ? "CHAINETL_OUT" : "--out"
       const human = args.quiet !== true && args.json !== true
+      // everything a user can get wrong is checked before anything is started or written
+      yield* checkOutWritable(out, outLabel)
+      const jobFile = args.job ?? (args.emulator ? EMULATOR_JOB : undefined)
+      const loaded = jobFile === undefined ? Either.right(defaultJob) : yield* Effect.promise(() => loadJobFile(jobFile))
+      const checked = Either.flatMap(
+        Either.flatMap(loaded, (job) => checkIncremental(job, jobFile ?? "job")),
+        (job) => checkPartitionGrain(job, jobFile ?? "job")
+      )
+      if (Either.isLeft(checked)) return yield* Effect.fail(checked.left)
+      const job = { ...checked.right, ...(args.networks.length > 0 ? { networks: args.networks } : {}) }
+      const selected = selectDatasets(args.datasets, job)
+      yield* checkStoredGrains(out, selected, jobFile ?? "job")
+      // only the services these datasets call must be configured (the emulator brings its own)
+      const required = args.emulator || args.dryRun === true ? [] : servicesFor(selected.map((d) => d.name))
+      const labels = { out: outLabel }
+      yield* loadSourceSettings({ out }, labels, required)
       let overrides: SourceSettingsInput = { out }
       let asOf: number | undefined
       if (args.emulator) {
@@ -59,22 +78,15 @@ export const runCommand = (args: RunArgs) =>
         // the emulator's network has its own clock: snapshots and open periods follow it
         asOf = emu.clock.now()
       }
-      const jobFile = args.job ?? (args.emulator ? EMULATOR_JOB : undefined)
-      const loaded = jobFile === undefined ? Either.right(defaultJob) : yield* Effect.promise(() => loadJobFile(jobFile))
-      const checked = Either.flatMap(
-        Either.flatMap(loaded, (job) => checkIncremental(job, jobFile ?? "job")),
-        (job) => checkPartitionGrain(job, jobFile ?? "job")
-      )
-      if (Either.isLeft(checked)) return yield* Effect.fail(checked.left)
-      const job = { ...checked.right, ...(args.networks.length > 0 ? { networks: args.networks } : {}) }
-      yield* checkStoredGrains(out, selectDatasets(args.datasets, job), jobFile ?? "job")
       if (args.dryRun === true) {
         const effectiveAsOf = asOf ?? Math.floor(Date.now() / 1000)
         // reads checkpoints (windowed datasets plan around them); sends and writes nothing
-        const planned = yield* planRun(selectDatasets(args.datasets, job), job, effectiveAsOf, args.backfill).pipe(Effect.provide(CheckpointStore.layer(out)))
+        const planned = yield* planRun(selected, job, effectiveAsOf, args.backfill).pipe(Effect.provide(CheckpointStore.layer(out)))
         printPlan(plan(planned), effectiveAsOf)
         return
       }
+      const settings = yield* loadSourceSettings(overrides, labels, args.emulator ? allServices : required)
+      yield* createOut(out, outLabel)
       const progress = progressLayer(args.quiet === true ? "quiet" : args.json === true ? "json" : "auto")
       const report = yield* run({
         out,
@@ -85,7 +97,7 @@ export const runCommand = (args: RunArgs) =>
         ...(args.noCompact === true ? {} : { compact: NIGHTLY_COMPACT }),
         ...(asOf === undefined ? {} : { asOf }),
         ...(args.backfill === undefined ? {} : { backfill: args.backfill })
-      }).pipe(Effect.provide(Layer.merge(runLayers(out, overrides, { out: "--out" }), progress)))
+      }).pipe(Effect.provide(Layer.merge(runLayers(out, settings), progress)))
       if (human) yield* printSummary(out, report, Date.now() - started)
       if (report.status === "failed") {
         return yield* Effect.fail(

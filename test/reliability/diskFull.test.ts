@@ -135,7 +135,7 @@ describe("a full or read-only output disk", () => {
       await expectConsistent(out)
     }, 120_000)
 
-    it("given the disk then remounted read-only, when the run starts, then it exits 1 saying so and changes nothing", async () => {
+    it("given the disk then remounted read-only, when the run starts, then it refuses at once with exit 2 saying so and changes nothing", async () => {
       const out = path.join(mnt, "out")
       const snapshot = async () => Promise.all((await filesBelow(out)).map(async (f) => [f, (await fs.readFile(path.join(out, f))).toString("base64")]))
       const before = await snapshot()
@@ -146,8 +146,9 @@ describe("a full or read-only output disk", () => {
       } finally {
         execFileSync("mount", ["-o", "remount,rw,size=64m", mnt])
       }
-      expect(run.code).toBe(1)
-      expect(run.stderr.trim()).toMatch(new RegExp(`^chainetl: Io at ${path.join(out, "_state", "writer.lock")}: EROFS: read-only file system`))
+      // a read-only --out is bad configuration, found before anything starts (README: Bad input)
+      expect(run.code).toBe(2)
+      expect(run.stderr.trim()).toBe(`chainetl: --out: cannot write to ${out}: ${out} is on a read-only file system. Fix: pass a folder on a writable disk`)
       expect(await snapshot()).toEqual(before)
     }, 120_000)
 
