@@ -12,6 +12,7 @@ import { RecordStore } from "./cache.ts"
 import { formatProfile, summarizeProfile } from "./cpuProfile.ts"
 import { type BenchDataset, type BenchSize, scaleFor } from "./datasets.ts"
 import { measureChild } from "./measure.ts"
+import type { E2eArgs } from "./args.ts"
 import { type MethodName, methodRun, REPO, type RunContext } from "./methods.ts"
 import { outputStats } from "./outputs.ts"
 import { startProxy, type ReplayProxy } from "./proxy.ts"
@@ -19,16 +20,8 @@ import { type CaseResult, mediansOf, ratiosOf, type RunResult } from "./report.t
 import { savePages } from "./reference/savePages.ts"
 import { lazyEmulator } from "./upstream.ts"
 
-export interface E2eOptions {
-  readonly datasets: ReadonlyArray<BenchDataset>
-  readonly sizes: ReadonlyArray<BenchSize>
-  readonly methods: ReadonlyArray<MethodName>
-  readonly repeat: number
-  readonly partRows: number
-  readonly seed: number
-  readonly cacheDir: string
-  readonly cpuProf: boolean
-  readonly rateLimit: number
+/** The bench's flags (all but where results go) and where its progress lines go. */
+export interface E2eOptions extends Omit<E2eArgs, "resultsFile"> {
   readonly log: (line: string) => void
 }
 
