@@ -232,6 +232,14 @@ const inProcess = async (argv: ReadonlyArray<string>, env: Readonly<Record<strin
 
 const asUser = async (uid: number, argv: ReadonlyArray<string>, env: Readonly<Record<string, string>>) => {
   const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !SERVICE_VARS.includes(k)))
+  // the other user must reach the program itself, or the row would test Node's MODULE_NOT_FOUND
+  const reach = await promisify(execFile)(process.execPath, [BIN, "--version"], { uid, gid: uid }).then(
+    () => undefined,
+    (e: { stderr?: string }) => String(e.stderr ?? e)
+  )
+  if (reach !== undefined) {
+    throw new Error(`uid ${uid} cannot run ${BIN} (every folder above the checkout must be traversable by others, e.g. chmod o+x): ${reach.split("\n")[0]}`)
+  }
   try {
     const r = await promisify(execFile)(process.execPath, [BIN, ...argv], { env: { ...clean, ...env, HOME: os.tmpdir() }, uid, gid: uid })
     return { code: 0, stderr: r.stderr }
