@@ -4,6 +4,8 @@
  */
 import { Either, ParseResult, Schema, SchemaAST } from "effect"
 import { RecordError } from "../crawl/Dataset.ts"
+import { compileDecoder, FAIL, PARSE_OPTIONS } from "./CompiledDecode.ts"
+import { auditDecode, decodeAudit } from "./DecodeAudit.ts"
 
 /** Top-level fields a record had that its schema does not know, by record (read by toRows). */
 const unknown = new WeakMap<object, ReadonlyArray<string>>()
@@ -24,13 +26,33 @@ const knownFields = (ast: SchemaAST.AST): ReadonlySet<string> | undefined => {
  * their names kept for the run report (`unknownFieldsOf`).
  */
 export const decoder = <A, I>(schema: Schema.Schema<A, I, never>) => {
-  const decode = Schema.decodeUnknownEither(schema, { errors: "first", onExcessProperty: "ignore" })
+  // the compiled decoder answers for records that decode; Effect's parser words the reason of
+  // those that do not (CompiledDecode.ts)
+  const fast = compileDecoder(schema.ast)
+  const decode = Schema.decodeUnknownEither(schema, PARSE_OPTIONS)
   const known = knownFields(schema.ast)
   return (raw: unknown): A => {
     if (known !== undefined && typeof raw === "object" && raw !== null && !Array.isArray(raw)) {
-      const extra = Object.keys(raw).filter((k) => !known.has(k))
-      if (extra.length > 0) unknown.set(raw, extra)
+      let extra: string[] | undefined
+      for (const k in raw) if (!known.has(k)) (extra ??= []).push(k)
+      if (extra !== undefined) unknown.set(raw, extra)
     }
+    if (decodeAudit.enabled) {
+      auditDecode(
+        String(schema),
+        raw,
+        (r) => {
+          const v = fast(r)
+          return v === FAIL ? { ok: false } : { ok: true, value: v }
+        },
+        (r) => {
+          const v = decode(r)
+          return Either.isRight(v) ? { ok: true, value: v.right } : { ok: false }
+        }
+      )
+    }
+    const decoded = fast(raw)
+    if (decoded !== FAIL) return decoded as A
     const result = decode(raw)
     if (Either.isLeft(result)) throw new RecordError(ParseResult.TreeFormatter.formatErrorSync(result.left).replace(/\s+/g, " "))
     return result.right

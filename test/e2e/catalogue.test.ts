@@ -7,6 +7,7 @@ import { type RunningEmulator, startEmulator } from "../../src/emulator/index.ts
 import { loadJobFile } from "../../src/Job.ts"
 import type { RunReport } from "../../src/Runner.ts"
 import { sqlTypeOf } from "../../src/sink/DuckTypes.ts"
+import { decodeAudit, resetDecodeAudit } from "../../src/transform/DecodeAudit.ts"
 import { query, runSpine, tempOut } from "../support/spine.ts"
 
 /**
@@ -22,10 +23,23 @@ describe("the whole catalogue against the emulator's default world", () => {
     emu = await startEmulator()
     out = await tempOut()
     const job = Either.getOrThrow(await loadJobFile(EMULATOR_JOB))
-    report = await Effect.runPromise(runSpine(out, emu, { job: { ...job, legacy: { ...job.legacy, enabled: true } }, partRows: 25_000 }))
+    // every record also meets Effect's own parser: the compiled decoders must answer the same
+    resetDecodeAudit(true)
+    try {
+      report = await Effect.runPromise(runSpine(out, emu, { job: { ...job, legacy: { ...job.legacy, enabled: true } }, partRows: 25_000 }))
+    } finally {
+      decodeAudit.enabled = false
+    }
   }, 600_000)
   afterAll(async () => {
     await emu.close()
+  })
+
+  it("given every dataset's records and damaged copies of them, when the compiled decoders and Effect's parser both decode them, then they agree on every one", () => {
+    // ~30 schemas met (each dataset's record decoders), many thousands of inputs
+    expect(decodeAudit.schemas.size).toBeGreaterThanOrEqual(20)
+    expect(decodeAudit.compared).toBeGreaterThan(10_000)
+    expect(decodeAudit.mismatches.slice(0, 3)).toEqual([])
   })
 
   it("given the default job with legacy datasets enabled, when it runs, then every slice succeeds", () => {
