@@ -34,7 +34,24 @@ export const latestPrimaryBlockTime = (network: string, blockchain: string) =>
     return typeof t === "number" ? t : undefined
   })
 
-export const utcDate = (column: string) => (row: Row): string => (row[column] as Date).toISOString().slice(0, 10)
+const DAY_MS = 86_400_000
+
+/**
+ * The UTC day of a row's timestamp column, YYYY-MM-DD. Listings come in time order, so the day of
+ * the previous row is remembered: one string per day, not one per row (this runs for every row).
+ */
+export const utcDate = (column: string) => {
+  let lastDay = Number.NaN
+  let lastText = ""
+  return (row: Row): string => {
+    const day = Math.floor((row[column] as Date).getTime() / DAY_MS)
+    if (day !== lastDay) {
+      lastText = new Date(day * DAY_MS).toISOString().slice(0, 10)
+      lastDay = day
+    }
+    return lastText
+  }
+}
 
 export const AssetAmount = Schema.Struct({
   assetId: Schema.String,

@@ -27,7 +27,6 @@ import {
 import * as fs from "node:fs/promises"
 import * as path from "node:path"
 import type { Row } from "../../schemas/common.ts"
-import { duckTypeOf, sqlTypeOf } from "./DuckTypes.ts"
 import type { CompiledRows } from "./RowEncoder.ts"
 
 /** DuckDB's vector size: the most a data chunk holds. */
@@ -40,7 +39,7 @@ export const GROUP_COLUMN = "__group"
 export const createTableSql = (table: string, compiled: CompiledRows): string =>
   `CREATE TEMP TABLE ${quotedIdentifier(table)} (${[
     ...compiled.fields.map(
-      (f) => `${quotedIdentifier(f.name)} ${sqlTypeOf(f.type, f.name)}${f.nullable ? "" : " NOT NULL"}`
+      (f, i) => `${quotedIdentifier(f.name)} ${compiled.wires[i]!.type.toString()}${f.nullable ? "" : " NOT NULL"}`
     ),
     `${quotedIdentifier(GROUP_COLUMN)} INTEGER NOT NULL`
   ].join(", ")})`
@@ -98,7 +97,7 @@ export const makePartWriter = (db: DuckDBInstance): PartWriter => {
     if (hit !== undefined) return hit
     const made = {
       name: `part_${session.id}_${session.tables.size + 1}`,
-      types: [...compiled.fields.map((f) => duckTypeOf(f.type, f.name)), INTEGER]
+      types: [...compiled.wires.map((w) => w.type), INTEGER]
     }
     await session.connection.run(createTableSql(made.name, compiled))
     session.tables.set(compiled, made)
@@ -141,7 +140,7 @@ export const makePartWriter = (db: DuckDBInstance): PartWriter => {
       try {
         await append(session, table, compiled, rows, groups.groupOf)
         const result = await session.connection.runAndReadAll(
-          `COPY ${t} TO ${quotedString(stagingDir)} (FORMAT parquet, COMPRESSION zstd, PARTITION_BY (${g}), ` +
+          `COPY (SELECT ${compiled.selectList}, ${g} FROM ${t}) TO ${quotedString(stagingDir)} (FORMAT parquet, COMPRESSION zstd, PARTITION_BY (${g}), ` +
             `FILENAME_PATTERN 'data_{i}', RETURN_FILES true)`
         )
         const files: string[][] = Array.from({ length: groups.groupCount }, () => [])
@@ -162,7 +161,7 @@ export const makePartWriter = (db: DuckDBInstance): PartWriter => {
           for (const f of mine) await fs.rm(f, { force: true })
           const single = path.join(stagingDir, `group_${k}.parquet`)
           await session.connection.run(
-            `COPY (SELECT * EXCLUDE (${g}) FROM ${t} WHERE ${g} = ${k}) TO ${quotedString(single)} (FORMAT parquet, COMPRESSION zstd)`
+            `COPY (SELECT ${compiled.selectList} FROM ${t} WHERE ${g} = ${k}) TO ${quotedString(single)} (FORMAT parquet, COMPRESSION zstd)`
           )
           out.push(single)
         }

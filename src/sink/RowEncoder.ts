@@ -5,16 +5,21 @@
  * a decimal beyond its precision, an unknown key (a mapper typo would otherwise write NULLs).
  */
 import {
+  DOUBLE,
   DuckDBBlobValue,
   DuckDBDateValue,
   DuckDBDecimalValue,
   DuckDBListValue,
   DuckDBStructValue,
   DuckDBTimestampTZValue,
-  type DuckDBValue
+  type DuckDBType,
+  type DuckDBValue,
+  HUGEINT,
+  quotedIdentifier
 } from "@duckdb/node-api"
 import * as arrow from "apache-arrow"
 import type { Row } from "../../schemas/common.ts"
+import { duckTypeOf } from "./DuckTypes.ts"
 
 /** A value that does not fit its column; `column` is a dotted path such as `outputs[].amount`. */
 export class EncodeIssue extends Error {
@@ -135,9 +140,62 @@ const objectEncoder = (fields: ReadonlyArray<arrow.Field>, prefix: string, path:
   }
 }
 
+/**
+ * How a column travels from JavaScript into the Parquet file: the type of its column in the
+ * writer's staging table, and the SQL that turns that column into the file's type. Top-level
+ * DECIMAL(p,0) columns travel as HUGEINT (a bigint as it is) and TIMESTAMPTZ columns as DOUBLE
+ * epoch-microseconds (a JS number as it is), so the appender needs no value object per cell
+ * (measured: ~20 % of the writer's CPU on EVM blocks); DuckDB's casts make them exact types again.
+ */
+export interface Wire {
+  readonly type: DuckDBType
+  /** The expression of the file's column over the staging column `column` (already quoted). */
+  readonly select: (column: string) => string
+}
+
+/** 2^53 µs is the year 2255: a timestamp past it is no timestamp of a chain. */
+const MAX_EXACT_MICROS = 2 ** 53
+
+const micros = (path: string): Encoder => (v) => {
+  if (v instanceof Date) {
+    const ms = v.getTime()
+    if (Number.isNaN(ms)) throw new EncodeIssue(path, `expected a valid Date, got ${describe(v)}`)
+    return ms * 1000
+  }
+  if (typeof v === "bigint" && v <= BigInt(MAX_EXACT_MICROS) && v >= -BigInt(MAX_EXACT_MICROS)) return Number(v)
+  throw new EncodeIssue(path, `expected a Date or bigint epoch-microseconds within ±2^53, got ${describe(v)}`)
+}
+
+/** A top-level column's wire and encoder (see Wire). */
+const wireOf = (f: arrow.Field): { readonly wire: Wire; readonly encode: Encoder } => {
+  const type = f.type
+  if (type.typeId === arrow.Type.Decimal && (type as arrow.Decimal).scale === 0) {
+    const { precision } = type as arrow.Decimal
+    return { wire: { type: HUGEINT, select: (c) => `CAST(${c} AS DECIMAL(${precision},0))` }, encode: nullable(f.name, f.nullable, decimalBigInt(f.name, precision)) }
+  }
+  if (type.typeId === arrow.Type.Timestamp) {
+    // the file's type is checked as for any column (UTC microseconds only)
+    duckTypeOf(type, f.name)
+    return { wire: { type: DOUBLE, select: (c) => `make_timestamptz(CAST(${c} AS BIGINT))` }, encode: nullable(f.name, f.nullable, micros(f.name)) }
+  }
+  return { wire: { type: duckTypeOf(type, f.name), select: (c) => c }, encode: encoderOf(f, f.name) }
+}
+
+const decimalBigInt = (path: string, precision: number): Encoder => {
+  const max = 10n ** BigInt(precision) - 1n
+  return (v) => {
+    if (typeof v === "bigint" && v <= max && v >= -max) return v
+    throw new EncodeIssue(path, `expected a bigint with at most ${precision} digits, got ${describe(v)}`)
+  }
+}
+
 export interface CompiledRows {
   /** The columns written, in order (the schema's fields minus the partition keys). */
   readonly fields: ReadonlyArray<arrow.Field>
+  /** Per field, how it travels (see Wire). */
+  readonly wires: ReadonlyArray<Wire>
+  /** The SELECT list that makes the staging table's columns the file's columns, in order. */
+  readonly selectList: string
   /**
    * Fills `columns` (one array per written field) with rows `[from, to)`; throws EncodeIssue
    * with the row index in its message.
@@ -153,9 +211,13 @@ export const compileRows = (schema: arrow.Schema, omit: ReadonlySet<string>): Co
   const fields = schema.fields.filter((f) => !omit.has(f.name))
   const known = new Set(schema.fields.map((f) => f.name))
   const names = fields.map((f) => f.name)
-  const encoders = fields.map((f) => encoderOf(f, f.name))
+  const wired = fields.map(wireOf)
+  const encoders = wired.map((w) => w.encode)
+  const wires = wired.map((w) => w.wire)
   return {
     fields,
+    wires,
+    selectList: fields.map((f, i) => `${wires[i]!.select(quotedIdentifier(f.name))} AS ${quotedIdentifier(f.name)}`).join(", "),
     encode: (rows, from, to, columns) => {
       for (let r = from; r < to; r++) {
         const row = rows[r]!

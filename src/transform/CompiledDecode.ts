@@ -24,6 +24,17 @@ export const PARSE_OPTIONS: SchemaAST.ParseOptions = { errors: "first", onExcess
 
 const hasOwn = Object.prototype.hasOwnProperty
 
+/**
+ * A node's own compiled decoder, declared beside the schema (`withCompiled`): for the few helpers
+ * every record meets many times (decimal strings, timestamps), a direct function instead of the
+ * generic composition of a pattern, a transformation and a declaration. The audit holds it to
+ * Effect's answer like everything else.
+ */
+export const CompiledAnnotationId: unique symbol = Symbol.for("chainetl/CompiledDecode")
+
+export const withCompiled = <S extends Schema.Schema.Any>(schema: S, decode: (input: unknown) => unknown): S =>
+  schema.annotations({ [CompiledAnnotationId]: decode }) as S
+
 /** An Either from Effect's parser or a declaration; anything else (an Effect to run) is not compiled. */
 const settle = (result: unknown): unknown => {
   if (!Either.isEither(result)) return FAIL
@@ -88,6 +99,8 @@ export const compileDecoder = (ast: SchemaAST.AST): Node => {
   }
 
   const build = (node: SchemaAST.AST): Node => {
+    const own = node.annotations[CompiledAnnotationId]
+    if (typeof own === "function") return own as Node
     // annotations that change how Effect parses this node: let Effect parse it
     if (Option.isSome(SchemaAST.getParseOptionsAnnotation(node)) || Option.isSome(SchemaAST.getDecodingFallbackAnnotation(node))) {
       return viaEffect(node)

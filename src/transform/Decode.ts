@@ -4,7 +4,7 @@
  */
 import { Either, ParseResult, Schema, SchemaAST } from "effect"
 import { RecordError } from "../crawl/Dataset.ts"
-import { compileDecoder, FAIL, PARSE_OPTIONS } from "./CompiledDecode.ts"
+import { compileDecoder, FAIL, PARSE_OPTIONS, withCompiled } from "./CompiledDecode.ts"
 import { auditDecode, decodeAudit } from "./DecodeAudit.ts"
 
 /** Top-level fields a record had that its schema does not know, by record (read by toRows). */
@@ -60,38 +60,49 @@ export const decoder = <A, I>(schema: Schema.Schema<A, I, never>) => {
 }
 
 /** A decimal string (block numbers, amounts) decoded to bigint, never via a JS number. */
-export const DecimalString = Schema.String.pipe(
-  Schema.pattern(/^-?[0-9]{1,78}$/, { message: () => "expected a decimal integer string" }),
-  Schema.compose(Schema.BigInt)
+const DECIMAL = /^-?[0-9]{1,78}$/
+
+export const DecimalString = withCompiled(
+  Schema.String.pipe(Schema.pattern(DECIMAL, { message: () => "expected a decimal integer string" }), Schema.compose(Schema.BigInt)),
+  (u) => (typeof u === "string" && DECIMAL.test(u) ? BigInt(u) : FAIL)
 )
 
 /** An integer that may arrive as a JSON number or, from the lossless parser, as a bigint. */
-export const IntegerLike = Schema.Union(
-  Schema.BigIntFromSelf,
-  Schema.Number.pipe(Schema.int())
-).pipe(
-  Schema.transform(Schema.BigIntFromSelf, {
-    strict: true,
-    decode: (v) => (typeof v === "bigint" ? v : BigInt(v)),
-    encode: (v) => v
-  })
+export const IntegerLike = withCompiled(
+  Schema.Union(Schema.BigIntFromSelf, Schema.Number.pipe(Schema.int())).pipe(
+    Schema.transform(Schema.BigIntFromSelf, {
+      strict: true,
+      decode: (v) => (typeof v === "bigint" ? v : BigInt(v)),
+      encode: (v) => v
+    })
+  ),
+  (u) => (typeof u === "bigint" ? u : Number.isSafeInteger(u) ? BigInt(u as number) : FAIL)
 )
 
 /** Unix seconds → Date, rejecting values outside a plausible chain lifetime (year 2000–2200). */
-export const UnixSeconds = Schema.Number.pipe(
-  Schema.int(),
-  Schema.between(946_684_800, 7_258_118_400, { message: () => "expected a Unix timestamp in seconds between 2000 and 2200" }),
-  Schema.transform(Schema.DateFromSelf, {
-    strict: true,
-    decode: (s) => new Date(s * 1000),
-    encode: (d) => Math.floor(d.getTime() / 1000)
-  })
+const FIRST_SECOND = 946_684_800
+const LAST_SECOND = 7_258_118_400
+
+export const UnixSeconds = withCompiled(
+  Schema.Number.pipe(
+    Schema.int(),
+    Schema.between(FIRST_SECOND, LAST_SECOND, { message: () => "expected a Unix timestamp in seconds between 2000 and 2200" }),
+    Schema.transform(Schema.DateFromSelf, {
+      strict: true,
+      decode: (s) => new Date(s * 1000),
+      encode: (d) => Math.floor(d.getTime() / 1000)
+    })
+  ),
+  (u) => (Number.isSafeInteger(u) && (u as number) >= FIRST_SECOND && (u as number) <= LAST_SECOND ? new Date((u as number) * 1000) : FAIL)
 )
 
 /**
  * A JSON number the schema stores as DOUBLE (metric values, holder sort keys). The lossless parser
  * hands integers above 2^53 over as bigint; here they become the nearest double, as documented.
  */
-export const NumberLike = Schema.Union(Schema.Number, Schema.BigIntFromSelf).pipe(
-  Schema.transform(Schema.Number, { strict: true, decode: (v) => (typeof v === "bigint" ? Number(v) : v), encode: (v) => v })
+export const NumberLike = withCompiled(
+  Schema.Union(Schema.Number, Schema.BigIntFromSelf).pipe(
+    Schema.transform(Schema.Number, { strict: true, decode: (v) => (typeof v === "bigint" ? Number(v) : v), encode: (v) => v })
+  ),
+  (u) => (typeof u === "number" ? u : typeof u === "bigint" ? Number(u) : FAIL)
 )

@@ -22,6 +22,8 @@ export interface Mapped {
   readonly children: ReadonlyArray<readonly [string, ReadonlyArray<Row>]>
 }
 
+const NO_CHILDREN: Mapped["children"] = []
+
 export const toRows = (
   dataset: DatasetDef<any>,
   slice: Slice,
@@ -42,13 +44,19 @@ export const toRows = (
       continue
     }
     try {
-      const row = { ...dataset.toRow(record, slice), ...stamp }
+      // a mapper returns a fresh object: stamping it in place saves a copy per record
+      const row = dataset.toRow(record, slice)
+      row["run_id"] = stamp.run_id
+      row["ingested_at"] = stamp.ingested_at
       dataset.derive?.(row)
-      const children = (dataset.children ?? []).map((c) => {
-        const rows = c.toRows(record, slice).map((r) => ({ ...r, ...stamp }))
-        if (c.derive !== undefined) for (const r of rows) c.derive(r)
-        return [c.name, rows] as const
-      })
+      const children =
+        dataset.children === undefined
+          ? NO_CHILDREN
+          : dataset.children.map((c) => {
+              const rows = c.toRows(record, slice).map((r) => ({ ...r, ...stamp }))
+              if (c.derive !== undefined) for (const r of rows) c.derive(r)
+              return [c.name, rows] as const
+            })
       mapped.push({ row, children })
       countUnknown(record)
     } catch (e) {
