@@ -19,12 +19,12 @@ import { Effect } from "effect"
 import * as fs from "node:fs/promises"
 import * as path from "node:path"
 import { SinkError } from "../Errors.ts"
-import { type CatalogDataset, type DatasetFiles, datasetStatements, readParquetSql } from "./CatalogSql.ts"
+import { type CatalogDataset, type DatasetFiles, datasetStatements, latestStatements, readParquetSql } from "./CatalogSql.ts"
 import { fsyncPath } from "./Durable.ts"
 import { grainOnDisk } from "./Layout.ts"
 import { fileSet } from "./Manifest.ts"
 
-export type { CatalogDataset, CatalogPartitionKey, PartitionKeyType } from "./CatalogSql.ts"
+export type { CatalogDataset, CatalogPartitionKey, LatestSpec, PartitionKeyType } from "./CatalogSql.ts"
 
 export const CATALOG_FILE = "catalog.duckdb"
 export const CATALOG_SQL_FILE = "catalog.sql"
@@ -90,7 +90,7 @@ const build = async (outDirInput: string, datasets: ReadonlyArray<CatalogDataset
         const dataset = await layoutOnDisk(outDir, declared)
         const files = await datasetFiles(connection, outDir, dataset)
         if (files === undefined) empty.push(dataset.name)
-        for (const statement of datasetStatements(dataset, files)) {
+        for (const statement of [...datasetStatements(dataset, files), ...latestStatements(dataset)]) {
           await connection.run(statement)
           statements.push(statement)
         }
