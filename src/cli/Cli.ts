@@ -119,10 +119,28 @@ const emulator = Command.make("emulator", emulatorFlags, (flags) =>
   Command.withDescription("Serve the chain-data, metrics and node JSON-RPC emulator until interrupted")
 )
 
-const catalog = Command.make("catalog", { out }, (a) =>
-  Effect.flatMap(Effect.promise(() => import("./catalogCommand.ts")), (m) => m.catalogCommand(Option.getOrUndefined(a.out)))
+const catalog = Command.make(
+  "catalog",
+  {
+    out,
+    ddl: Options.choice("ddl", ["spark", "trino", "athena"]).pipe(
+      Options.withDescription("Print external-table DDL for this engine over the same folders instead of rebuilding the catalog"),
+      Options.optional
+    ),
+    location: Options.text("location").pipe(Options.withDescription("With --ddl: where the engine finds the output folder, e.g. s3://bucket/chainetl (default: file URL of --out)"), Options.optional),
+    database: Options.text("database").pipe(Options.withDescription("With --ddl: database (Trino: schema) of the tables (default chainetl)"), Options.withDefault("chainetl"))
+  },
+  (a) =>
+    Effect.flatMap(Effect.promise(() => import("./catalogCommand.ts")), (m) =>
+      m.catalogCommand({
+        out: Option.getOrUndefined(a.out),
+        database: a.database,
+        ...Option.match(a.ddl, { onNone: () => ({}), onSome: (ddl) => ({ ddl }) }),
+        ...Option.match(a.location, { onNone: () => ({}), onSome: (location) => ({ location }) })
+      })
+    )
 ).pipe(
-  Command.withDescription("Rebuild output/catalog.duckdb and output/catalog.sql from the Parquet on disk")
+  Command.withDescription("Rebuild output/catalog.duckdb and output/catalog.sql from the Parquet on disk, or print DDL for Spark, Trino or Athena")
 )
 
 const compact = Command.make(

@@ -144,4 +144,27 @@ describe("_latest views and partition pruning over a re-fetched output", () => {
       { filesRead: fuji.matching, matched: fuji.all }
     ])
   })
+
+  it("given the output, when its table folders are walked, then they follow Hive's conventions and hold nothing but the files a view reads", async () => {
+    for (const dataset of ["delegators", "evm_blocks"]) {
+      const files = await filesUnder(path.join(out, dataset))
+      const bad: string[] = []
+      for (const f of files) {
+        const segments = f.split("/")
+        const name = segments.pop()!
+        if (!/^part-[a-z0-9-]+-\d{6}\.parquet$/.test(name)) bad.push(f)
+        for (const s of segments) {
+          const m = /^([a-z][a-z0-9_]*)=([^:=/]+)$/.exec(s)
+          if (m === null || ((m[1] === "date" || m[1] === "snapshot_date") && !/^\d{4}-\d{2}-\d{2}$/.test(m[2]!))) bad.push(f)
+        }
+      }
+      expect(bad).toEqual([])
+      // an engine reading every file of the folder, as Spark or Trino would, counts what the view counts
+      const [row] = await query(
+        catalog(),
+        `SELECT (SELECT count(*) FROM read_parquet('${path.join(out, dataset)}/**', hive_partitioning = true))::INTEGER AS folder, (SELECT count(*) FROM ${dataset})::INTEGER AS view`
+      )
+      expect(row!["folder"]).toBe(row!["view"])
+    }
+  })
 })
