@@ -175,9 +175,23 @@ const status = Command.make(
     )
 ).pipe(Command.withDescription("Show watermarks, lag, pending windows, every dataset's slices, the last runs and failed slices"))
 
+const query = Command.make(
+  "query",
+  {
+    sql: Args.text({ name: "sql" }).pipe(Args.withDescription("One SQL statement over the catalog's views, e.g. \"SELECT count(*) FROM delegators_latest\"")),
+    out,
+    format: Options.choice("format", ["table", "csv", "json", "parquet"]).pipe(Options.withDescription("Output format (default: an aligned table)"), Options.withDefault("table" as const)),
+    output: Options.text("output").pipe(Options.withDescription("Write the result to this file instead of stdout"), Options.optional)
+  },
+  (a) =>
+    Effect.flatMap(Effect.promise(() => import("./queryCommand.ts")), (m) =>
+      m.queryCommand({ sql: a.sql, out: Option.getOrUndefined(a.out), format: a.format, output: Option.getOrUndefined(a.output) })
+    )
+).pipe(Command.withDescription("Run one SQL statement over the catalog (read-only) and print the result"))
+
 export const chainetl = Command.make("chainetl").pipe(
   Command.withDescription("ETL for blockchain data: chain-data REST, metrics and node JSON-RPC to Parquet + DuckDB"),
-  Command.withSubcommands([run, backfill, emulator, catalog, compact, status])
+  Command.withSubcommands([run, backfill, emulator, catalog, compact, status, query])
 )
 
 export const cli = Command.run(chainetl, { name: "chainetl", version: "0.1.0" })

@@ -20,7 +20,8 @@ export const commandFlags: Readonly<Record<string, ReadonlyArray<string>>> = {
   ],
   catalog: ["--out", "--ddl", "--location", "--database"],
   compact: ["--out", "--target-rows", "--target-mb", "--quiet"],
-  status: ["--out", "--live", "--json"]
+  status: ["--out", "--live", "--json"],
+  query: ["--out", "--format", "--output"]
 }
 
 /** Flags @effect/cli adds to every command. */
