@@ -119,10 +119,28 @@ const emulator = Command.make("emulator", emulatorFlags, (flags) =>
   Command.withDescription("Serve the chain-data, metrics and node JSON-RPC emulator until interrupted")
 )
 
-const catalog = Command.make("catalog", { out }, (a) =>
-  Effect.flatMap(Effect.promise(() => import("./catalogCommand.ts")), (m) => m.catalogCommand(Option.getOrUndefined(a.out)))
+const catalog = Command.make(
+  "catalog",
+  {
+    out,
+    ddl: Options.choice("ddl", ["spark", "trino", "athena"]).pipe(
+      Options.withDescription("Print external-table DDL for this engine over the same folders instead of rebuilding the catalog"),
+      Options.optional
+    ),
+    location: Options.text("location").pipe(Options.withDescription("With --ddl: where the engine finds the output folder, e.g. s3://bucket/chainetl (default: file URL of --out)"), Options.optional),
+    database: Options.text("database").pipe(Options.withDescription("With --ddl: database (Trino: schema) of the tables (default chainetl)"), Options.withDefault("chainetl"))
+  },
+  (a) =>
+    Effect.flatMap(Effect.promise(() => import("./catalogCommand.ts")), (m) =>
+      m.catalogCommand({
+        out: Option.getOrUndefined(a.out),
+        database: a.database,
+        ...Option.match(a.ddl, { onNone: () => ({}), onSome: (ddl) => ({ ddl }) }),
+        ...Option.match(a.location, { onNone: () => ({}), onSome: (location) => ({ location }) })
+      })
+    )
 ).pipe(
-  Command.withDescription("Rebuild output/catalog.duckdb and output/catalog.sql from the Parquet on disk")
+  Command.withDescription("Rebuild output/catalog.duckdb and output/catalog.sql from the Parquet on disk, or print DDL for Spark, Trino or Athena")
 )
 
 const compact = Command.make(
@@ -157,9 +175,23 @@ const status = Command.make(
     )
 ).pipe(Command.withDescription("Show watermarks, lag, pending windows, every dataset's slices, the last runs and failed slices"))
 
+const query = Command.make(
+  "query",
+  {
+    sql: Args.text({ name: "sql" }).pipe(Args.withDescription("One SQL statement over the catalog's views, e.g. \"SELECT count(*) FROM delegators_latest\"")),
+    out,
+    format: Options.choice("format", ["table", "csv", "json", "parquet"]).pipe(Options.withDescription("Output format (default: an aligned table)"), Options.withDefault("table" as const)),
+    output: Options.text("output").pipe(Options.withDescription("Write the result to this file instead of stdout"), Options.optional)
+  },
+  (a) =>
+    Effect.flatMap(Effect.promise(() => import("./queryCommand.ts")), (m) =>
+      m.queryCommand({ sql: a.sql, out: Option.getOrUndefined(a.out), format: a.format, output: Option.getOrUndefined(a.output) })
+    )
+).pipe(Command.withDescription("Run one SQL statement over the catalog (read-only) and print the result"))
+
 export const chainetl = Command.make("chainetl").pipe(
   Command.withDescription("ETL for blockchain data: chain-data REST, metrics and node JSON-RPC to Parquet + DuckDB"),
-  Command.withSubcommands([run, backfill, emulator, catalog, compact, status])
+  Command.withSubcommands([run, backfill, emulator, catalog, compact, status, query])
 )
 
 export const cli = Command.run(chainetl, { name: "chainetl", version: "0.1.0" })

@@ -18,9 +18,10 @@ export const commandFlags: Readonly<Record<string, ReadonlyArray<string>>> = {
     "--fault-429", "--fault-429-burst", "--fault-retry-after", "--fault-latency-ms", "--fault-reset", "--fault-truncate",
     "--fault-malformed", "--fault-extra-fields"
   ],
-  catalog: ["--out"],
+  catalog: ["--out", "--ddl", "--location", "--database"],
   compact: ["--out", "--target-rows", "--target-mb", "--quiet"],
-  status: ["--out", "--live", "--json"]
+  status: ["--out", "--live", "--json"],
+  query: ["--out", "--format", "--output"]
 }
 
 /** Flags @effect/cli adds to every command. */

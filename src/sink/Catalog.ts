@@ -14,17 +14,18 @@
  * The database is built under a temporary name, closed, then renamed over the old one: a notebook
  * that has the old catalog open keeps reading the old file, and never sees a half-built one.
  */
-import { type DuckDBConnection, DuckDBInstance } from "@duckdb/node-api"
+import { type DuckDBConnection, DuckDBInstance, quotedIdentifier, quotedString } from "@duckdb/node-api"
 import { Effect } from "effect"
 import * as fs from "node:fs/promises"
 import * as path from "node:path"
 import { SinkError } from "../Errors.ts"
-import { type CatalogDataset, type DatasetFiles, datasetStatements, readParquetSql } from "./CatalogSql.ts"
+import { type CatalogDataset, type DatasetFiles, datasetStatements, latestStatements, readParquetSql } from "./CatalogSql.ts"
 import { fsyncPath } from "./Durable.ts"
 import { grainOnDisk } from "./Layout.ts"
 import { fileSet } from "./Manifest.ts"
+import { recordSchema, SCHEMA_TABLE, type SchemaHistory } from "./SchemaVersions.ts"
 
-export type { CatalogDataset, CatalogPartitionKey, PartitionKeyType } from "./CatalogSql.ts"
+export type { CatalogDataset, CatalogPartitionKey, LatestSpec, PartitionKeyType } from "./CatalogSql.ts"
 
 export const CATALOG_FILE = "catalog.duckdb"
 export const CATALOG_SQL_FILE = "catalog.sql"
@@ -63,6 +64,39 @@ export const datasetFiles = async (connection: DuckDBConnection, outDir: string,
   return { glob, columns: new Set(described.getRowObjectsJS().map((r) => String(r["column_name"]))), compacted, replaced }
 }
 
+/** Top-level columns of each file of a glob, from the Parquet footers (sorted names per file). */
+const fileColumns = async (connection: DuckDBConnection, glob: string): Promise<ReadonlyArray<string>> => {
+  const rows = await connection.runAndReadAll(
+    `SELECT file_name, list(DISTINCT split_part(path_in_schema, ', ', 1)) AS cols FROM parquet_metadata(${quotedString(glob)}) GROUP BY file_name`
+  )
+  return rows.getRowObjectsJS().map((r) => (r["cols"] as string[]).slice().sort().join(","))
+}
+
+/**
+ * The `chainetl_schema_versions` table: per dataset with files, every version of its history, the
+ * current one marked, and how many files hold exactly that version's columns (partition keys are
+ * in the path, not the file).
+ */
+const schemaTableStatements = (
+  entries: ReadonlyArray<{ readonly dataset: CatalogDataset; readonly history: SchemaHistory; readonly files: ReadonlyArray<string> }>
+): ReadonlyArray<string> => {
+  const values = entries.flatMap(({ dataset, history, files }) => {
+    const inPath = new Set(dataset.partitionKeys.map((k) => k.key))
+    return history.versions.map((v, i) => {
+      const stored = v.columns.map((c) => c.name).filter((n) => !inPath.has(n)).sort().join(",")
+      const count = files.filter((f) => f === stored).length
+      const columns = `[${v.columns.map((c) => quotedString(`${c.name} ${c.type}`)).join(", ")}]`
+      return `(${quotedString(dataset.name)}, ${v.version}, ${quotedString(v.hash)}, ${columns}, ${quotedString(v.firstSeen)}::TIMESTAMPTZ, ${i === history.versions.length - 1}, ${count})`
+    })
+  })
+  const table = quotedIdentifier(SCHEMA_TABLE)
+  return [
+    `CREATE OR REPLACE TABLE ${table} (dataset VARCHAR, version INTEGER, schema_hash VARCHAR, columns VARCHAR[], first_seen TIMESTAMPTZ, is_current BOOLEAN, files INTEGER);`,
+    ...(values.length === 0 ? [] : [`INSERT INTO ${table} VALUES\n${values.join(",\n")};`]),
+    `COMMENT ON TABLE ${table} IS ${quotedString("Schema versions of each dataset with files: version (1, 2, … in the order catalog builds met them), SHA-256 prefix of its columns and types, its columns, whether it is the current one, and how many files on disk hold exactly its columns")};`
+  ]
+}
+
 const writeAtomically = async (file: string, text: string): Promise<void> => {
   const tmp = `${file}.tmp-${process.pid}`
   await fs.writeFile(tmp, text)
@@ -82,6 +116,8 @@ const build = async (outDirInput: string, datasets: ReadonlyArray<CatalogDataset
   await removeDatabase(tmp)
   const statements: string[] = []
   const empty: string[] = []
+  const versions: Array<Parameters<typeof schemaTableStatements>[0][number]> = []
+  const now = new Date()
   const db = await DuckDBInstance.create(tmp)
   try {
     const connection = await db.connect()
@@ -90,10 +126,15 @@ const build = async (outDirInput: string, datasets: ReadonlyArray<CatalogDataset
         const dataset = await layoutOnDisk(outDir, declared)
         const files = await datasetFiles(connection, outDir, dataset)
         if (files === undefined) empty.push(dataset.name)
-        for (const statement of datasetStatements(dataset, files)) {
+        else versions.push({ dataset, history: await recordSchema(outDir, dataset.name, dataset.schema, now), files: await fileColumns(connection, files.glob) })
+        for (const statement of [...datasetStatements(dataset, files), ...latestStatements(dataset)]) {
           await connection.run(statement)
           statements.push(statement)
         }
+      }
+      for (const statement of schemaTableStatements(versions)) {
+        await connection.run(statement)
+        statements.push(statement)
       }
     } finally {
       connection.closeSync()

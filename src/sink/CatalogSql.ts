@@ -28,7 +28,26 @@ export interface CatalogDataset {
    * one its folder was written at, whatever the job in hand says.
    */
   readonly byGrain?: Readonly<Record<"day" | "month", CatalogDataset>>
+  /** How the `<name>_latest` view picks one row per entity; no such view when absent. */
+  readonly latest?: LatestSpec
 }
+
+/**
+ * One row per entity of a dataset, for its `<name>_latest` view. `key` names an entity across
+ * the whole dataset (a dataset's own `key` is only unique within a slice, so the slice's
+ * identifying columns join it); the newest ingestion of a key wins (`ingested_at`, then `run_id`).
+ * Snapshot datasets set `snapshotScope`, the columns naming one listing that is snapshotted
+ * (e.g. `network`, or `chain_id` + `contract_address`): the view keeps each listing's latest
+ * `snapshot_date` only, so an entity gone from the newest snapshot (a spent UTXO, a finished
+ * delegation no longer listed) is gone from the view too, as it is from the service.
+ */
+export interface LatestSpec {
+  readonly key: ReadonlyArray<string>
+  readonly snapshotScope?: ReadonlyArray<string>
+}
+
+/** The name of a dataset's de-duplicated view. */
+export const latestViewName = (dataset: string): string => `${dataset}_latest`
 
 /** What the files of a dataset hold, found by the builder; `undefined` when it has no part yet. */
 export interface DatasetFiles {
@@ -119,6 +138,46 @@ export const datasetStatements = (dataset: CatalogDataset, files: DatasetFiles |
   return [
     `CREATE OR REPLACE VIEW ${view} AS SELECT\n${select}\n${from};`,
     `COMMENT ON VIEW ${view} IS ${quotedString(datasetComment)};`,
+    ...columns.map((c) => `COMMENT ON COLUMN ${view}.${quotedIdentifier(c.name)} IS ${quotedString(c.comment)};`)
+  ]
+}
+
+/** Order of "newest first" among the rows of one key. */
+const NEWEST_FIRST = `${quotedIdentifier("ingested_at")} DESC, ${quotedIdentifier("run_id")} DESC`
+
+const idList = (columns: ReadonlyArray<string>) => columns.map(quotedIdentifier).join(", ")
+
+/**
+ * The `<name>_latest` view over the raw view (so it reads the same live files) and its comments;
+ * nothing when the dataset declares no `latest`. Partition-key filters pass through it to the
+ * raw view's scan when the key is a PARTITION BY column of the windows (every partition key
+ * but the time key is).
+ */
+export const latestStatements = (dataset: CatalogDataset): ReadonlyArray<string> => {
+  const spec = dataset.latest
+  if (spec === undefined) return []
+  const columns = viewColumns(dataset)
+  const names = new Set(columns.map((c) => c.name))
+  const scope = spec.snapshotScope
+  for (const c of [...spec.key, ...(scope ?? []), "ingested_at", "run_id", ...(scope === undefined ? [] : ["snapshot_date"])]) {
+    if (!names.has(c)) throw new Error(`${dataset.name}: latest view column "${c}" is not a column of the dataset`)
+  }
+  const raw = quotedIdentifier(dataset.name)
+  const view = quotedIdentifier(latestViewName(dataset.name))
+  const snap = quotedIdentifier("snapshot_date")
+  const newest = `row_number() OVER (PARTITION BY ${idList(spec.key)} ORDER BY ${scope === undefined ? "" : `${snap} DESC, `}${NEWEST_FIRST}) = 1`
+  const qualify =
+    scope === undefined
+      ? newest
+      : `${snap} = max(${snap}) OVER (${scope.length === 0 ? "" : `PARTITION BY ${idList(scope)}`}) AND ${newest}`
+  const what =
+    scope === undefined
+      ? `one row per ${spec.key.join(", ")}: the newest ingestion`
+      : `the latest snapshot_date of each ${scope.length === 0 ? "run" : scope.join(", ")}, one row per ${spec.key.join(", ")} in it`
+  const datasetComment = dataset.schema.metadata.get(COMMENT_KEY) ?? ""
+  return [
+    `CREATE OR REPLACE VIEW ${view} AS SELECT * FROM ${raw}\nQUALIFY ${qualify};`,
+    `COMMENT ON VIEW ${view} IS ${quotedString(`${datasetComment}${datasetComment === "" ? "" : ". "}Latest view of ${dataset.name}: ${what}`)};`,
     ...columns.map((c) => `COMMENT ON COLUMN ${view}.${quotedIdentifier(c.name)} IS ${quotedString(c.comment)};`)
   ]
 }

@@ -72,4 +72,16 @@ describe("the whole catalogue against the emulator's default world", () => {
     }
     expect(wrong).toEqual([])
   })
+
+  it("given one run (nothing fetched twice), when each _latest view is counted, then it holds every row of its raw view: its entity key names one row", async () => {
+    const catalog = path.join(out, "catalog.duckdb")
+    const collapsed: string[] = []
+    const withLatest = catalogEntries().filter((d) => d.latest !== undefined)
+    expect(withLatest.length).toBeGreaterThan(30)
+    for (const d of withLatest) {
+      const [row] = await query(catalog, `SELECT (SELECT count(*) FROM "${d.name}")::INTEGER AS raw, (SELECT count(*) FROM "${d.name}_latest")::INTEGER AS latest`)
+      if (row?.["raw"] !== row?.["latest"]) collapsed.push(`${d.name}: ${row?.["raw"]} rows, ${row?.["latest"]} latest`)
+    }
+    expect(collapsed).toEqual([])
+  })
 })
