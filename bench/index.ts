@@ -9,6 +9,7 @@ import { runE2eBench } from "./e2e/main.ts"
 import { runParquetWriters } from "./parquet-writers.ts"
 import { runPlanning } from "./planning.ts"
 import { runStartup } from "./startup.ts"
+import { runFileCost } from "./fileCost.ts"
 
 const args = process.argv.slice(2)
 if (args.includes("--help")) {
@@ -16,6 +17,9 @@ if (args.includes("--help")) {
 } else if (args.includes("--startup")) {
   // only the CLI's start-up CPU (bench/startup.ts)
   await runStartup(args)
+} else if (args.includes("--file-cost")) {
+  // what one more file costs the sink (bench/fileCost.ts)
+  await runFileCost(args)
 } else if (args.includes("--planning-only")) {
   runPlanning(args)
 } else if (args.includes("--writers")) {
