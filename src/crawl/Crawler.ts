@@ -319,7 +319,8 @@ export const crawlSlice = <R>(
           : summary(slice, "done", start, state, parts, unknownFields, guard.duplicates)
       ),
       Effect.catchAll((error) =>
-        store.save({ ...state, status: "failed", error: error.message }).pipe(
+        // a broken checkpoint is never written over: its file and the fix are in the error
+        (error._tag === "CheckpointError" && error.reason === "Corrupt" ? Effect.void : store.save({ ...state, status: "failed", error: error.message })).pipe(
           Effect.ignore,
           Effect.as({ ...summary(slice, "failed", start, state, parts, unknownFields, guard.duplicates), error: error.message })
         )
