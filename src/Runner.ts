@@ -124,10 +124,12 @@ export const planRun = (datasets: ReadonlyArray<AnyDataset>, job: Job, asOf: num
     return plan
   })
 
+const notRun = (slice: Slice): SliceResult => ({ ...notPlanned(slice.dataset, undefined), slice: slice.id, params: slice.params, status: "not_run" })
+
 /** The failed line of a dataset that could not be planned (its checkpoint is broken). */
-const notPlanned = (dataset: string, error: CheckpointError | SinkError): SliceResult => ({
+const notPlanned = (dataset: string, error: CheckpointError | SinkError | undefined): SliceResult => ({
   dataset,
-  slice: error._tag === "CheckpointError" ? error.slice : "*",
+  slice: error?._tag === "CheckpointError" ? error.slice : "*",
   params: {},
   status: "failed",
   pages: 0,
@@ -143,7 +145,7 @@ const notPlanned = (dataset: string, error: CheckpointError | SinkError): SliceR
   bytes: 0,
   waitMs: 0,
   durationMs: 0,
-  error: `${dataset} not planned: ${error.message}`
+  ...(error === undefined ? {} : { error: `${dataset} not planned: ${error.message}` })
 })
 
 export const run = (options: RunOptions) =>
@@ -197,9 +199,15 @@ export const run = (options: RunOptions) =>
       // 4.
       const crawl: CrawlOptions = { runId, asOf, ingestedAt: started, partRows: options.partRows }
       const results: SliceResult[] = []
+      // a service that refused our credentials stops the run: no slice starts after that
+      let stoppedBy: SliceResult | undefined
+      const crawlOrNot = (dataset: AnyDataset, slice: Slice) =>
+        stoppedBy !== undefined
+          ? Effect.succeed(notRun(slice))
+          : crawlSlice(dataset, slice, crawl).pipe(Effect.tap((r) => Effect.sync(() => void (r.stopsRun === true && stoppedBy === undefined ? (stoppedBy = r) : undefined))))
       for (const { dataset, slices, error } of plan) {
         if (error !== undefined) results.push(notPlanned(dataset.name, error))
-        const done = yield* Effect.forEach(slices, (slice) => crawlSlice(dataset, slice, crawl), {
+        const done = yield* Effect.forEach(slices, (slice) => crawlOrNot(dataset, slice), {
           concurrency: options.sliceConcurrency
         })
         results.push(...done)
@@ -212,7 +220,9 @@ export const run = (options: RunOptions) =>
       // compaction replaced goes only once a catalog that does not read it is in place
       const catalog = yield* Effect.either(buildCatalog(options.out, catalogEntries()))
       const finished_ = Either.isRight(catalog) && Either.isRight(compaction) ? yield* Effect.either(finishCompaction(compaction.right)) : Either.right(undefined)
+      const notRunCount = results.filter((r) => r.status === "not_run").length
       const errors = [
+        stoppedBy === undefined ? null : `stopped: ${stoppedBy.error ?? "a service refused the credentials"}; ${notRunCount} slice(s) not run`,
         Either.isLeft(catalog) ? `catalog not rebuilt: ${catalog.left.message}` : null,
         Either.isLeft(compaction) ? `compaction failed: ${compaction.left.message}` : null,
         Either.isLeft(finished_) ? `compaction not finished: ${finished_.left.message}` : null

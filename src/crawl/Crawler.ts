@@ -42,7 +42,8 @@ export interface SliceResult {
   readonly dataset: string
   readonly slice: string
   readonly params: Readonly<Record<string, string>>
-  readonly status: "done" | "failed" | "skipped"
+  /** "not_run": never started, because the run stopped before it (a service refused our credentials). */
+  readonly status: "done" | "failed" | "skipped" | "not_run"
   /** Pages, rows and rejects committed by this run (not cumulative). */
   readonly pages: number
   readonly rows: number
@@ -62,6 +63,8 @@ export interface SliceResult {
   readonly waitMs: number
   readonly durationMs: number
   readonly error?: string
+  /** The failure stops the whole run: a service refused our credentials (401/403). */
+  readonly stopsRun?: true
 }
 
 interface FetchedPage {
@@ -322,7 +325,11 @@ export const crawlSlice = <R>(
         // a broken checkpoint is never written over: its file and the fix are in the error
         (error._tag === "CheckpointError" && error.reason === "Corrupt" ? Effect.void : store.save({ ...state, status: "failed", error: error.message })).pipe(
           Effect.ignore,
-          Effect.as({ ...summary(slice, "failed", start, state, parts, unknownFields, guard.duplicates), error: error.message })
+          Effect.as({
+            ...summary(slice, "failed", start, state, parts, unknownFields, guard.duplicates),
+            error: error.message,
+            ...(error._tag === "SourceError" && error.reason === "Auth" ? { stopsRun: true as const } : {})
+          })
         )
       ),
       Effect.locally(statsScope, scope)
@@ -330,7 +337,7 @@ export const crawlSlice = <R>(
     const finishedAt = yield* Clock.currentTimeMillis
     const stats = yield* Effect.serviceOption(SourceStats)
     const cost = Option.isSome(stats) ? yield* stats.value.ofSlice(scope) : undefined
-    const result: SliceResult = {
+    const result: SliceResult & { readonly status: Counts["status"] } = {
       ...outcome,
       requests: cost?.requests ?? 0,
       retries: cost?.retries ?? 0,
@@ -355,11 +362,13 @@ export const crawlSlice = <R>(
     return result
   })
 
-type Counts = Omit<SliceResult, "requests" | "retries" | "rateLimited" | "bytes" | "waitMs" | "durationMs">
+type Counts = Omit<SliceResult, "requests" | "retries" | "rateLimited" | "bytes" | "waitMs" | "durationMs" | "status"> & {
+  readonly status: Exclude<SliceResult["status"], "not_run">
+}
 
 const summary = (
   slice: Slice,
-  status: SliceResult["status"],
+  status: Exclude<SliceResult["status"], "not_run">,
   before: CheckpointState,
   after: CheckpointState,
   parts = 0,

@@ -11,6 +11,7 @@ import { RateLimiter } from "./RateLimiter.ts"
 import { parseJson, statusFailure } from "./Response.ts"
 import { type AttemptFailure, attemptFailure, clampRetryAfterMs, type RetryState, retrySchedule } from "./Retry.ts"
 import { SourceStats } from "./SourceStats.ts"
+import { authError, makeAuthStop } from "./AuthStop.ts"
 
 export interface Outgoing {
   /** Identifies the request in errors, logs and spans, e.g. `GET data /v1/chains/43114/blocks?pageSize=100`. */
@@ -72,6 +73,7 @@ export const makeSourceHttp = Effect.gen(function* () {
   const stats = yield* SourceStats
   const policy = { ...settings.retry, maxRetries: settings.maxRetries }
   const scrub = scrubber(settings.apiKey)
+  const authStop = makeAuthStop()
 
   const execute = (outgoing: Outgoing): Effect.Effect<unknown, SourceError> => {
     const { label, request } = outgoing
@@ -132,9 +134,14 @@ export const makeSourceHttp = Effect.gen(function* () {
       )
     )
 
-    return Effect.retryOrElse(attempt, schedule, (failure, state) =>
-      Effect.zipRight(stats.add(host, { failures: 1 }), Effect.fail(giveUpError(failure, state, scrub)))
-    ).pipe(Effect.withSpan("chainetl.source.request", { attributes: { "chainetl.request": label } }))
+    const refused = authStop.refusal(host, label)
+    if (refused !== undefined) return Effect.fail(refused)
+    return Effect.retryOrElse(attempt, schedule, (failure, state) => {
+      if (failure.error.reason !== "Auth") return Effect.zipRight(stats.add(host, { failures: 1 }), Effect.fail(giveUpError(failure, state, scrub)))
+      const error = authError(settings, request.url, failure.error, scrub)
+      authStop.record(host, error)
+      return Effect.zipRight(stats.add(host, { failures: 1 }), Effect.fail(error))
+    }).pipe(Effect.withSpan("chainetl.source.request", { attributes: { "chainetl.request": label } }))
   }
 
   return { execute }
