@@ -3,8 +3,8 @@
  * headers and body, status interpretation, the retry schedule and the stats. RestClient and
  * JsonRpcClient only build requests and labels.
  */
-import { Headers, HttpClient, type HttpClientError, type HttpClientRequest } from "@effect/platform"
-import { Clock, Context, Effect, Either, Layer, Option, Redacted, Schedule } from "effect"
+import { Headers, HttpClient, type HttpClientError, type HttpClientRequest, type HttpClientResponse } from "@effect/platform"
+import { Clock, Context, Effect, Either, Layer, Option, Redacted, Schedule, Stream } from "effect"
 import { SourceConfig } from "../Config.ts"
 import { SourceError } from "../Errors.ts"
 import { RateLimiter } from "./RateLimiter.ts"
@@ -39,6 +39,8 @@ const describe = (error: HttpClientError.HttpClientError): string => {
   }
   return `${error.reason} error`
 }
+
+const mb = (bytes: number): string => String(Math.round((bytes / 1024 / 1024) * 100) / 100)
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`
 
@@ -81,23 +83,48 @@ export const makeSourceHttp = Effect.gen(function* () {
     const transient = (reason: "Transport" | "Timeout", detail: string) =>
       attemptFailure(new SourceError({ reason, request: label, detail }), "transient")
 
+    // The body is read as it arrives: the timeout is the longest silence between two pieces of it
+    // (a stalled connection), never the time a large body takes; its size is capped as it grows.
+    const readBody = (response: HttpClientResponse.HttpClientResponse): Effect.Effect<Answer, AttemptFailure> =>
+      response.stream.pipe(
+        // A reset mid-body lands here, after the status line looked fine.
+        Stream.mapError((e) => transient("Transport", `body of an HTTP ${response.status} answer broke off: ${describe(e)}`)),
+        Stream.timeoutFail(
+          () => transient("Timeout", `the body of an HTTP ${response.status} answer stalled: nothing arrived for ${settings.timeoutMs} ms`),
+          settings.timeoutMs
+        ),
+        Stream.runFoldEffect({ chunks: [] as Uint8Array[], size: 0 }, (acc, chunk) => {
+          const size = acc.size + chunk.length
+          if (size > settings.maxBodyBytes) {
+            return Effect.fail(
+              attemptFailure(
+                new SourceError({
+                  reason: "TooLarge",
+                  request: label,
+                  status: response.status,
+                  detail: `the answer's body is larger than ${mb(settings.maxBodyBytes)} MB (CHAINETL_MAX_BODY_MB); raise CHAINETL_MAX_BODY_MB if this machine has the memory for such pages`
+                }),
+                "never"
+              )
+            )
+          }
+          acc.chunks.push(chunk)
+          return Effect.succeed({ chunks: acc.chunks, size })
+        }),
+        Effect.map(({ chunks, size }): Answer => ({
+          status: response.status,
+          retryAfter: response.headers["retry-after"],
+          bytes: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size)
+        }))
+      )
+
     const exchange: Effect.Effect<Answer, AttemptFailure> = client.execute(request).pipe(
       Effect.mapError((e) => transient("Transport", describe(e))),
-      Effect.flatMap((response) =>
-        response.arrayBuffer.pipe(
-          Effect.map((buffer): Answer => ({
-            status: response.status,
-            retryAfter: response.headers["retry-after"],
-            bytes: new Uint8Array(buffer)
-          })),
-          // A reset mid-body lands here, after the status line looked fine.
-          Effect.mapError((e) => transient("Transport", `body of an HTTP ${response.status} answer broke off: ${describe(e)}`))
-        )
-      ),
       Effect.timeoutFail({
         duration: settings.timeoutMs,
-        onTimeout: () => transient("Timeout", `no complete answer within ${settings.timeoutMs} ms`)
+        onTimeout: () => transient("Timeout", `no answer within ${settings.timeoutMs} ms`)
       }),
+      Effect.flatMap(readBody),
       // The platform client writes request headers into its spans; the key header must not be one.
       Effect.locallyWith(Headers.currentRedactedNames, (names) => [...names, settings.apiKeyHeader])
     )
