@@ -26,6 +26,7 @@ import type { Job } from "./Job.ts"
 import { buildCatalog } from "./sink/Catalog.ts"
 import { clearDeadTemps } from "./sink/Leftovers.ts"
 import { acquireOutputLock } from "./sink/OutputLock.ts"
+import { refuseLinks } from "./sink/NoLinks.ts"
 import { ParquetSink } from "./sink/ParquetSink.ts"
 import { catalogEntries } from "./catalogEntries.ts"
 import { type CheckpointError, SinkError } from "./Errors.ts"
@@ -155,7 +156,12 @@ export const run = (options: RunOptions) =>
       const runId = newRunId(started)
       const selected = selectDatasets(options.datasets, options.job)
       const mode = options.backfill === undefined ? "run" : "backfill"
-      // 1.
+      // 1. (nothing is written through a link planted in the output, the lock included)
+      yield* refuseLinks(
+        options.out,
+        compactionTables(registry).map((t) => t.name),
+        compactionTables(selected).map((t) => t.name)
+      )
       yield* acquireOutputLock(options.out, runId)
       // 2.
       const sink = yield* ParquetSink
