@@ -16,12 +16,13 @@
  *   does, whole). Repeats inside one pass are the service's doing and are counted (`duplicates`).
  *
  * Memory: tokens are remembered per pass (one per page). Keys are remembered as their text when
- * short and as a 128-bit digest otherwise (~70 bytes a key with the map's own cost), in two
- * generations of `maxKeys / 2`: when the current one is full it becomes the older one and the
- * oldest is dropped. So a slice holds at most `maxKeys` keys (default 1,000,000, ~70 MB); a
- * slice larger than that still never doubles a key committed by an earlier run or pass (those
- * come from `committed`, read back from its parts), but a repeat farther apart than `maxKeys / 2`
- * keys within one pass may be missed, and so may a cycle of fresh tokens that long.
+ * short and as a 128-bit digest otherwise (~100 bytes a key with the map's own cost, measured on
+ * Node 20), in two generations of `maxKeys / 2`: when the current one is full it becomes the
+ * older one and the oldest is dropped. So a slice holds at most `maxKeys` keys (default 500,000:
+ * ~50 MB, only for a slice that large); a slice larger than that still never doubles a key
+ * committed by an earlier run or pass (those come from `committed`, read back from its parts),
+ * but a repeat more than 250,000 keys after its first sending within one pass may be missed, and
+ * so may a cycle of fresh tokens that long.
  */
 import { createHash } from "node:crypto"
 import { SourceError } from "../Errors.ts"
@@ -33,7 +34,7 @@ export interface GuardLimits {
   readonly maxKeys: number
 }
 
-export const DEFAULT_GUARD_LIMITS: GuardLimits = { noProgressPages: 50, maxKeys: 1_000_000 }
+export const DEFAULT_GUARD_LIMITS: GuardLimits = { noProgressPages: 50, maxKeys: 500_000 }
 
 /** Short texts as they are, long ones as a digest; the prefix keeps the two kinds apart. */
 const compact = (text: string): string =>
