@@ -32,8 +32,13 @@ export interface SourceSettings {
   /** Lower-cased header name carrying the key to the chain-data service. */
   readonly apiKeyHeader: string
   readonly out: string
-  /** Per request attempt, covering headers and body. */
+  /**
+   * Per request attempt: the longest wait for the answer's headers, and then the longest silence
+   * between two pieces of its body. A large body that keeps arriving is never cut off.
+   */
   readonly timeoutMs: number
+  /** The largest answer body read (bytes); past it the request fails (TooLarge), unretried. */
+  readonly maxBodyBytes: number
   /** Retries of transient failures (5xx, transport, timeout, bad JSON) per request. */
   readonly maxRetries: number
   /** Requests per second per host (the limiter's ceiling; it adapts below it on 429). */
@@ -54,6 +59,8 @@ export interface SourceSettingsInput {
   readonly apiKeyHeader?: string
   readonly out?: string
   readonly timeoutMs?: number | string
+  /** Megabytes (2^20 bytes), fractions allowed. */
+  readonly maxBodyMb?: number | string
   readonly maxRetries?: number | string
   readonly rateLimit?: number | string
   readonly concurrency?: number | string
@@ -72,6 +79,7 @@ export const envNames: Readonly<Record<Field, string>> = {
   apiKeyHeader: "CHAINETL_API_KEY_HEADER",
   out: "CHAINETL_OUT",
   timeoutMs: "CHAINETL_TIMEOUT_MS",
+  maxBodyMb: "CHAINETL_MAX_BODY_MB",
   maxRetries: "CHAINETL_MAX_RETRIES",
   rateLimit: "CHAINETL_RATE_LIMIT",
   concurrency: "CHAINETL_CONCURRENCY",
@@ -91,6 +99,7 @@ const defaults = {
   apiKeyHeader: "x-service-api-key",
   out: "output",
   timeoutMs: 30_000,
+  maxBodyMb: 128,
   maxRetries: 6,
   rateLimit: 20,
   concurrency: 4
@@ -224,6 +233,9 @@ export const makeSourceSettings = (
     const timeoutMs = yield* parseNumber(label("timeoutMs"), input.timeoutMs, defaults.timeoutMs, {
       integer: true, min: 1, expected: "a positive integer of milliseconds", example: "30000"
     })
+    const maxBodyMb = yield* parseNumber(label("maxBodyMb"), input.maxBodyMb, defaults.maxBodyMb, {
+      integer: false, min: Number.MIN_VALUE, expected: "a positive number of megabytes", example: "128"
+    })
     const maxRetries = yield* parseNumber(label("maxRetries"), input.maxRetries, defaults.maxRetries, {
       integer: true, min: 0, expected: "a non-negative integer", example: "6"
     })
@@ -247,6 +259,7 @@ export const makeSourceSettings = (
       apiKeyHeader: header.toLowerCase(),
       out,
       timeoutMs,
+      maxBodyBytes: Math.floor(maxBodyMb * 1024 * 1024),
       maxRetries,
       rateLimit,
       rateBurst,
@@ -267,6 +280,7 @@ export const sourceSettingsConfig: Config.Config<SourceSettingsInput> = Config.a
   apiKeyHeader: optional(envNames.apiKeyHeader),
   out: optional(envNames.out),
   timeoutMs: optional(envNames.timeoutMs),
+  maxBodyMb: optional(envNames.maxBodyMb),
   maxRetries: optional(envNames.maxRetries),
   rateLimit: optional(envNames.rateLimit),
   concurrency: optional(envNames.concurrency)

@@ -14,6 +14,10 @@ export class SourceError extends Data.TaggedError("SourceError")<{
     | "Decode" // body is not the JSON we expect (truncated, not JSON)
     | "TokenExpired" // the service says the page token is invalid or expired
     | "Rpc" // JSON-RPC error object
+    | "TokenRepeated" // a listing answered a page token it had already answered in this pass (a cycle)
+    | "NoProgress" // a listing went on for too many pages without a key new to this pass
+    | "Auth" // 401/403: the service refused our credentials; the run stops (crawl/RunStop.ts)
+    | "TooLarge" // an answer's body is past the cap (CHAINETL_MAX_BODY_MB)
   /** Which request: method, service and path (never the API key). */
   readonly request: string
   readonly status?: number
@@ -52,8 +56,13 @@ export class CheckpointError extends Data.TaggedError("CheckpointError")<{
   readonly reason: "Io" | "Corrupt"
   readonly slice: string
   readonly detail: string
+  /** The checkpoint file, when one file is at fault. */
+  readonly file?: string
 }> {
   override get message(): string {
+    if (this.reason === "Corrupt" && this.file !== undefined) {
+      return `checkpoint ${this.file} is broken (${this.detail}). Fix: delete it to refetch that slice (the next run removes the slice's parts and fetches it again)`
+    }
     return `checkpoint of ${this.slice}: ${this.reason}: ${this.detail}`
   }
 }

@@ -26,9 +26,11 @@ import type { Job } from "./Job.ts"
 import { buildCatalog } from "./sink/Catalog.ts"
 import { clearDeadTemps } from "./sink/Leftovers.ts"
 import { acquireOutputLock } from "./sink/OutputLock.ts"
+import { refuseLinks } from "./sink/NoLinks.ts"
 import { ParquetSink } from "./sink/ParquetSink.ts"
 import { catalogEntries } from "./catalogEntries.ts"
-import { SinkError } from "./Errors.ts"
+import { type CheckpointError, SinkError } from "./Errors.ts"
+import { refetchDeleted } from "./crawl/Refetch.ts"
 import { type CompactionReport, compactTables, compactionTables, finishCompaction, recoverCompaction } from "./compact/Compaction.ts"
 import { type CompactSettings, DEFAULT_SETTINGS } from "./compact/Compactor.ts"
 
@@ -93,14 +95,25 @@ export const selectDatasets = (names: ReadonlyArray<string>, job: Job): Readonly
   return chosen.map((d) => withGrain(d, job.partitionGrain[d.name]))
 }
 
-/** The slices of each dataset for this run: pure given the job, the as-of and the checkpoints. */
+/**
+ * The slices of each dataset for this run: pure given the job, the as-of and the checkpoints. A
+ * dataset planned from its checkpoints (windows, heights) that holds a broken one is not planned:
+ * which range that slice covered is unknown, so new windows could overlap its parts. It carries
+ * the error instead (the file and the fix); the other datasets are planned as usual.
+ */
 export const planRun = (datasets: ReadonlyArray<AnyDataset>, job: Job, asOf: number, backfill?: Backfill) =>
   Effect.gen(function* () {
     const store = yield* CheckpointStore
     const runDate = new Date(asOf * 1000).toISOString().slice(0, 10)
-    const plan: Array<{ readonly dataset: AnyDataset; readonly slices: ReadonlyArray<Slice> }> = []
+    const plan: Array<{ readonly dataset: AnyDataset; readonly slices: ReadonlyArray<Slice>; readonly error?: CheckpointError }> = []
     for (const dataset of datasets) {
-      const checkpoints = dataset.windows === undefined && dataset.backfill !== "height" ? undefined : yield* store.list(dataset.name)
+      const listed = dataset.windows === undefined && dataset.backfill !== "height" ? undefined : yield* Effect.either(store.list(dataset.name))
+      if (listed !== undefined && Either.isLeft(listed)) {
+        if (listed.left.reason !== "Corrupt") return yield* Effect.fail(listed.left)
+        plan.push({ dataset, slices: [], error: listed.left })
+        continue
+      }
+      const checkpoints = listed?.right
       const slices = dataset.slices(job, {
         asOf,
         runDate,
@@ -112,6 +125,30 @@ export const planRun = (datasets: ReadonlyArray<AnyDataset>, job: Job, asOf: num
     return plan
   })
 
+const notRun = (slice: Slice): SliceResult => ({ ...notPlanned(slice.dataset, undefined), slice: slice.id, params: slice.params, status: "not_run" })
+
+/** The failed line of a dataset that could not be planned (its checkpoint is broken). */
+const notPlanned = (dataset: string, error: CheckpointError | SinkError | undefined): SliceResult => ({
+  dataset,
+  slice: error?._tag === "CheckpointError" ? error.slice : "*",
+  params: {},
+  status: "failed",
+  pages: 0,
+  rows: 0,
+  rejects: 0,
+  restarts: 0,
+  duplicates: 0,
+  parts: 0,
+  unknownFields: {},
+  requests: 0,
+  retries: 0,
+  rateLimited: 0,
+  bytes: 0,
+  waitMs: 0,
+  durationMs: 0,
+  ...(error === undefined ? {} : { error: `${dataset} not planned: ${error.message}` })
+})
+
 export const run = (options: RunOptions) =>
   Effect.scoped(
     Effect.gen(function* () {
@@ -119,7 +156,12 @@ export const run = (options: RunOptions) =>
       const runId = newRunId(started)
       const selected = selectDatasets(options.datasets, options.job)
       const mode = options.backfill === undefined ? "run" : "backfill"
-      // 1.
+      // 1. (nothing is written through a link planted in the output, the lock included)
+      yield* refuseLinks(
+        options.out,
+        compactionTables(registry).map((t) => t.name),
+        compactionTables(selected).map((t) => t.name)
+      )
       yield* acquireOutputLock(options.out, runId)
       // 2.
       const sink = yield* ParquetSink
@@ -129,8 +171,17 @@ export const run = (options: RunOptions) =>
       const tables = compactionTables(registry)
       yield* recoverCompaction(options.out, tables.map((t) => t.name), buildCatalog(options.out, catalogEntries()))
       const asOf = options.asOf ?? Math.floor(started.getTime() / 1000)
+      // slices whose broken checkpoint was deleted lose their parts first: they are fetched again
+      const unprepared = new Map<string, SinkError>()
+      for (const dataset of selected) {
+        const cleared = yield* Effect.either(refetchDeleted(options.out, dataset))
+        if (Either.isLeft(cleared)) unprepared.set(dataset.name, cleared.left)
+      }
       // 3.
-      const plan = yield* planRun(selected, options.job, asOf, options.backfill)
+      const plan = (yield* planRun(selected, options.job, asOf, options.backfill)).map((p) => {
+        const error = unprepared.get(p.dataset.name) ?? p.error
+        return error === undefined ? p : { ...p, slices: [], error }
+      })
       const planned = plan.reduce((n, p) => n + p.slices.length, 0)
       let report: RunReport = {
         runId,
@@ -154,8 +205,15 @@ export const run = (options: RunOptions) =>
       // 4.
       const crawl: CrawlOptions = { runId, asOf, ingestedAt: started, partRows: options.partRows }
       const results: SliceResult[] = []
-      for (const { dataset, slices } of plan) {
-        const done = yield* Effect.forEach(slices, (slice) => crawlSlice(dataset, slice, crawl), {
+      // a service that refused our credentials stops the run: no slice starts after that
+      let stoppedBy: SliceResult | undefined
+      const crawlOrNot = (dataset: AnyDataset, slice: Slice) =>
+        stoppedBy !== undefined
+          ? Effect.succeed(notRun(slice))
+          : crawlSlice(dataset, slice, crawl).pipe(Effect.tap((r) => Effect.sync(() => void (r.stopsRun === true && stoppedBy === undefined ? (stoppedBy = r) : undefined))))
+      for (const { dataset, slices, error } of plan) {
+        if (error !== undefined) results.push(notPlanned(dataset.name, error))
+        const done = yield* Effect.forEach(slices, (slice) => crawlOrNot(dataset, slice), {
           concurrency: options.sliceConcurrency
         })
         results.push(...done)
@@ -168,7 +226,9 @@ export const run = (options: RunOptions) =>
       // compaction replaced goes only once a catalog that does not read it is in place
       const catalog = yield* Effect.either(buildCatalog(options.out, catalogEntries()))
       const finished_ = Either.isRight(catalog) && Either.isRight(compaction) ? yield* Effect.either(finishCompaction(compaction.right)) : Either.right(undefined)
+      const notRunCount = results.filter((r) => r.status === "not_run").length
       const errors = [
+        stoppedBy === undefined ? null : `stopped: ${stoppedBy.error ?? "a service refused the credentials"}; ${notRunCount} slice(s) not run`,
         Either.isLeft(catalog) ? `catalog not rebuilt: ${catalog.left.message}` : null,
         Either.isLeft(compaction) ? `compaction failed: ${compaction.left.message}` : null,
         Either.isLeft(finished_) ? `compaction not finished: ${finished_.left.message}` : null

@@ -15,6 +15,7 @@ import { SinkError } from "../Errors.ts"
 import { newRunId } from "../Runner.ts"
 import { buildCatalog } from "../sink/Catalog.ts"
 import { clearDeadTemps } from "../sink/Leftovers.ts"
+import { refuseLinks } from "../sink/NoLinks.ts"
 import { acquireOutputLock } from "../sink/OutputLock.ts"
 import { STAGING_DIR } from "../sink/ParquetSink.ts"
 import { resolveOut } from "./output.ts"
@@ -37,6 +38,8 @@ export const compactCommand = (args: CompactArgs) =>
   Effect.scoped(
     Effect.gen(function* () {
       const out = path.resolve(resolveOut(args.out))
+      const chosen = args.datasets.length === 0 ? registry : registry.filter((d) => args.datasets.includes(d.name))
+      yield* refuseLinks(out, allTables().map((t) => t.name), compactionTables(chosen).map((t) => t.name))
       yield* acquireOutputLock(out, newRunId(new Date()))
       yield* Effect.tryPromise({
         try: () => fs.rm(path.join(out, STAGING_DIR), { recursive: true, force: true }),
@@ -45,7 +48,6 @@ export const compactCommand = (args: CompactArgs) =>
       yield* clearDeadTemps(out)
       const catalog = buildCatalog(out, catalogEntries())
       yield* recoverCompaction(out, allTables().map((t) => t.name), catalog)
-      const chosen = args.datasets.length === 0 ? registry : registry.filter((d) => args.datasets.includes(d.name))
       const report = yield* compactTables(out, compactionTables(chosen), compactSettings(args)).pipe(Effect.provide(CheckpointStore.layer(out)))
       yield* catalog
       yield* finishCompaction(report)

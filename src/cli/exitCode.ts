@@ -11,7 +11,9 @@ export class RunFailed extends Data.TaggedError("RunFailed")<{
   readonly report: string
 }> {
   override get message(): string {
-    const slices = this.failed.length === 0 ? [] : [`${this.failed.length} slice(s) failed: ${this.failed.join(", ")}.`]
+    // a few names, so the message stays short whatever the slice count (the report has them all)
+    const names = this.failed.length > 5 ? `${this.failed.slice(0, 5).join(", ")} and ${this.failed.length - 5} more` : this.failed.join(", ")
+    const slices = this.failed.length === 0 ? [] : [`${this.failed.length} slice(s) failed: ${names}.`]
     const other = this.error === undefined ? [] : [`${this.error}.`]
     return `${[...slices, ...other].join(" ")} Details in ${this.report}; rerun the same command to resume them.`
   }

@@ -82,7 +82,8 @@ export const compactTables = (outDir: string, tables: ReadonlyArray<CompactTable
     const checkpoints = async (dataset: string) => {
       const hit = cache.get(dataset)
       if (hit !== undefined) return hit
-      const list = await Runtime.runPromise(runtime)(store.list(dataset))
+      // a dataset with a broken checkpoint has nothing merged until it is mended: no checkpoint, no merge
+      const list = await Runtime.runPromise(runtime)(store.list(dataset).pipe(Effect.catchIf((e) => e.reason === "Corrupt", () => Effect.succeed([]))))
       const made = new Map(list.map((c) => [c.slice, c]))
       cache.set(dataset, made)
       return made

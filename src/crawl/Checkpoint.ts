@@ -3,6 +3,14 @@
  * replaced atomically (write tmp, fsync, rename, fsync dir) so a kill -9 leaves either the old or
  * the new state, never a torn one. One file per slice keeps concurrent slices from contending on
  * a shared database and lets people (and DuckDB's read_json) inspect state with no tooling.
+ *
+ * A checkpoint that cannot be read (garbled or truncated JSON, a field of the wrong type, another
+ * slice's state) is that slice's problem: loading it fails with CheckpointError "Corrupt" naming
+ * the file and the fix, and the store leaves a marker `<slice>.refetch` beside it. The file is
+ * never overwritten. When the user deletes it, the next run finds the marker without its
+ * checkpoint and removes the slice's parts before anything is planned (`refetchDeleted` in
+ * crawl/Refetch.ts), so the slice is fetched again from scratch and no row of the old parts
+ * doubles a new one.
  */
 import { Context, Effect, Layer } from "effect"
 import { promises as fs } from "node:fs"
@@ -81,6 +89,39 @@ export class CheckpointStore extends Context.Tag("chainetl/CheckpointStore")<
 
 const fileOf = (root: string, dataset: string, slice: string) => path.join(root, dataset, `${slice}.json`)
 
+export const checkpointsRoot = (outDir: string): string => path.join(outDir, "_state", "checkpoints")
+/** Left beside a checkpoint found broken: once the checkpoint is deleted, the slice's parts go too. */
+export const REFETCH_SUFFIX = ".refetch"
+
+const STATUSES: ReadonlySet<string> = new Set(["running", "done", "failed"])
+const isCount = (v: unknown): boolean => typeof v === "number" && Number.isSafeInteger(v) && v >= 0
+const isNumberOrNull = (v: unknown): boolean => v === null || (typeof v === "number" && Number.isFinite(v))
+
+/** The first way `value` is not the checkpoint of `dataset`/`slice`, or undefined when it is one. */
+export const checkpointProblem = (value: unknown, dataset: string, slice: string): string | undefined => {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return "not a JSON object"
+  const v = value as Record<string, unknown>
+  const wrong = (field: string, want: string) => `"${field}" is ${JSON.stringify(v[field]) ?? "missing"}, expected ${want}`
+  if (v["dataset"] !== dataset) return wrong("dataset", JSON.stringify(dataset))
+  if (v["slice"] !== slice) return wrong("slice", JSON.stringify(slice))
+  const params = v["params"]
+  if (typeof params !== "object" || params === null || Array.isArray(params) || Object.values(params).some((p) => typeof p !== "string")) {
+    return wrong("params", "an object of strings")
+  }
+  if (v["cursor"] !== null && typeof v["cursor"] !== "string") return wrong("cursor", "a string or null")
+  if (!isNumberOrNull(v["cursorIssuedAt"])) return wrong("cursorIssuedAt", "a number or null")
+  for (const f of ["pagesCommitted", "rowsCommitted", "rejectsCommitted", "restarts"]) if (!isCount(v[f])) return wrong(f, "a non-negative integer")
+  if (typeof v["lastSeq"] !== "number" || !Number.isSafeInteger(v["lastSeq"]) || v["lastSeq"] < -1) return wrong("lastSeq", "an integer from -1")
+  // absent in checkpoints older than the field
+  if (v["keepFromSeq"] !== undefined && v["keepFromSeq"] !== null && !isCount(v["keepFromSeq"])) return wrong("keepFromSeq", "a non-negative integer or null")
+  if (v["finalAfter"] !== undefined && !isNumberOrNull(v["finalAfter"])) return wrong("finalAfter", "a number or null")
+  if (typeof v["status"] !== "string" || !STATUSES.has(v["status"])) return wrong("status", "running, done or failed")
+  if (!isNumberOrNull(v["completedAsOf"])) return wrong("completedAsOf", "a number or null")
+  if (typeof v["runId"] !== "string") return wrong("runId", "a string")
+  if (v["error"] !== null && v["error"] !== undefined && typeof v["error"] !== "string") return wrong("error", "a string or null")
+  return undefined
+}
+
 const fsyncDir = async (dir: string) => {
   const handle = await fs.open(dir, "r")
   try {
@@ -106,22 +147,34 @@ export const writeFileAtomic = async (file: string, content: string): Promise<vo
   await fsyncDir(dir)
 }
 
+/** The state in `text`, or the Corrupt error naming `file` (and a marker left beside it). */
+const parseCheckpoint = async (file: string, text: string, dataset: string, slice: string): Promise<CheckpointState> => {
+  let problem: string | undefined
+  try {
+    problem = checkpointProblem(JSON.parse(text), dataset, slice)
+  } catch (e) {
+    problem = `not valid JSON: ${e instanceof Error ? e.message : String(e)}`
+  }
+  if (problem === undefined) return JSON.parse(text) as CheckpointState
+  await fs.writeFile(`${file.slice(0, -".json".length)}${REFETCH_SUFFIX}`, "").catch(() => undefined)
+  throw new CheckpointError({ reason: "Corrupt", slice, file, detail: problem })
+}
+
 const makeFileStore = (outDir: string): CheckpointStore["Type"] => {
-  const root = path.join(outDir, "_state", "checkpoints")
-  const parse = (slice: string, text: string): Effect.Effect<CheckpointState, CheckpointError> =>
-    Effect.try({
-      try: () => JSON.parse(text) as CheckpointState,
-      catch: (e) => new CheckpointError({ reason: "Corrupt", slice, detail: String(e) })
-    })
+  const root = checkpointsRoot(outDir)
   return {
     load: (slice) =>
       Effect.tryPromise({
-        try: () => fs.readFile(fileOf(root, slice.dataset, slice.id), "utf8").catch((e: NodeJS.ErrnoException) => {
-          if (e.code === "ENOENT") return undefined
-          throw e
-        }),
-        catch: (e) => new CheckpointError({ reason: "Io", slice: slice.id, detail: String(e) })
-      }).pipe(Effect.flatMap((text) => (text === undefined ? Effect.succeed(undefined) : parse(slice.id, text)))),
+        try: async () => {
+          const file = fileOf(root, slice.dataset, slice.id)
+          const text = await fs.readFile(file, "utf8").catch((e: NodeJS.ErrnoException) => {
+            if (e.code === "ENOENT") return undefined
+            throw e
+          })
+          return text === undefined ? undefined : await parseCheckpoint(file, text, slice.dataset, slice.id)
+        },
+        catch: (e) => (e instanceof CheckpointError ? e : new CheckpointError({ reason: "Io", slice: slice.id, detail: String(e) }))
+      }),
     save: (state) =>
       Effect.tryPromise({
         try: () =>
@@ -135,15 +188,15 @@ const makeFileStore = (outDir: string): CheckpointStore["Type"] => {
       Effect.tryPromise({
         try: async () => {
           const datasets = only === undefined ? await fs.readdir(root).catch(() => [] as string[]) : [only]
-          const files: string[] = []
+          const files: Array<readonly [file: string, dataset: string, slice: string]> = []
           for (const d of datasets) {
             for (const f of await fs.readdir(path.join(root, d)).catch(() => [] as string[])) {
-              if (f.endsWith(".json")) files.push(path.join(root, d, f))
+              if (f.endsWith(".json")) files.push([path.join(root, d, f), d, f.slice(0, -".json".length)])
             }
           }
-          return Promise.all(files.map(async (f) => JSON.parse(await fs.readFile(f, "utf8")) as CheckpointState))
+          return Promise.all(files.map(async ([f, d, s]) => parseCheckpoint(f, await fs.readFile(f, "utf8"), d, s)))
         },
-        catch: (e) => new CheckpointError({ reason: "Io", slice: "*", detail: String(e) })
+        catch: (e) => (e instanceof CheckpointError ? e : new CheckpointError({ reason: "Io", slice: "*", detail: String(e) }))
       })
   }
 }

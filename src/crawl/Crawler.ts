@@ -9,6 +9,8 @@
  *  4. commit a part: data first (stage, fsync, rename), checkpoint second;
  *  5. on an expired/invalid token: commit what is buffered, restart from the first page and skip
  *     keys already committed; a restart that makes no progress fails instead of looping.
+ * Every page goes through the slice's ListingGuard: keys already seen are not written again, and
+ * a listing that repeats a token or stops bringing new keys fails the slice (ListingGuard.ts).
  */
 import { Chunk, Clock, Effect, Option, Stream } from "effect"
 import { SourceStats, statsScope } from "../source/SourceStats.ts"
@@ -19,6 +21,7 @@ import { rejectsDataset, rejectsKey } from "../transform/Rejects.ts"
 import { type Mapped, toRows } from "../transform/ToRows.ts"
 import { type CheckpointState, CheckpointStore, completedBy, initialState } from "./Checkpoint.ts"
 import { CommittedKeys, keyOf } from "./CommittedKeys.ts"
+import { DEFAULT_GUARD_LIMITS, type GuardLimits, ListingGuard } from "./ListingGuard.ts"
 import type { DatasetDef, Row } from "./Dataset.ts"
 import { withGrain } from "./Grain.ts"
 import { emit } from "./Progress.ts"
@@ -31,18 +34,23 @@ export interface CrawlOptions {
   readonly ingestedAt: Date
   /** Rows buffered before a part is written (a row group's worth in production). */
   readonly partRows: number
+  /** The ListingGuard's bounds (tests shrink them). */
+  readonly guard?: Partial<GuardLimits>
 }
 
 export interface SliceResult {
   readonly dataset: string
   readonly slice: string
   readonly params: Readonly<Record<string, string>>
-  readonly status: "done" | "failed" | "skipped"
+  /** "not_run": never started, because the run stopped before it (a service refused our credentials). */
+  readonly status: "done" | "failed" | "skipped" | "not_run"
   /** Pages, rows and rejects committed by this run (not cumulative). */
   readonly pages: number
   readonly rows: number
   readonly rejects: number
   readonly restarts: number
+  /** Records dropped because the service sent their key again within one pass (first version kept). */
+  readonly duplicates: number
   readonly parts: number
   /** Fields the service sent that the dataset does not know (ignored), by name: records carrying each, in committed pages. */
   readonly unknownFields: Readonly<Record<string, number>>
@@ -55,6 +63,8 @@ export interface SliceResult {
   readonly waitMs: number
   readonly durationMs: number
   readonly error?: string
+  /** The failure stops the whole run: a service refused our credentials (401/403). */
+  readonly stopsRun?: true
 }
 
 interface FetchedPage {
@@ -96,6 +106,7 @@ export const crawlSlice = <R>(
     let state = start
     let parts = 0
     let skip: { readonly rows: ReadonlySet<string>; readonly rejects: ReadonlySet<string> } | undefined
+    const guard = new ListingGuard(`${dataset.name} ${slice.id}`, { ...DEFAULT_GUARD_LIMITS, ...options.guard })
     /** Pages fetched by the current pass of the listing (a replacing listing's measure of progress). */
     let passPages = 0
     /** Pages and rows fetched this run, buffered or committed (what the progress view shows). */
@@ -175,9 +186,15 @@ export const crawlSlice = <R>(
           ingestedAt: options.ingestedAt,
           page: pageNo
         })
-        const rows = skip === undefined ? mapped.mapped : mapped.mapped.filter((m) => !skip!.rows.has(keyOf(m.row, dataset.key)))
-        const rejects = skip === undefined ? mapped.rejects : mapped.rejects.filter((r) => !skip!.rejects.has(keyOf(r, rejectsKey)))
-        const fetched: FetchedPage = { rows, rejects, unknownFields: mapped.unknownFields, next: page.next, receivedAt }
+        const admitted = guard.admit(
+          { rows: mapped.mapped, rejects: mapped.rejects, next: page.next },
+          pageNo,
+          (m) => keyOf(m.row, dataset.key),
+          (r) => keyOf(r, rejectsKey),
+          skip
+        )
+        if (admitted instanceof SourceError) return yield* Effect.fail(admitted)
+        const fetched: FetchedPage = { rows: admitted.rows, rejects: admitted.rejects, unknownFields: mapped.unknownFields, next: page.next, receivedAt }
         return fetched
       })
 
@@ -189,6 +206,8 @@ export const crawlSlice = <R>(
       if (expired) return new Restart()
       const first = state.cursor ?? undefined
       const firstPageNo = state.pagesCommitted
+      // a replacing listing keeps nothing of an earlier pass: its keys are not seen
+      guard.startPass(first, rerun === "replace")
       const pages = Stream.paginateChunkEffect(
         { cursor: first, pageNo: firstPageNo, started: false } as { cursor: string | undefined; pageNo: number; started: boolean },
         (s) =>
@@ -260,10 +279,11 @@ export const crawlSlice = <R>(
       yield* store.save(state)
       let restartedThisRun = false
       let furthest = 0
-      for (;;) {
-        // a listing that starts over while rows are on disk (restart, or a crash after one) skips them
+      for (let passNo = 0; ; passNo++) {
+        // a listing that starts over while rows are on disk (restart, or a crash after one) skips them,
+        // and so does one resumed mid-way by a later run (a key of a later page may be on disk)
         // (a replacing listing rewrites everything in one commit: nothing of it is on disk yet)
-        if (state.cursor === null && state.rowsCommitted + state.rejectsCommitted > 0 && dataset.listing.excludesCommitted !== true && rerun !== "replace") {
+        if ((state.cursor === null || passNo === 0) && state.rowsCommitted + state.rejectsCommitted > 0 && dataset.listing.excludesCommitted !== true && rerun !== "replace") {
           yield* loadSkip
         }
         const before = state.rowsCommitted + state.rejectsCommitted
@@ -299,12 +319,17 @@ export const crawlSlice = <R>(
       Effect.map(() =>
         loaded?.status === "done" && isFinal(loaded)
           ? summary(slice, "skipped", loaded, loaded)
-          : summary(slice, "done", start, state, parts, unknownFields)
+          : summary(slice, "done", start, state, parts, unknownFields, guard.duplicates)
       ),
       Effect.catchAll((error) =>
-        store.save({ ...state, status: "failed", error: error.message }).pipe(
+        // a broken checkpoint is never written over: its file and the fix are in the error
+        (error._tag === "CheckpointError" && error.reason === "Corrupt" ? Effect.void : store.save({ ...state, status: "failed", error: error.message })).pipe(
           Effect.ignore,
-          Effect.as({ ...summary(slice, "failed", start, state, parts, unknownFields), error: error.message })
+          Effect.as({
+            ...summary(slice, "failed", start, state, parts, unknownFields, guard.duplicates),
+            error: error.message,
+            ...(error._tag === "SourceError" && error.reason === "Auth" ? { stopsRun: true as const } : {})
+          })
         )
       ),
       Effect.locally(statsScope, scope)
@@ -312,7 +337,7 @@ export const crawlSlice = <R>(
     const finishedAt = yield* Clock.currentTimeMillis
     const stats = yield* Effect.serviceOption(SourceStats)
     const cost = Option.isSome(stats) ? yield* stats.value.ofSlice(scope) : undefined
-    const result: SliceResult = {
+    const result: SliceResult & { readonly status: Counts["status"] } = {
       ...outcome,
       requests: cost?.requests ?? 0,
       retries: cost?.retries ?? 0,
@@ -337,15 +362,18 @@ export const crawlSlice = <R>(
     return result
   })
 
-type Counts = Omit<SliceResult, "requests" | "retries" | "rateLimited" | "bytes" | "waitMs" | "durationMs">
+type Counts = Omit<SliceResult, "requests" | "retries" | "rateLimited" | "bytes" | "waitMs" | "durationMs" | "status"> & {
+  readonly status: Exclude<SliceResult["status"], "not_run">
+}
 
 const summary = (
   slice: Slice,
-  status: SliceResult["status"],
+  status: Exclude<SliceResult["status"], "not_run">,
   before: CheckpointState,
   after: CheckpointState,
   parts = 0,
-  unknownFields: Readonly<Record<string, number>> = {}
+  unknownFields: Readonly<Record<string, number>> = {},
+  duplicates = 0
 ): Counts => ({
   dataset: slice.dataset,
   slice: slice.id,
@@ -355,6 +383,7 @@ const summary = (
   rows: after.rowsCommitted - before.rowsCommitted,
   rejects: after.rejectsCommitted - before.rejectsCommitted,
   restarts: after.restarts - before.restarts,
+  duplicates,
   parts,
   unknownFields
 })

@@ -81,6 +81,10 @@ export const statusFailure = (
       parseRetryAfter(retryAfterHeader, nowMs)
     )
   }
+  // our credentials, not the request: retrying or asking again for other slices cannot help
+  if (status === 401 || status === 403) {
+    return attemptFailure(new SourceError({ reason: "Auth", request, status, detail }), "never")
+  }
   if (status === 400 && isTokenProblem(detail)) {
     return attemptFailure(new SourceError({ reason: "TokenExpired", request, status, detail }), "never")
   }

@@ -3,14 +3,15 @@
  * headers and body, status interpretation, the retry schedule and the stats. RestClient and
  * JsonRpcClient only build requests and labels.
  */
-import { Headers, HttpClient, type HttpClientError, type HttpClientRequest } from "@effect/platform"
-import { Clock, Context, Effect, Either, Layer, Option, Redacted, Schedule } from "effect"
+import { Headers, HttpClient, type HttpClientError, type HttpClientRequest, type HttpClientResponse } from "@effect/platform"
+import { Clock, Context, Effect, Either, Layer, Option, Redacted, Schedule, Stream } from "effect"
 import { SourceConfig } from "../Config.ts"
 import { SourceError } from "../Errors.ts"
 import { RateLimiter } from "./RateLimiter.ts"
 import { parseJson, statusFailure } from "./Response.ts"
 import { type AttemptFailure, attemptFailure, clampRetryAfterMs, type RetryState, retrySchedule } from "./Retry.ts"
 import { SourceStats } from "./SourceStats.ts"
+import { authError, makeAuthStop } from "./AuthStop.ts"
 
 export interface Outgoing {
   /** Identifies the request in errors, logs and spans, e.g. `GET data /v1/chains/43114/blocks?pageSize=100`. */
@@ -38,6 +39,8 @@ const describe = (error: HttpClientError.HttpClientError): string => {
   }
   return `${error.reason} error`
 }
+
+const mb = (bytes: number): string => String(Math.round((bytes / 1024 / 1024) * 100) / 100)
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`
 
@@ -72,6 +75,7 @@ export const makeSourceHttp = Effect.gen(function* () {
   const stats = yield* SourceStats
   const policy = { ...settings.retry, maxRetries: settings.maxRetries }
   const scrub = scrubber(settings.apiKey)
+  const authStop = makeAuthStop()
 
   const execute = (outgoing: Outgoing): Effect.Effect<unknown, SourceError> => {
     const { label, request } = outgoing
@@ -79,23 +83,48 @@ export const makeSourceHttp = Effect.gen(function* () {
     const transient = (reason: "Transport" | "Timeout", detail: string) =>
       attemptFailure(new SourceError({ reason, request: label, detail }), "transient")
 
+    // The body is read as it arrives: the timeout is the longest silence between two pieces of it
+    // (a stalled connection), never the time a large body takes; its size is capped as it grows.
+    const readBody = (response: HttpClientResponse.HttpClientResponse): Effect.Effect<Answer, AttemptFailure> =>
+      response.stream.pipe(
+        // A reset mid-body lands here, after the status line looked fine.
+        Stream.mapError((e) => transient("Transport", `body of an HTTP ${response.status} answer broke off: ${describe(e)}`)),
+        Stream.timeoutFail(
+          () => transient("Timeout", `the body of an HTTP ${response.status} answer stalled: nothing arrived for ${settings.timeoutMs} ms`),
+          settings.timeoutMs
+        ),
+        Stream.runFoldEffect({ chunks: [] as Uint8Array[], size: 0 }, (acc, chunk) => {
+          const size = acc.size + chunk.length
+          if (size > settings.maxBodyBytes) {
+            return Effect.fail(
+              attemptFailure(
+                new SourceError({
+                  reason: "TooLarge",
+                  request: label,
+                  status: response.status,
+                  detail: `the answer's body is larger than ${mb(settings.maxBodyBytes)} MB (CHAINETL_MAX_BODY_MB); raise CHAINETL_MAX_BODY_MB if this machine has the memory for such pages`
+                }),
+                "never"
+              )
+            )
+          }
+          acc.chunks.push(chunk)
+          return Effect.succeed({ chunks: acc.chunks, size })
+        }),
+        Effect.map(({ chunks, size }): Answer => ({
+          status: response.status,
+          retryAfter: response.headers["retry-after"],
+          bytes: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size)
+        }))
+      )
+
     const exchange: Effect.Effect<Answer, AttemptFailure> = client.execute(request).pipe(
       Effect.mapError((e) => transient("Transport", describe(e))),
-      Effect.flatMap((response) =>
-        response.arrayBuffer.pipe(
-          Effect.map((buffer): Answer => ({
-            status: response.status,
-            retryAfter: response.headers["retry-after"],
-            bytes: new Uint8Array(buffer)
-          })),
-          // A reset mid-body lands here, after the status line looked fine.
-          Effect.mapError((e) => transient("Transport", `body of an HTTP ${response.status} answer broke off: ${describe(e)}`))
-        )
-      ),
       Effect.timeoutFail({
         duration: settings.timeoutMs,
-        onTimeout: () => transient("Timeout", `no complete answer within ${settings.timeoutMs} ms`)
+        onTimeout: () => transient("Timeout", `no answer within ${settings.timeoutMs} ms`)
       }),
+      Effect.flatMap(readBody),
       // The platform client writes request headers into its spans; the key header must not be one.
       Effect.locallyWith(Headers.currentRedactedNames, (names) => [...names, settings.apiKeyHeader])
     )
@@ -132,9 +161,14 @@ export const makeSourceHttp = Effect.gen(function* () {
       )
     )
 
-    return Effect.retryOrElse(attempt, schedule, (failure, state) =>
-      Effect.zipRight(stats.add(host, { failures: 1 }), Effect.fail(giveUpError(failure, state, scrub)))
-    ).pipe(Effect.withSpan("chainetl.source.request", { attributes: { "chainetl.request": label } }))
+    const refused = authStop.refusal(host, label)
+    if (refused !== undefined) return Effect.fail(refused)
+    return Effect.retryOrElse(attempt, schedule, (failure, state) => {
+      if (failure.error.reason !== "Auth") return Effect.zipRight(stats.add(host, { failures: 1 }), Effect.fail(giveUpError(failure, state, scrub)))
+      const error = authError(settings, request.url, failure.error, scrub)
+      authStop.record(host, error)
+      return Effect.zipRight(stats.add(host, { failures: 1 }), Effect.fail(error))
+    }).pipe(Effect.withSpan("chainetl.source.request", { attributes: { "chainetl.request": label } }))
   }
 
   return { execute }

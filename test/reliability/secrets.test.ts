@@ -33,8 +33,9 @@ describe("the API key in logs, reports, checkpoints, catalog and Parquet", () =>
       })
       // the first staking request: a 503 that quotes the key (retried, then fine)
       if (req.url.pathname.endsWith("transactions:listStaking") && stakingSeen++ === 0) return echo(503, "Service Unavailable")
-      // delegators' second page: a 401 that quotes the key, for good (the slice fails, its error is stored)
-      if (req.url.pathname === "/v1/networks/mainnet/delegators" && req.url.searchParams.has("pageToken")) return echo(401, "Unauthorized")
+      // delegators' second page: a 400 that quotes the key, for good (the slice fails, its error is stored;
+      // a 401 would stop the whole run: test/reliability/auth.test.ts)
+      if (req.url.pathname === "/v1/networks/mainnet/delegators" && req.url.searchParams.has("pageToken")) return echo(400, "Bad Request")
       return forward
     })
     const dir = await tempDir("secrets")

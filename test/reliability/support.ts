@@ -49,6 +49,10 @@ export type ProxyDecision =
       /** Held until this settles (a gate the test opens). */
       readonly after?: Promise<unknown>
       readonly rewrite?: (body: string) => string
+      /** Send the body in pieces of `chunkBytes`, one every `everyMs` (a large body arriving slowly). */
+      readonly pace?: { readonly chunkBytes: number; readonly everyMs: number }
+      /** Send the headers and this many bytes of the body, then nothing more (a stalled connection). */
+      readonly stallAfterBytes?: number
     }
   | { readonly kind: "answer"; readonly status: number; readonly body: string; readonly headers?: Record<string, string> }
 
@@ -93,6 +97,21 @@ export const startProxy = async (target: string, decide: (req: ProxiedRequest) =
       const out: Record<string, string> = { "content-type": upstream.headers.get("content-type") ?? "application/json" }
       const retryAfter = upstream.headers.get("retry-after")
       if (retryAfter !== null) out["retry-after"] = retryAfter
+      if (decision.stallAfterBytes !== undefined) {
+        res.writeHead(upstream.status, { ...out, "content-length": String(bytes.length) })
+        res.write(bytes.subarray(0, decision.stallAfterBytes))
+        return
+      }
+      if (decision.pace !== undefined) {
+        res.writeHead(upstream.status, { ...out, "content-length": String(bytes.length) })
+        for (let at = 0; at < bytes.length; at += decision.pace.chunkBytes) {
+          if (res.destroyed) return
+          res.write(bytes.subarray(at, at + decision.pace.chunkBytes))
+          await new Promise((r) => setTimeout(r, decision.pace!.everyMs))
+        }
+        res.end()
+        return
+      }
       res.writeHead(upstream.status, out)
       res.end(bytes)
     })().catch((e: unknown) => {

@@ -129,7 +129,7 @@ describe("RestClient retries", () => {
         Effect.provide(testSource(server.url, { timeoutMs: 150, maxRetries: 1 }))
       )
       expect(error.reason).toBe("Timeout")
-      expect(error.message).toBe("Timeout on GET data /v1/chains/43114: no complete answer within 150 ms (gave up after 1 retry)")
+      expect(error.message).toBe("Timeout on GET data /v1/chains/43114: the body of an HTTP 200 answer stalled: nothing arrived for 150 ms (gave up after 1 retry)")
     })
   )
 

@@ -1,0 +1,154 @@
+/**
+ * The crawler's rules against a listing that misbehaves, per slice:
+ *
+ * - **Progress or stop.** A pass of the listing (from its checkpoint's cursor, or from the first
+ *   page after a restart) must not be handed a page token it already asked for in that pass
+ *   (`TokenRepeated`: a cycle would never end), and must not go on for `noProgressPages` pages in
+ *   a row that hold no record new to the pass (`NoProgress`: endless empty pages, or the same
+ *   records again under fresh tokens). Either fails the slice at once, before the next request:
+ *   the pages buffered since the last commit are dropped, so nothing past the last good commit
+ *   is written, and the next run resumes from that checkpoint.
+ * - **Exactly once within a listing.** A record whose key was already seen in the slice (earlier
+ *   on the same page, on another page or part of this run, in an earlier pass, or committed by an
+ *   earlier run: the crawler hands those over as `committed`) is not written again. The **first
+ *   version seen wins**: it may already be committed, and committed parts are never rewritten
+ *   (a later version would need the earlier part superseded, which only a replacing listing
+ *   does, whole). Repeats inside one pass are the service's doing and are counted (`duplicates`).
+ *
+ * Memory: tokens are remembered per pass (one per page). Keys are remembered as their text when
+ * short and as a 128-bit digest otherwise (~100 bytes a key with the map's own cost, measured on
+ * Node 20), in two generations of `maxKeys / 2`: when the current one is full it becomes the
+ * older one and the oldest is dropped. So a slice holds at most `maxKeys` keys (default 500,000:
+ * ~50 MB, only for a slice that large); a slice larger than that still never doubles a key
+ * committed by an earlier run or pass (those come from `committed`, read back from its parts),
+ * but a repeat more than 250,000 keys after its first sending within one pass may be missed, and
+ * so may a cycle of fresh tokens that long.
+ */
+import { createHash } from "node:crypto"
+import { SourceError } from "../Errors.ts"
+
+export interface GuardLimits {
+  /** Pages in a row without a record new to the pass before the listing counts as stuck. */
+  readonly noProgressPages: number
+  /** Keys remembered per slice (two generations of half). */
+  readonly maxKeys: number
+}
+
+export const DEFAULT_GUARD_LIMITS: GuardLimits = { noProgressPages: 50, maxKeys: 500_000 }
+
+/** Short texts as they are, long ones as a digest; the prefix keeps the two kinds apart. */
+const compact = (text: string): string =>
+  text.length <= 22 ? `s${text}` : `h${createHash("md5").update(text).digest("base64")}`
+
+const clip = (token: string): string => (token.length > 40 ? `${token.slice(0, 40)}…` : token)
+
+/** Keys with the pass that last met them, in two bounded generations. */
+class SeenKeys {
+  private current = new Map<string, number>()
+  private older = new Map<string, number>()
+  constructor(private readonly generation: number) {}
+
+  get(key: string): number | undefined {
+    return this.current.get(key) ?? this.older.get(key)
+  }
+
+  set(key: string, pass: number): void {
+    if (!this.current.has(key) && this.current.size >= this.generation) {
+      this.older = this.current
+      this.current = new Map()
+    }
+    this.current.set(key, pass)
+  }
+
+  clear(): void {
+    this.current = new Map()
+    this.older = new Map()
+  }
+}
+
+export interface Admitted<A, B> {
+  readonly rows: A[]
+  readonly rejects: B[]
+}
+
+export class ListingGuard {
+  private pass = 0
+  private readonly tokens = new Map<string, number>()
+  private readonly seen: SeenKeys
+  private idlePages = 0
+  /** Records dropped because the service sent their key again within one pass. */
+  duplicates = 0
+
+  constructor(
+    private readonly listing: string,
+    private readonly limits: GuardLimits = DEFAULT_GUARD_LIMITS
+  ) {
+    this.seen = new SeenKeys(Math.max(1, Math.floor(limits.maxKeys / 2)))
+  }
+
+  /**
+   * A new pass from `cursor` (undefined: the first page). `forget`: nothing of the earlier passes
+   * was kept (a replacing listing commits only at its end), so their keys do not count as seen.
+   */
+  startPass(cursor: string | undefined, forget = false): void {
+    this.pass++
+    this.tokens.clear()
+    this.idlePages = 0
+    if (forget) this.seen.clear()
+    if (cursor !== undefined) this.tokens.set(compact(cursor), 0)
+  }
+
+  /**
+   * The page's records not written before, in order, marked as seen; fails when the page breaks
+   * a rule. `rowKey`/`rejectKey` give a record's key text; `committed` tells keys already on disk.
+   */
+  admit<A, B>(
+    page: { readonly rows: ReadonlyArray<A>; readonly rejects: ReadonlyArray<B>; readonly next: string | undefined },
+    pageNo: number,
+    rowKey: (a: A) => string,
+    rejectKey: (b: B) => string,
+    committed: { readonly rows: ReadonlySet<string>; readonly rejects: ReadonlySet<string> } | undefined
+  ): Admitted<A, B> | SourceError {
+    let progress = false
+    const take = <T>(items: ReadonlyArray<T>, keyOf: (t: T) => string, onDisk: ReadonlySet<string> | undefined, ns: string): T[] => {
+      const kept: T[] = []
+      for (const item of items) {
+        const text = keyOf(item)
+        const key = compact(`${ns}${text}`)
+        const metIn = this.seen.get(key)
+        if (metIn === this.pass) {
+          this.duplicates++
+          continue
+        }
+        progress = true
+        this.seen.set(key, this.pass)
+        if (metIn !== undefined || onDisk?.has(text) === true) continue
+        kept.push(item)
+      }
+      return kept
+    }
+    const rows = take(page.rows, rowKey, committed?.rows, "k")
+    const rejects = take(page.rejects, rejectKey, committed?.rejects, "r")
+    this.idlePages = progress ? 0 : this.idlePages + 1
+    if (this.idlePages >= this.limits.noProgressPages) {
+      return new SourceError({
+        reason: "NoProgress",
+        request: this.listing,
+        detail: `${this.idlePages} pages in a row (up to page ${pageNo}) brought no record new to this pass (empty pages, or records already sent); the listing was stopped instead of looping. Its committed pages are kept; report the listing to the service`
+      })
+    }
+    if (page.next !== undefined) {
+      const token = compact(page.next)
+      const first = this.tokens.get(token)
+      if (first !== undefined) {
+        return new SourceError({
+          reason: "TokenRepeated",
+          request: this.listing,
+          detail: `page ${pageNo} answered the page token ${JSON.stringify(clip(page.next))}, already asked for ${first === 0 ? "first" : `after page ${first - 1}`} in this pass: the listing would cycle. It was stopped; its committed pages are kept; report the listing to the service`
+        })
+      }
+      this.tokens.set(token, pageNo + 1)
+    }
+    return { rows, rejects }
+  }
+}

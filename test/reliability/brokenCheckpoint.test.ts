@@ -1,0 +1,103 @@
+/**
+ * Issue 14 item 7: a broken checkpoint is that slice's problem. After a clean run, three
+ * checkpoints are tampered with: delegators' cut in half (truncated JSON), utxos' with a count
+ * that is text (ill-typed), one staking_transactions window's replaced by bytes that are not JSON
+ * (garbled). The next run fails exactly those (the windowed dataset whole: which range its broken
+ * window held is unknown), names each file and the fix, overwrites none of them, and runs
+ * chain_metrics (its open month is fetched again each run). Deleting the three files, as the
+ * errors say, then refetches those slices (in bigger parts, so old part files would not simply be
+ * overwritten by name): the output equals a clean crawl, nothing lost or doubled.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { promises as fs } from "node:fs"
+import * as path from "node:path"
+import { type RunningEmulator, startEmulator } from "../../src/emulator/index.ts"
+import type { Job } from "../../src/Job.ts"
+import type { RunReport } from "../../src/Runner.ts"
+import { campaignJob, tempDir } from "./campaign.ts"
+import { compareCatalogs, filesBelow } from "./compare.ts"
+import { runInProcess } from "./support.ts"
+
+const DATASETS = ["staking_transactions", "delegators", "utxos", "chain_metrics"]
+
+describe("garbled, truncated and ill-typed checkpoints", () => {
+  let emu: RunningEmulator
+  let job: Partial<Job>
+  let out: string
+  let reference: string
+  let broken: RunReport
+  let mended: RunReport
+  const files: Record<"truncated" | "illTyped" | "garbled", string> = { truncated: "", illTyped: "", garbled: "" }
+  const tampered = new Map<string, string>()
+  const afterBrokenRun = new Map<string, string>()
+  let markersAfterBroken: string[] = []
+  let markersAfterMended: string[] = []
+  beforeAll(async () => {
+    emu = await startEmulator({ seed: 1 })
+    job = campaignJob(emu, 3)
+    out = await tempDir("ckpt")
+    reference = await tempDir("ckpt-ref")
+    expect((await runInProcess(reference, emu, { datasets: DATASETS, job })).status).toBe("succeeded")
+    expect((await runInProcess(out, emu, { datasets: DATASETS, job })).status).toBe("succeeded")
+    const root = path.join(out, "_state", "checkpoints")
+    const of = async (dataset: string) => (await fs.readdir(path.join(root, dataset))).filter((f) => f.endsWith(".json")).sort().map((f) => path.join(root, dataset, f))
+    files.truncated = (await of("delegators"))[0]!
+    files.illTyped = (await of("utxos"))[0]!
+    files.garbled = (await of("staking_transactions"))[0]!
+    const text = await fs.readFile(files.truncated, "utf8")
+    tampered.set(files.truncated, text.slice(0, Math.floor(text.length / 2)))
+    tampered.set(files.illTyped, JSON.stringify({ ...JSON.parse(await fs.readFile(files.illTyped, "utf8")), rowsCommitted: "many" }))
+    tampered.set(files.garbled, "\u0000\u00ff{{ not json")
+    for (const [f, t] of tampered) await fs.writeFile(f, t)
+    broken = await runInProcess(out, emu, { datasets: DATASETS, job })
+    for (const f of tampered.keys()) afterBrokenRun.set(f, await fs.readFile(f, "utf8"))
+    markersAfterBroken = (await filesBelow(root)).filter((f) => f.endsWith(".refetch")).sort()
+    for (const f of tampered.keys()) await fs.rm(f)
+    // parts of 500 rows, not 20: old parts left in place would not all be overwritten by name
+    mended = await runInProcess(out, emu, { datasets: DATASETS, job, partRows: 500 })
+    markersAfterMended = (await filesBelow(root)).filter((f) => f.endsWith(".refetch"))
+  }, 240_000)
+  afterAll(async () => {
+    await emu?.close()
+  })
+
+  it("given three broken checkpoints, when the next run meets them, then exactly those fail, each naming its file and the fix, and chain_metrics runs", () => {
+    expect(broken.status).toBe("failed")
+    const failed = broken.slices.filter((s) => s.status === "failed")
+    const fix = "Fix: delete it to refetch that slice (the next run removes the slice's parts and fetches it again)"
+    expect(failed.map((s) => [s.dataset, s.error])).toEqual([
+      ["staking_transactions", expect.stringMatching(new RegExp(`^staking_transactions not planned: checkpoint ${files.garbled} is broken \\(not valid JSON: .*\\)\\. ${fix.replace(/[().]/g, "\\$&")}$`))],
+      ["delegators", `checkpoint ${files.truncated} is broken (not valid JSON: ${errorOf(tampered.get(files.truncated)!)}). ${fix}`],
+      ["utxos", `checkpoint ${files.illTyped} is broken ("rowsCommitted" is "many", expected a non-negative integer). ${fix}`]
+    ])
+    const metrics = broken.slices.filter((s) => s.dataset === "chain_metrics")
+    expect(metrics.length).toBeGreaterThan(0)
+    // its open month runs again, settled ones are final
+    expect(metrics.every((s) => s.status === "done" || s.status === "skipped")).toBe(true)
+    expect(metrics.filter((s) => s.status === "done").length).toBeGreaterThan(0)
+    expect(metrics.reduce((n, s) => n + s.requests, 0)).toBeGreaterThan(0)
+  })
+
+  it("given the failing run, when it ends, then the broken files are as they were and a marker stands beside each", () => {
+    for (const [f, t] of tampered) expect(afterBrokenRun.get(f)).toBe(t)
+    const rel = (f: string) => path.relative(path.join(out, "_state", "checkpoints"), f).replace(/\.json$/, ".refetch")
+    expect(markersAfterBroken).toEqual([files.truncated, files.illTyped, files.garbled].map(rel).sort())
+  })
+
+  it("given the three files deleted as the errors say, when the next run ends, then it succeeds and the output equals a clean crawl, nothing lost or doubled", async () => {
+    expect(mended.status).toBe("succeeded")
+    expect(markersAfterMended).toEqual([])
+    const diffs = await compareCatalogs(reference, out)
+    expect(diffs.filter((d) => d.onlyA !== 0 || d.onlyB !== 0 || d.rowsA !== d.rowsB)).toEqual([])
+    for (const name of ["staking_transactions", "delegators", "utxos", "chain_metrics"]) expect(diffs.find((d) => d.dataset === name)!.rowsA).toBeGreaterThan(0)
+  })
+})
+
+const errorOf = (text: string): string => {
+  try {
+    JSON.parse(text)
+    return ""
+  } catch (e) {
+    return (e as Error).message
+  }
+}
