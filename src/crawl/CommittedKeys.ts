@@ -27,8 +27,14 @@ export class CommittedKeys extends Context.Tag("chainetl/CommittedKeys")<
  * The key of a row as the crawler compares it: columns joined by a separator no value contains.
  * Instants are epoch microseconds so a JS Date and a Parquet TIMESTAMPTZ spell the same key.
  */
-export const keyOf = (row: Record<string, unknown>, columns: ReadonlyArray<string>): string =>
-  columns.map((c) => keyPart(row[c])).join("\u0001")
+export const keyOf = (row: Record<string, unknown>, columns: ReadonlyArray<string>): string => {
+  // the usual key is one text column: no array and join per record
+  if (columns.length === 1) {
+    const v = row[columns[0]!]
+    return typeof v === "string" ? v : keyPart(v)
+  }
+  return columns.map((c) => keyPart(row[c])).join("\u0001")
+}
 
 const keyPart = (v: unknown): string => (v instanceof Date ? String(BigInt(v.getTime()) * 1000n) : String(v))
 

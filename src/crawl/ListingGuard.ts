@@ -16,10 +16,10 @@
  *   does, whole). Repeats inside one pass are the service's doing and are counted (`duplicates`).
  *
  * Memory: tokens are remembered per pass (one per page). Keys are remembered as their text when
- * short and as a 128-bit digest otherwise (~100 bytes a key with the map's own cost, measured on
- * Node 20), in two generations of `maxKeys / 2`: when the current one is full it becomes the
- * older one and the oldest is dropped. So a slice holds at most `maxKeys` keys (default 500,000:
- * ~50 MB, only for a slice that large); a slice larger than that still never doubles a key
+ * short (hashes and ids, ~150 bytes a key with the map's own cost) and as a 128-bit digest
+ * otherwise (~100 bytes), measured on Node 20, in two generations of `maxKeys / 2`: when the
+ * current one is full it becomes the older one and the oldest is dropped. So a slice holds at
+ * most `maxKeys` keys (default 500,000: ~75 MB, only for a slice that large); a slice larger than that still never doubles a key
  * committed by an earlier run or pass (those come from `committed`, read back from its parts),
  * but a repeat more than 250,000 keys after its first sending within one pass may be missed, and
  * so may a cycle of fresh tokens that long.
@@ -36,9 +36,15 @@ export interface GuardLimits {
 
 export const DEFAULT_GUARD_LIMITS: GuardLimits = { noProgressPages: 50, maxKeys: 500_000 }
 
-/** Short texts as they are, long ones as a digest; the prefix keeps the two kinds apart. */
+/**
+ * Keys up to the length of a 0x hash or a cb58 id as they are, longer ones as a digest; the prefix
+ * keeps the two kinds apart. Every record's key passes here: a digest costs ~3 µs a key (0.3 CPU-s
+ * on 100k EVM blocks, a tenth of what the whole run spends per record), the text ~0.5 µs and
+ * ~150 bytes instead of ~100 (measured on Node 20).
+ */
+const SHORT_KEY = 72
 const compact = (text: string): string =>
-  text.length <= 22 ? `s${text}` : `h${createHash("md5").update(text).digest("base64")}`
+  text.length <= SHORT_KEY ? `s${text}` : `h${createHash("md5").update(text).digest("base64")}`
 
 const clip = (token: string): string => (token.length > 40 ? `${token.slice(0, 40)}…` : token)
 
