@@ -6,6 +6,7 @@ import { Either } from "effect"
 import { SourceError } from "../Errors.ts"
 import { type AttemptFailure, attemptFailure, parseRetryAfter } from "./Retry.ts"
 import { parseJsonLossless } from "./LosslessJson.ts"
+import { markInvalidText } from "./InvalidText.ts"
 
 // Gateway and server trouble that tends to pass; 501/505 and friends do not.
 const transientStatuses = new Set([500, 502, 503, 504])
@@ -46,10 +47,22 @@ export const errorDetail = (text: string): string => {
 export const isTokenProblem = (detail: string): boolean => mentionsPageToken.test(detail) && tokenIsBad.test(detail)
 
 /** Parses a 2xx body (integers above 2^53 as bigint); a body that is not JSON (truncated, an HTML error page) is worth a retry. */
+const strictUtf8 = new TextDecoder("utf-8", { fatal: true })
+
 export const parseJson = (request: string, status: number, bytes: Uint8Array): Either.Either<unknown, AttemptFailure> => {
-  const text = decodeText(bytes)
+  let text: string
+  let validUtf8 = true
   try {
-    return Either.right(parseJsonLossless(text))
+    text = strictUtf8.decode(bytes)
+  } catch {
+    // bytes that are not UTF-8: the records holding them become rejects (InvalidText.ts), the rest of the page stays
+    text = decodeText(bytes)
+    validUtf8 = false
+  }
+  try {
+    const body = parseJsonLossless(text)
+    if (!validUtf8) markInvalidText(body)
+    return Either.right(body)
   } catch (cause) {
     return Either.left(
       attemptFailure(

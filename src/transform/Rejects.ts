@@ -5,6 +5,7 @@
 import type { DatasetDef, Row } from "../crawl/Dataset.ts"
 import type { Slice } from "../crawl/Slice.ts"
 import { schema } from "../../schemas/_rejects.ts"
+import { jsonText } from "./JsonText.ts"
 import type { Lineage } from "./ToRows.ts"
 
 /** Written by the crawler beside each dataset's parts; listed in the catalog like a dataset. */
@@ -22,7 +23,12 @@ const stringify = (record: unknown): string => {
   try {
     return JSON.stringify(record, (_k, v) => (typeof v === "bigint" ? v.toString() : v)) ?? "undefined"
   } catch {
-    return String(record)
+    // too deep for JSON.stringify's recursion (or a getter that throws): the same text, iteratively
+    try {
+      return jsonText(record)
+    } catch {
+      return String(record)
+    }
   }
 }
 

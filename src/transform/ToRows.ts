@@ -7,6 +7,7 @@ import type { DatasetDef, Row } from "../crawl/Dataset.ts"
 import { NotFoundRecord, RecordError } from "../crawl/Dataset.ts"
 import type { Slice } from "../crawl/Slice.ts"
 import { unknownFieldsOf } from "./Decode.ts"
+import { hasInvalidText } from "../source/InvalidText.ts"
 import { rejectRow } from "./Rejects.ts"
 
 export interface Lineage {
@@ -39,6 +40,10 @@ export const toRows = (
     for (const f of unknownFieldsOf(record)) unknownFields.set(f, (unknownFields.get(f) ?? 0) + 1)
   }
   for (const record of records) {
+    if (hasInvalidText(record)) {
+      rejects.push(rejectRow(dataset.name, slice, lineage, record, "text that is not valid UTF-8: the service's bytes were replaced by U+FFFD in raw, the record is not written altered"))
+      continue
+    }
     if (record instanceof NotFoundRecord) {
       rejects.push(rejectRow(dataset.name, slice, lineage, { key: record.key }, `not found: ${record.request} answered 404`))
       continue

@@ -49,6 +49,8 @@ export type ProxyDecision =
       /** Held until this settles (a gate the test opens). */
       readonly after?: Promise<unknown>
       readonly rewrite?: (body: string) => string
+      /** Rewrites the body's bytes after `rewrite` (bytes a string cannot carry: invalid UTF-8). */
+      readonly rewriteBytes?: (body: Buffer) => Buffer
       /** Send the body in pieces of `chunkBytes`, one every `everyMs` (a large body arriving slowly). */
       readonly pace?: { readonly chunkBytes: number; readonly everyMs: number }
       /** Send the headers and this many bytes of the body, then nothing more (a stalled connection). */
@@ -93,7 +95,8 @@ export const startProxy = async (target: string, decide: (req: ProxiedRequest) =
       for (const [k, v] of Object.entries(req.headers)) if (typeof v === "string" && !HOP_BY_HOP.has(k)) headers[k] = v
       const upstream = await fetch(url, { method: seen.method, headers, ...(body.length > 0 ? { body } : {}) })
       const received = Buffer.from(await upstream.arrayBuffer())
-      const bytes = decision.rewrite === undefined ? received : Buffer.from(decision.rewrite(received.toString("utf8")))
+      const text = decision.rewrite === undefined ? received : Buffer.from(decision.rewrite(received.toString("utf8")))
+      const bytes = decision.rewriteBytes === undefined ? text : decision.rewriteBytes(text)
       const out: Record<string, string> = { "content-type": upstream.headers.get("content-type") ?? "application/json" }
       const retryAfter = upstream.headers.get("retry-after")
       if (retryAfter !== null) out["retry-after"] = retryAfter

@@ -23,4 +23,26 @@ describe("parseJsonLossless", () => {
     expect(() => parseJsonLossless('{"weight": 18446744073709551615, "x": [1, 2')).toThrow()
     expect(() => parseJsonLossless('{"x": [1, 2')).toThrow()
   })
+
+  it("given a record nested 200,000 levels deep beside an integer above 2^53, when parsed, then the stack holds and the integer is exact", () => {
+    const depth = 200_000
+    const text = `{"records":[{"deep":${"[".repeat(depth)}${"]".repeat(depth)},"weight":18446744073709551616}]}`
+    const body = parseJsonLossless(text) as { records: Array<{ deep: unknown; weight: bigint }> }
+    expect(body.records[0]!.weight).toBe(18446744073709551616n)
+    let level = 0
+    for (let v: unknown = body.records[0]!.deep; Array.isArray(v) && v.length > 0; v = v[0]) level++
+    expect(level).toBe(depth - 1)
+  })
+
+  it("given quotes, backslashes and digit runs inside strings and keys, when parsed losslessly, then only the unquoted integer becomes a bigint", () => {
+    const key = 'a\\"12345678901234567890'
+    const value = '\\"99999999999999999999\\'
+    const text = `{${JSON.stringify(key)}: ${JSON.stringify(value)}, "c": [-99999999999999999999, 1e400, 12345678901234567.5]}`
+    expect(parseJsonLossless(text)).toEqual({ [key]: value, c: [-99999999999999999999n, Number.POSITIVE_INFINITY, 12345678901234567.5] })
+  })
+
+  it("given a string that looks like our own marker, when parsed, then it stays a string", () => {
+    const forged = "\u0000chainetl-bigint-000000000000:123"
+    expect(parseJsonLossless(`{"s": ${JSON.stringify(forged)}, "n": 18446744073709551616}`)).toEqual({ s: forged, n: 18446744073709551616n })
+  })
 })
