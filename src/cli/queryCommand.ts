@@ -57,13 +57,14 @@ export const queryCommand = (args: QueryArgs) =>
     yield* Effect.addFinalizer(() => Effect.sync(() => connection.closeSync()))
     const badSql = (e: unknown) => new ConfigError({ reason: "Invalid", field: "SQL", detail: firstLine(e), fix: "correct the statement (views: SELECT view_name FROM duckdb_views() WHERE NOT internal)" })
     if (args.format === "csv" || args.format === "parquet") {
-      // DuckDB writes the file itself: exact decimals, nested types kept in Parquet
+      // DuckDB writes the file itself: exact decimals, nested types kept in Parquet; the newline
+      // ends a trailing -- comment of a --file statement before the parenthesis
       // to stdout through a temporary file: DuckDB opening /dev/stdout would truncate a redirected file
       const tmpDir = args.output === undefined ? yield* Effect.promise(() => fs.mkdtemp(path.join(os.tmpdir(), "chainetl-query-"))) : undefined
       if (tmpDir !== undefined) yield* Effect.addFinalizer(() => Effect.promise(() => fs.rm(tmpDir, { recursive: true, force: true })))
       const target = tmpDir === undefined ? path.resolve(args.output!) : path.join(tmpDir, `result.${args.format}`)
       const options = args.format === "csv" ? "FORMAT csv, HEADER true" : "FORMAT parquet, COMPRESSION zstd"
-      yield* Effect.tryPromise({ try: () => connection.run(`COPY (${sql}) TO ${quotedString(target)} (${options})`), catch: badSql })
+      yield* Effect.tryPromise({ try: () => connection.run(`COPY (${sql}\n) TO ${quotedString(target)} (${options})`), catch: badSql })
       if (tmpDir !== undefined) {
         const bytes = yield* Effect.promise(() => fs.readFile(target))
         yield* Effect.async<void>((resume) => void process.stdout.write(bytes, () => resume(Effect.void)))

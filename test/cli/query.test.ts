@@ -70,9 +70,9 @@ describe("chainetl query", () => {
     ])
   }, 60_000)
 
-  it("given a SQL file with a comment header, when --file names it, then its statement runs as if passed inline", async () => {
+  it("given a SQL file with comments, when --file names it, then its statement runs as if passed inline", async () => {
     const file = path.join(out, "analysis.sql")
-    await fs.writeFile(file, `-- Blocks and fees.\n-- Reads: blocks.\n${sql};\n`)
+    await fs.writeFile(file, `-- Blocks and fees.\n-- Reads: blocks.\n${sql}\n-- (a trailing comment)\n`)
     const r = await runCli(["query", "--file", file, "--out", out, "--format", "csv"])
     expect([r.code, r.stderr]).toEqual([0, ""])
     expect(r.stdout).toBe(`height,fee,note\n1,${BIG},"a, b"\n2,5,\n`)
