@@ -5,8 +5,10 @@
  * emulator's own API responses (plain fetch, BigInt sums) — never from our Parquet.
  */
 import { Effect, Either } from "effect"
+import * as fs from "node:fs/promises"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { catalogEntries } from "../../src/catalogEntries.ts"
 import { EMULATOR_JOB } from "../../src/cli/runCommand.ts"
 import { type RunningEmulator, startEmulator } from "../../src/emulator/index.ts"
 import { type Job, loadJobFile } from "../../src/Job.ts"
@@ -67,6 +69,27 @@ describe("the example analyses against the emulator's own answers", () => {
   }, 300_000)
   afterAll(async () => {
     await emu?.close()
+  })
+
+  it("given each example file, when its header and statement are read, then the header says what it answers and names exactly the views the statement reads, all _latest views", async () => {
+    const datasets = catalogEntries().map((d) => d.name)
+    const headers: Record<string, { reads: string[]; uses: string[] }> = {}
+    for (const name of EXAMPLES) {
+      const text = await fs.readFile(path.join(REPO, "examples", `${name}.sql`), "utf8")
+      const comment = text.split("\n").filter((l) => l.startsWith("--")).map((l) => l.slice(2).trim()).join(" ")
+      const statement = text.split("\n").filter((l) => !l.startsWith("--")).join("\n")
+      expect([name, /Answers: \S/.test(comment)]).toEqual([name, true])
+      const readsLine = /Reads: ([^(]*)/.exec(comment)?.[1] ?? ""
+      const views = (words: ReadonlyArray<string>) => [...new Set(words.filter((w) => datasets.includes(w.replace(/_latest$/, ""))))].sort()
+      // what a statement reads: the relation after each FROM and JOIN, and every *_latest name (comma joins)
+      const read = [...statement.matchAll(/\b(?:FROM|JOIN)\s+([a-z_]+)/gi), ...statement.matchAll(/\b([a-z_]+_latest)\b/g)].map((m) => m[1]!)
+      headers[name] = { reads: views([...readsLine.matchAll(/[a-z_]+/g)].map((m) => m[0])), uses: views(read) }
+    }
+    for (const name of EXAMPLES) {
+      const { reads, uses } = headers[name]!
+      expect([name, reads]).toEqual([name, uses])
+      expect([name, uses.filter((v) => !v.endsWith("_latest"))]).toEqual([name, []])
+    }
   })
 
   it("given the P-chain staking transactions as route 4 lists them, when avax_staked_per_day runs, then each network's day holds the AVAX staked that day and its transactions", async () => {
