@@ -178,14 +178,15 @@ const status = Command.make(
 const query = Command.make(
   "query",
   {
-    sql: Args.text({ name: "sql" }).pipe(Args.withDescription("One SQL statement over the catalog's views, e.g. \"SELECT count(*) FROM delegators_latest\"")),
+    sql: Args.text({ name: "sql" }).pipe(Args.withDescription("One SQL statement over the catalog's views, e.g. \"SELECT count(*) FROM delegators_latest\" (or --file)"), Args.optional),
+    file: Options.text("file").pipe(Options.withDescription("Read the statement from this file instead, e.g. examples/avax_staked_per_day.sql"), Options.optional),
     out,
     format: Options.choice("format", ["table", "csv", "json", "parquet"]).pipe(Options.withDescription("Output format (default: an aligned table)"), Options.withDefault("table" as const)),
     output: Options.text("output").pipe(Options.withDescription("Write the result to this file instead of stdout"), Options.optional)
   },
   (a) =>
     Effect.flatMap(Effect.promise(() => import("./queryCommand.ts")), (m) =>
-      m.queryCommand({ sql: a.sql, out: Option.getOrUndefined(a.out), format: a.format, output: Option.getOrUndefined(a.output) })
+      m.queryCommand({ sql: Option.getOrUndefined(a.sql), file: Option.getOrUndefined(a.file), out: Option.getOrUndefined(a.out), format: a.format, output: Option.getOrUndefined(a.output) })
     )
 ).pipe(Command.withDescription("Run one SQL statement over the catalog (read-only) and print the result"))
 

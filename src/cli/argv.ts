@@ -21,7 +21,7 @@ export const commandFlags: Readonly<Record<string, ReadonlyArray<string>>> = {
   catalog: ["--out", "--ddl", "--location", "--database"],
   compact: ["--out", "--target-rows", "--target-mb", "--quiet"],
   status: ["--out", "--live", "--json"],
-  query: ["--out", "--format", "--output"]
+  query: ["--file", "--out", "--format", "--output"]
 }
 
 /** Flags @effect/cli adds to every command. */

@@ -3,7 +3,8 @@
  * nightly can rebuild it meanwhile: the rename leaves this reader on the old file). Prints an
  * aligned table, or CSV / JSON / Parquet to `--output FILE` or stdout. A bad statement is a
  * usage error (exit 2) naming DuckDB's own message: the parser's, the binder's (unknown column
- * or view, with its suggestions) or the read-only refusal of a write.
+ * or view, with its suggestions) or the read-only refusal of a write. `--file FILE` reads the
+ * statement from a file (the shipped analyses in examples/), comments and all.
  */
 import { DuckDBInstance, quotedString } from "@duckdb/node-api"
 import { Effect } from "effect"
@@ -19,7 +20,9 @@ export const QUERY_FORMATS = ["table", "csv", "json", "parquet"] as const
 export type QueryFormat = (typeof QUERY_FORMATS)[number]
 
 export interface QueryArgs {
-  readonly sql: string
+  /** The statement; or `file`, a file holding it (exactly one of the two). */
+  readonly sql: string | undefined
+  readonly file?: string | undefined
   readonly out: string | undefined
   readonly format: QueryFormat
   readonly output: string | undefined
@@ -34,7 +37,16 @@ export const queryCommand = (args: QueryArgs) =>
     if (!exists) {
       return yield* Effect.fail(new ConfigError({ reason: "Missing", field: args.out === undefined ? "CHAINETL_OUT" : "--out", detail: `no catalog at ${database}`, fix: "pass the output folder of a run with --out, or run chainetl catalog there" }))
     }
-    const sql = args.sql.trim().replace(/;\s*$/, "")
+    if ((args.sql === undefined) === (args.file === undefined)) {
+      return yield* Effect.fail(new ConfigError({ reason: "Missing", field: "sql", detail: args.sql === undefined ? "no statement given" : "both a statement and --file given", fix: 'pass one statement, e.g. chainetl query "SELECT count(*) FROM delegators_latest", or --file FILE' }))
+    }
+    const statement = args.file === undefined
+      ? args.sql!
+      : yield* Effect.tryPromise({
+          try: () => fs.readFile(path.resolve(args.file!), "utf8"),
+          catch: (e) => new ConfigError({ reason: "Invalid", field: "--file", detail: `cannot read ${args.file}: ${firstLine(e)}`, fix: "pass a readable file holding one SQL statement" })
+        })
+    const sql = statement.trim().replace(/;\s*$/, "")
     if (sql === "") return yield* Effect.fail(new ConfigError({ reason: "Missing", field: "sql", detail: "the SQL is empty", fix: 'pass one statement, e.g. chainetl query "SELECT count(*) FROM delegators_latest"' }))
     const db = yield* Effect.tryPromise({
       try: () => DuckDBInstance.create(database, { access_mode: "READ_ONLY" }),
@@ -45,13 +57,14 @@ export const queryCommand = (args: QueryArgs) =>
     yield* Effect.addFinalizer(() => Effect.sync(() => connection.closeSync()))
     const badSql = (e: unknown) => new ConfigError({ reason: "Invalid", field: "SQL", detail: firstLine(e), fix: "correct the statement (views: SELECT view_name FROM duckdb_views() WHERE NOT internal)" })
     if (args.format === "csv" || args.format === "parquet") {
-      // DuckDB writes the file itself: exact decimals, nested types kept in Parquet
+      // DuckDB writes the file itself: exact decimals, nested types kept in Parquet; the newline
+      // ends a trailing -- comment of a --file statement before the parenthesis
       // to stdout through a temporary file: DuckDB opening /dev/stdout would truncate a redirected file
       const tmpDir = args.output === undefined ? yield* Effect.promise(() => fs.mkdtemp(path.join(os.tmpdir(), "chainetl-query-"))) : undefined
       if (tmpDir !== undefined) yield* Effect.addFinalizer(() => Effect.promise(() => fs.rm(tmpDir, { recursive: true, force: true })))
       const target = tmpDir === undefined ? path.resolve(args.output!) : path.join(tmpDir, `result.${args.format}`)
       const options = args.format === "csv" ? "FORMAT csv, HEADER true" : "FORMAT parquet, COMPRESSION zstd"
-      yield* Effect.tryPromise({ try: () => connection.run(`COPY (${sql}) TO ${quotedString(target)} (${options})`), catch: badSql })
+      yield* Effect.tryPromise({ try: () => connection.run(`COPY (${sql}\n) TO ${quotedString(target)} (${options})`), catch: badSql })
       if (tmpDir !== undefined) {
         const bytes = yield* Effect.promise(() => fs.readFile(target))
         yield* Effect.async<void>((resume) => void process.stdout.write(bytes, () => resume(Effect.void)))

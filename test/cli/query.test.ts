@@ -70,6 +70,27 @@ describe("chainetl query", () => {
     ])
   }, 60_000)
 
+  it("given a SQL file with comments, when --file names it, then its statement runs as if passed inline", async () => {
+    const file = path.join(out, "analysis.sql")
+    await fs.writeFile(file, `-- Blocks and fees.\n-- Reads: blocks.\n${sql}\n-- (a trailing comment)\n`)
+    const r = await runCli(["query", "--file", file, "--out", out, "--format", "csv"])
+    expect([r.code, r.stderr]).toEqual([0, ""])
+    expect(r.stdout).toBe(`height,fee,note\n1,${BIG},"a, b"\n2,5,\n`)
+  }, 60_000)
+
+  it("given both a statement and --file, or neither, or a missing file, when asked, then exit code 2 says what to pass", async () => {
+    const cases: Array<[ReadonlyArray<string>, RegExp]> = [
+      [["query", sql, "--file", path.join(out, "analysis.sql")], /both a statement and --file given/],
+      [["query"], /no statement given/],
+      [["query", "--file", path.join(out, "absent.sql")], /--file: cannot read .*absent\.sql/]
+    ]
+    for (const [args, message] of cases) {
+      const r = await runCli([...args, "--out", out])
+      expect([args, r.code]).toEqual([args, 2])
+      expect(r.stderr).toMatch(message)
+    }
+  }, 60_000)
+
   it("given bad SQL or a write, when asked, then exit code 2 names the problem and the catalog is unchanged", async () => {
     const before = await fs.readFile(path.join(out, "catalog.duckdb"))
     const cases: Array<[string, RegExp]> = [
