@@ -5,7 +5,8 @@
  * dataset's slices, the last runs and every failed slice. Reads only the output folder unless
  * --live; never writes.
  */
-import { Data, Effect, Either, Layer } from "effect"
+import { Config, Data, Effect, Either, Layer } from "effect"
+import { ConfigError } from "../Errors.ts"
 import { promises as fs } from "node:fs"
 import * as path from "node:path"
 import { datasets as registry } from "../../pipelines/index.ts"
@@ -46,18 +47,34 @@ const readRuns = (out: string) =>
 /**
  * `--live` asks each service once per listing with this timeout and no retry: a monitoring probe
  * must answer in seconds, not wait out a run's retry budget (CHAINETL_TIMEOUT_MS, _MAX_RETRIES).
+ * CHAINETL_STATUS_TIMEOUT_MS changes it (a far or slow service).
  */
 export const PROBE_TIMEOUT_MS = 5_000
+
+const probeTimeout = Config.integer("CHAINETL_STATUS_TIMEOUT_MS").pipe(
+  Config.withDefault(PROBE_TIMEOUT_MS),
+  Config.validate({ message: "a whole number of milliseconds ≥ 1", validation: (n) => n >= 1 }),
+  Effect.mapError(
+    () =>
+      new ConfigError({
+        reason: "Invalid",
+        field: "CHAINETL_STATUS_TIMEOUT_MS",
+        detail: `expected a whole number of milliseconds ≥ 1, got '${process.env["CHAINETL_STATUS_TIMEOUT_MS"] ?? ""}'`,
+        fix: "export CHAINETL_STATUS_TIMEOUT_MS=5000"
+      })
+  )
+)
 
 /** A service `status --live` could not reach: exit 1, naming it. */
 export class StatusProbeFailed extends Data.TaggedError("StatusProbeFailed")<{
   readonly reason: "Unreachable"
+  readonly timeoutMs: number
   readonly services: ReadonlyArray<{ readonly service: Service; readonly url: string; readonly error: string }>
 }> {
   override get message(): string {
     const names: Record<Service, string> = { data: "chain-data service", metrics: "metrics service", node: "node" }
     const each = this.services.map((s) => `${names[s.service]} (${envNames[s.service === "data" ? "baseUrl" : s.service === "metrics" ? "metricsUrl" : "nodeUrl"]}=${s.url}) did not answer: ${s.error}`)
-    return `status --live: ${each.join("; ")}. Fix: check that the service is up and the URL is right (the probe waits ${PROBE_TIMEOUT_MS / 1000} s, without retries)`
+    return `status --live: ${each.join("; ")}. Fix: check that the service is up and the URL is right (the probe waits ${this.timeoutMs / 1000} s, without retries: CHAINETL_STATUS_TIMEOUT_MS)`
   }
 }
 
@@ -222,7 +239,8 @@ export const statusCommand = (args: StatusArgs) =>
       const asked = [...new Set([...status.listings.map((l) => l.dataset), ...committed.map((h) => h.dataset)])]
       const required = servicesFor(asked)
       // short and single: a probe that cannot reach a service says so in seconds
-      const settings = yield* loadSourceSettings({ out, timeoutMs: PROBE_TIMEOUT_MS, maxRetries: 0, retry: { maxRateLimitedRetries: 0 } }, { out: "--out" }, required)
+      const timeoutMs = yield* probeTimeout
+      const settings = yield* loadSourceSettings({ out, timeoutMs, maxRetries: 0, retry: { maxRateLimitedRetries: 0 } }, { out: "--out" }, required)
       const source = sourceLayer.pipe(Layer.provideMerge(SourceConfig.layerOf(settings)))
       const probed = yield* Effect.all([latestOf(status.listings), withTips(committed)], { concurrency: 2 }).pipe(Effect.provide(source))
       latest = probed[0]
@@ -237,7 +255,7 @@ export const statusCommand = (args: StatusArgs) =>
         if (!byService.has(service)) byService.set(service, f.error)
       }
       const url = (s: Service) => (s === "data" ? settings.baseUrl : s === "metrics" ? settings.metricsUrl : settings.nodeUrl)
-      if (byService.size > 0) unreachable = new StatusProbeFailed({ reason: "Unreachable", services: [...byService].map(([service, error]) => ({ service, url: url(service), error })) })
+      if (byService.size > 0) unreachable = new StatusProbeFailed({ reason: "Unreachable", timeoutMs, services: [...byService].map(([service, error]) => ({ service, url: url(service), error })) })
     }
     if (args.json) {
       const now = Math.floor(Date.now() / 1000)
