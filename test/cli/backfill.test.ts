@@ -196,10 +196,12 @@ describe("chainetl backfill by block height (node_x_blocks)", () => {
     expect(await heights()).toEqual(Array.from({ length: 90 }, (_, i) => 30 + i))
   }, 60_000)
 
-  it("given the backfill done, when it runs again, then no cell is planned", async () => {
-    const run = await cli(["backfill", "node_x_blocks", "--from", "30", "--to", "120", "--window", "50", "--job", jobFile, "--out", out, "--quiet"])
+  it("given the backfill done, when it runs again, then no cell is planned and it says there is nothing to do", async () => {
+    const run = await cli(["backfill", "node_x_blocks", "--from", "30", "--to", "120", "--window", "50", "--job", jobFile, "--out", out])
     expect(run.code).toBe(0)
     expect((await lastReport()).planned).toBe(0)
+    expect(run.stdout).toContain("backfill: nothing to do: heights [30, 120) is already complete on disk for node_x_blocks")
+    expect(run.stdout).not.toContain("requests:")
   }, 60_000)
 
   it("given backfilled heights, when the nightly walk runs, then it fetches the rest from genesis to the tip and no block twice", async () => {
