@@ -63,7 +63,7 @@ export interface RunReport {
   readonly asOf: number | null
   /** Slices planned (final windows are not planned at all; final slices of other datasets are, and report "skipped"). */
   readonly planned: number
-  readonly slices: ReadonlyArray<SliceResult>
+  readonly slices: ReadonlyArray<RunSlice>
   /** Per host: requests, retries, 429s, bytes, time waiting on the limiter and on Retry-After. */
   readonly hosts: StatsSnapshot
   readonly catalog: string | null
@@ -72,6 +72,13 @@ export interface RunReport {
   /** Why the run failed besides its slices (the catalog could not be rebuilt). */
   readonly error: string | null
 }
+
+/**
+ * A slice's outcome in the report. `replacing`: the slice was written again whole (a replacing
+ * listing: chain_metrics' open month, avg_tps) and its rows took the place of a previous complete
+ * version on disk; absent when its rows are new to the output.
+ */
+export type RunSlice = SliceResult & { readonly replacing?: true }
 
 export const newRunId = (now: Date): string =>
   `${now.toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z")}-${randomBytes(3).toString("hex")}`
@@ -204,7 +211,8 @@ export const run = (options: RunOptions) =>
       yield* emit({ type: "run_started", at: started.getTime(), runId, mode, datasets: report.datasets, slices: planned })
       // 4.
       const crawl: CrawlOptions = { runId, asOf, ingestedAt: started, partRows: options.partRows }
-      const results: SliceResult[] = []
+      const results: RunSlice[] = []
+      const store = yield* CheckpointStore
       // a service that refused our credentials stops the run: no slice starts after that
       let stoppedBy: SliceResult | undefined
       const crawlOrNot = (dataset: AnyDataset, slice: Slice) =>
@@ -213,10 +221,12 @@ export const run = (options: RunOptions) =>
           : crawlSlice(dataset, slice, crawl).pipe(Effect.tap((r) => Effect.sync(() => void (r.stopsRun === true && stoppedBy === undefined ? (stoppedBy = r) : undefined))))
       for (const { dataset, slices, error } of plan) {
         if (error !== undefined) results.push(notPlanned(dataset.name, error))
+        // a replacing slice with a complete version on disk (keepFromSeq set when it finished)
+        const previous = dataset.rerun === "replace" ? new Set((yield* store.list(dataset.name)).filter((c) => c.keepFromSeq !== null).map((c) => c.slice)) : new Set<string>()
         const done = yield* Effect.forEach(slices, (slice) => crawlOrNot(dataset, slice), {
           concurrency: options.sliceConcurrency
         })
-        results.push(...done)
+        results.push(...done.map((r): RunSlice => (r.status === "done" && previous.has(r.slice) ? { ...r, replacing: true } : r)))
       }
       // 5. compaction failing (a full disk) leaves the parts as they were: the run reports it
       const compaction = options.compact === undefined

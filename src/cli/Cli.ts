@@ -9,6 +9,7 @@ import { Args, Command, Options } from "@effect/cli"
 import { Effect, Either, Option } from "effect"
 import type { Backfill } from "../crawl/Dataset.ts"
 import { ConfigError } from "../Errors.ts"
+import { parseAsOf } from "./asOf.ts"
 import { emulatorFlags } from "./emulatorOptions.ts"
 import { BACKFILLABLE, datasetNames } from "./services.ts"
 import { closest } from "./suggest.ts"
@@ -31,6 +32,10 @@ const crawlFlags = {
   emulator: Options.boolean("emulator").pipe(Options.withDescription("Start the built-in emulator in-process and crawl it")),
   emulatorSeed: Options.integer("emulator-seed").pipe(Options.withDescription("Seed of the in-process emulator"), Options.optional),
   emulatorScale: Options.float("emulator-scale").pipe(Options.withDescription("Scale of the in-process emulator"), Options.optional),
+  asOf: Options.text("as-of").pipe(
+    Options.withDescription("With --emulator: the emulated network's now, for a nightly rehearsal: +1d (a day past the emulator's start; +3d, +6h…) or a UTC date/instant (2025-01-04)"),
+    Options.optional
+  ),
   // nested rows cost ~6 KB each while a part is built (bench): 25k keeps a part well under 200 MB
   partRows: Options.integer("part-rows").pipe(Options.withDescription("Rows per Parquet part (default 25000)"), Options.withDefault(25_000)),
   concurrency: Options.integer("concurrency").pipe(Options.withDescription("Slices (windows) crawled at once, all under one rate limit per host"), Options.withDefault(4)),
@@ -67,6 +72,8 @@ const runArgs = (datasets: ReadonlyArray<string>, a: CrawlFlags, backfill?: Back
     if (a.partRows < 1) return yield* Effect.fail(new ConfigError({ reason: "Invalid", field: "--part-rows", detail: `got ${a.partRows}`, fix: "pass a whole number ≥ 1" }))
     if (a.concurrency < 1) return yield* Effect.fail(new ConfigError({ reason: "Invalid", field: "--concurrency", detail: `got ${a.concurrency}`, fix: "pass a whole number ≥ 1" }))
     if (a.quiet && a.json) return yield* Effect.fail(new ConfigError({ reason: "Invalid", field: "--quiet", detail: "--quiet and --json both given", fix: "choose one" }))
+    const asOf = Option.isNone(a.asOf) ? undefined : parseAsOf(a.asOf.value, a.emulator)
+    if (asOf !== undefined && Either.isLeft(asOf)) return yield* Effect.fail(asOf.left)
     return {
       datasets,
       networks: a.network,
@@ -75,6 +82,7 @@ const runArgs = (datasets: ReadonlyArray<string>, a: CrawlFlags, backfill?: Back
       emulator: a.emulator,
       emulatorSeed: Option.getOrUndefined(a.emulatorSeed),
       emulatorScale: Option.getOrUndefined(a.emulatorScale),
+      ...(asOf === undefined ? {} : { asOf: asOf.right }),
       partRows: a.partRows,
       concurrency: a.concurrency,
       dryRun: a.dryRun,

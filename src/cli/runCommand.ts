@@ -11,6 +11,8 @@ import { CheckpointStore } from "../crawl/Checkpoint.ts"
 import type { Backfill } from "../crawl/Dataset.ts"
 import { defaultJob, loadJobFile, type Network } from "../Job.ts"
 import { NIGHTLY_COMPACT, planRun, run, selectDatasets } from "../Runner.ts"
+import { isoSeconds } from "../Time.ts"
+import { advanceFor, type AsOf } from "./asOf.ts"
 import { checkIncremental, checkPartitionGrain, checkStoredGrains } from "./backfillPlan.ts"
 import { plan, printPlan } from "./dryRun.ts"
 import { startScopedEmulator } from "./emulatorCommand.ts"
@@ -33,6 +35,8 @@ export interface RunArgs {
   readonly emulator: boolean
   readonly emulatorSeed: number | undefined
   readonly emulatorScale: number | undefined
+  /** `--as-of` (with --emulator): where the emulated network's clock is moved before the run. */
+  readonly asOf?: AsOf
   readonly partRows: number
   readonly concurrency: number
   readonly dryRun?: boolean
@@ -71,7 +75,12 @@ export const runCommand = (args: RunArgs) =>
       let asOf: number | undefined
       if (args.emulator) {
         const emu = yield* startScopedEmulator({ seed: args.emulatorSeed, scale: args.emulatorScale })
-        if (human) console.log(`emulator: ${emu.baseUrl} (seed ${emu.options.seed}, scale ${emu.options.scale})`)
+        if (args.asOf !== undefined) {
+          const seconds = advanceFor(args.asOf, emu.clock.now())
+          if (Either.isLeft(seconds)) return yield* Effect.fail(seconds.left)
+          emu.advance(seconds.right)
+        }
+        if (human) console.log(`emulator: ${emu.baseUrl} (seed ${emu.options.seed}, scale ${emu.options.scale}, now ${isoSeconds(emu.clock.now())}${args.asOf === undefined ? "" : ` = --as-of ${args.asOf.text}`})`)
         // a local emulator allows 200 requests/s without a key: the client's default 20/s, meant
         // for shared public services, would only make the demo slow
         overrides = { ...overrides, baseUrl: emu.baseUrl, metricsUrl: emu.metricsUrl, nodeUrl: emu.nodeUrl, rateLimit: 150, concurrency: 8 }
@@ -81,8 +90,10 @@ export const runCommand = (args: RunArgs) =>
       if (args.dryRun === true) {
         const effectiveAsOf = asOf ?? Math.floor(Date.now() / 1000)
         // reads checkpoints (windowed datasets plan around them); sends and writes nothing
-        const planned = yield* planRun(selected, job, effectiveAsOf, args.backfill).pipe(Effect.provide(CheckpointStore.layer(out)))
-        printPlan(plan(planned), effectiveAsOf)
+        const dry = yield* Effect.flatMap(planRun(selected, job, effectiveAsOf, args.backfill), (planned) => plan(planned, effectiveAsOf)).pipe(
+          Effect.provide(CheckpointStore.layer(out))
+        )
+        if (args.quiet !== true) printPlan(dry, args.json === true)
         return
       }
       const settings = yield* loadSourceSettings(overrides, labels, args.emulator ? allServices : required)

@@ -6,6 +6,7 @@ import { DuckDBInstance } from "@duckdb/node-api"
 import { Effect } from "effect"
 import * as path from "node:path"
 import type { RunReport } from "../Runner.ts"
+import { isoSeconds } from "../Time.ts"
 import { table } from "./table.ts"
 
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)}s`
@@ -25,31 +26,69 @@ const queryCatalog = async (out: string, sql: string) => {
   }
 }
 
+export interface DatasetTotals {
+  readonly slices: number
+  readonly failed: number
+  readonly pages: number
+  /** Rows new to the output. */
+  readonly newRows: number
+  /** Rows of replacing slices, in place of their previous version. */
+  readonly replacingRows: number
+  readonly rejects: number
+  readonly parts: number
+  readonly requests: number
+  readonly retries: number
+  readonly rateLimited: number
+  readonly waitMs: number
+}
+
+/** Per dataset, in report order: what the run did. */
+export const summaryByDataset = (report: RunReport): ReadonlyMap<string, DatasetTotals> => {
+  const byDataset = new Map<string, DatasetTotals>()
+  for (const s of report.slices) {
+    const d = byDataset.get(s.dataset) ?? { slices: 0, failed: 0, pages: 0, newRows: 0, replacingRows: 0, rejects: 0, parts: 0, requests: 0, retries: 0, rateLimited: 0, waitMs: 0 }
+    byDataset.set(s.dataset, {
+      slices: d.slices + 1,
+      failed: d.failed + (s.status === "failed" ? 1 : 0),
+      pages: d.pages + s.pages,
+      newRows: d.newRows + (s.replacing === true ? 0 : s.rows),
+      replacingRows: d.replacingRows + (s.replacing === true ? s.rows : 0),
+      rejects: d.rejects + s.rejects,
+      parts: d.parts + s.parts,
+      requests: d.requests + s.requests,
+      retries: d.retries + s.retries,
+      rateLimited: d.rateLimited + s.rateLimited,
+      waitMs: d.waitMs + s.waitMs
+    })
+  }
+  return byDataset
+}
+
+const rangeText = (report: RunReport): string => {
+  const b = report.backfill
+  if (b === null) return "the range"
+  return b.unit === "time" ? `[${isoSeconds(b.from)}, ${isoSeconds(b.to)})` : `heights [${b.from}, ${b.to})`
+}
+
 export const printSummary = (out: string, report: RunReport, elapsedMs: number) =>
   Effect.promise(async () => {
-    type Totals = { slices: number; failed: number; pages: number; rows: number; rejects: number; parts: number; requests: number; retries: number; rateLimited: number; waitMs: number }
-    const byDataset = new Map<string, Totals>()
-    for (const s of report.slices) {
-      const d = byDataset.get(s.dataset) ?? { slices: 0, failed: 0, pages: 0, rows: 0, rejects: 0, parts: 0, requests: 0, retries: 0, rateLimited: 0, waitMs: 0 }
-      byDataset.set(s.dataset, {
-        slices: d.slices + 1,
-        failed: d.failed + (s.status === "failed" ? 1 : 0),
-        pages: d.pages + s.pages,
-        rows: d.rows + s.rows,
-        rejects: d.rejects + s.rejects,
-        parts: d.parts + s.parts,
-        requests: d.requests + s.requests,
-        retries: d.retries + s.retries,
-        rateLimited: d.rateLimited + s.rateLimited,
-        waitMs: d.waitMs + s.waitMs
-      })
+    const byDataset = summaryByDataset(report)
+    if (report.mode === "backfill" && report.slices.every((s) => s.status === "skipped")) {
+      console.log("")
+      console.log(`backfill: nothing to do: ${rangeText(report)} is already complete on disk for ${report.datasets.join(", ")} (no window or cell left to crawl); nothing was fetched`)
+      console.log(`run ${report.runId} ${report.status} in ${(elapsedMs / 1000).toFixed(1)} s; output ${out}`)
+      return
     }
     console.log("")
     console.log(
       table(
-        ["dataset", "slices", "failed", "pages", "rows", "rejects", "files", "requests", "retries", "429s", "waited"],
-        [...byDataset].map(([name, d]) => [name, d.slices, d.failed, d.pages, d.rows, d.rejects, d.parts, d.requests, d.retries, d.rateLimited, seconds(d.waitMs)])
+        ["dataset", "slices", "failed", "pages", "new rows", "replacing", "rejects", "files", "requests", "retries", "429s", "waited"],
+        [...byDataset].map(([name, d]) => [name, d.slices, d.failed, d.pages, d.newRows, d.replacingRows, d.rejects, d.parts, d.requests, d.retries, d.rateLimited, seconds(d.waitMs)])
       )
+    )
+    const replacing = [...byDataset.values()].reduce((n, d) => n + d.replacingRows, 0)
+    console.log(
+      `\nnew rows: not in the output before this run. replacing: rows of slices written again whole, each in place of its previous version (an open month, the TPS series): ${replacing} this run; the views hold the new version only`
     )
     console.log("")
     const hosts = Object.values(report.hosts)

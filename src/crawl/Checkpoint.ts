@@ -41,6 +41,8 @@ export interface CheckpointState {
    * a final slice from one a later run reopens without planning (absent in older checkpoints).
    */
   readonly finalAfter?: number | null
+  /** How far the listing has scanned (its last committed page's Page.reach), where it says; absent otherwise. */
+  readonly reach?: string | null
   /** As-of (Unix seconds, service time) of the run that last completed the slice. */
   readonly completedAsOf: number | null
   /** How many times the listing restarted from the first page (expired tokens). */
@@ -53,6 +55,13 @@ export interface CheckpointState {
 /** Completed by a run whose as-of was at or past `instant` (a slice's finalAfter). */
 export const completedBy = (state: CheckpointState, instant: number): boolean =>
   (state.completedAsOf ?? Number.NEGATIVE_INFINITY) >= instant
+
+/**
+ * A slice the crawler will skip: finished, and either never rerun, or rerunning but completed at
+ * or past its finalAfter (a settled month). One rule for the crawler and `run --dry-run`.
+ */
+export const isFinal = (state: CheckpointState | undefined, slice: Slice, rerun: "never" | "always" | "replace" = "never"): boolean =>
+  state?.status === "done" && (rerun === "never" || (slice.finalAfter !== undefined && completedBy(state, slice.finalAfter)))
 
 export const initialState = (slice: Slice, runId: string): CheckpointState => ({
   dataset: slice.dataset,

@@ -19,7 +19,7 @@ import { SourceError } from "../Errors.ts"
 import { ParquetSink, type WritePartInput, type WrittenPart } from "../sink/ParquetSink.ts"
 import { rejectsDataset, rejectsKey } from "../transform/Rejects.ts"
 import { type Mapped, toRows } from "../transform/ToRows.ts"
-import { type CheckpointState, CheckpointStore, completedBy, initialState } from "./Checkpoint.ts"
+import { type CheckpointState, CheckpointStore, initialState, isFinal as isFinalState } from "./Checkpoint.ts"
 import { CommittedKeys, keyOf } from "./CommittedKeys.ts"
 import { DEFAULT_GUARD_LIMITS, type GuardLimits, ListingGuard } from "./ListingGuard.ts"
 import type { DatasetDef, Row } from "./Dataset.ts"
@@ -72,6 +72,7 @@ interface FetchedPage {
   readonly rejects: ReadonlyArray<Row>
   readonly unknownFields: ReadonlyMap<string, number>
   readonly next: string | undefined
+  readonly reach?: string | undefined
   readonly receivedAt: number
 }
 
@@ -96,8 +97,7 @@ export const crawlSlice = <R>(
     const ttlMs = dataset.listing.tokenTtlSeconds === undefined ? undefined : dataset.listing.tokenTtlSeconds * 1000
 
     const rerun = dataset.rerun ?? "never"
-    const isFinal = (done: CheckpointState) =>
-      rerun === "never" || (slice.finalAfter !== undefined && completedBy(done, slice.finalAfter))
+    const isFinal = (done: CheckpointState) => isFinalState(done, slice, rerun)
     const tables = [dataset.name, ...(dataset.children ?? []).map((c) => c.name), rejectsDataset.name]
     // a replacing listing is written in one commit, so old and new rows never show together
     const partRows = rerun === "replace" ? Number.POSITIVE_INFINITY : options.partRows
@@ -137,6 +137,7 @@ export const crawlSlice = <R>(
           lastSeq: seq,
           keepFromSeq: done && rerun === "replace" ? seq : state.keepFromSeq,
           completedAsOf: done ? options.asOf : state.completedAsOf ?? null,
+          ...(last?.reach === undefined ? {} : { reach: last.reach }),
           status: done ? "done" : "running"
         }
         const own = yield* Effect.gen(function* () {
@@ -194,7 +195,7 @@ export const crawlSlice = <R>(
           skip
         )
         if (admitted instanceof SourceError) return yield* Effect.fail(admitted)
-        const fetched: FetchedPage = { rows: admitted.rows, rejects: admitted.rejects, unknownFields: mapped.unknownFields, next: page.next, receivedAt }
+        const fetched: FetchedPage = { rows: admitted.rows, rejects: admitted.rejects, unknownFields: mapped.unknownFields, next: page.next, reach: page.reach, receivedAt }
         return fetched
       })
 

@@ -6,11 +6,11 @@
  */
 import type * as arrow from "apache-arrow"
 import type { Effect } from "effect"
-import type { SinkError, SourceError } from "../Errors.ts"
+import type { CheckpointError, SinkError, SourceError } from "../Errors.ts"
 import type { Job } from "../Job.ts"
 import type { JsonRpcClient } from "../source/JsonRpcClient.ts"
 import type { RestClient } from "../source/RestClient.ts"
-import type { CheckpointState } from "./Checkpoint.ts"
+import type { CheckpointState, CheckpointStore } from "./Checkpoint.ts"
 import type { OutputReader } from "./OutputReader.ts"
 import type { Slice } from "./Slice.ts"
 import type { Grain, TimePartition } from "./Grain.ts"
@@ -23,6 +23,12 @@ export interface Page {
   readonly records: ReadonlyArray<unknown>
   /** Cursor of the following page; undefined when this was the last one. */
   readonly next: string | undefined
+  /**
+   * How far the listing has scanned once this page is committed, in its own unit (a block height),
+   * when that is more than its records show (transfers are sparse in the blocks scanned for
+   * them). Kept in the checkpoint; `chainetl status` reports it.
+   */
+  readonly reach?: string
 }
 
 /** The pagination contract (initial / next / stop): cursor undefined asks for the first page. */
@@ -154,7 +160,8 @@ export interface DatasetDef<R = unknown> {
 
 /** A height-ordered dataset's committed high-water per listing, and the service's tip of a listing. */
 export interface HeightMarks {
-  readonly committed: Effect.Effect<ReadonlyArray<{ readonly listing: Readonly<Record<string, string>>; readonly height: string }>, SinkError, OutputReader>
+  /** Per listing the height scanned through: the highest committed, or a checkpoint's reach when further. */
+  readonly committed: Effect.Effect<ReadonlyArray<{ readonly listing: Readonly<Record<string, string>>; readonly height: string }>, SinkError | CheckpointError, OutputReader | CheckpointStore>
   readonly latest: (listing: Readonly<Record<string, string>>) => Effect.Effect<bigint, SourceError, RestClient | JsonRpcClient>
 }
 

@@ -138,7 +138,7 @@ describe("chainetl backfill with one failing window", () => {
   it("given the completed backfill, when it is planned again with --dry-run, then no window is left to crawl", async () => {
     const plan = await cli([...backfill.filter((a) => a !== "--json"), "--dry-run", "--job", jobFile, "--out", out])
     expect(plan.code).toBe(0)
-    expect(plan.stdout).toMatch(/^primary_blocks\s+0\s+0$/m)
+    expect(plan.stdout).toMatch(/^primary_blocks\s+0\s+0\s+0\s+0$/m)
   }, 60_000)
 
   it("given backfilled days, when the nightly run follows, then it fills the history around them and no block is written twice", async () => {
@@ -196,10 +196,12 @@ describe("chainetl backfill by block height (node_x_blocks)", () => {
     expect(await heights()).toEqual(Array.from({ length: 90 }, (_, i) => 30 + i))
   }, 60_000)
 
-  it("given the backfill done, when it runs again, then no cell is planned", async () => {
-    const run = await cli(["backfill", "node_x_blocks", "--from", "30", "--to", "120", "--window", "50", "--job", jobFile, "--out", out, "--quiet"])
+  it("given the backfill done, when it runs again, then no cell is planned and it says there is nothing to do", async () => {
+    const run = await cli(["backfill", "node_x_blocks", "--from", "30", "--to", "120", "--window", "50", "--job", jobFile, "--out", out])
     expect(run.code).toBe(0)
     expect((await lastReport()).planned).toBe(0)
+    expect(run.stdout).toContain("backfill: nothing to do: heights [30, 120) is already complete on disk for node_x_blocks")
+    expect(run.stdout).not.toContain("requests:")
   }, 60_000)
 
   it("given backfilled heights, when the nightly walk runs, then it fetches the rest from genesis to the tip and no block twice", async () => {

@@ -46,6 +46,31 @@ const isRoot = process.getuid?.() === 0
 
 const rows: ReadonlyArray<Row> = [
   {
+    name: "--as-of without --emulator (real services keep their own time)",
+    argv: ["run", "delegators", "--as-of", "+1d", "--out", "$O"],
+    env: { CHAINETL_BASE_URL: "http://127.0.0.1:9" },
+    exit: 2,
+    message: /^chainetl: --as-of: moves the emulated network's clock; a run against real services is as of their own time\. Fix: add --emulator, or drop --as-of/
+  },
+  {
+    name: "a calendar-invalid --as-of",
+    argv: ["run", "--emulator", "delegators", "--as-of", "2025-02-30", "--out", "$O"],
+    exit: 2,
+    message: /^chainetl: --as-of: "2025-02-30" is not a day or time the calendar has\. Fix: pass \+1d/
+  },
+  {
+    name: "an --as-of before the emulator's start (its clock only moves forward)",
+    argv: ["run", "--emulator", "delegators", "--as-of", "2024-06-01", "--out", "$O"],
+    exit: 2,
+    message: /^chainetl: --as-of: 2024-06-01 is before the emulator's start \(2025-01-02T00:00:00Z\); its clock only moves forward\. Fix: pass 2025-01-02 or later/
+  },
+  {
+    name: "an --as-of that is neither an offset nor a date",
+    argv: ["run", "--emulator", "delegators", "--as-of", "tomorrow", "--out", "$O"],
+    exit: 2,
+    message: /^chainetl: --as-of: got "tomorrow"\. Fix: pass \+1d/
+  },
+  {
     name: "a calendar-invalid --from",
     argv: ["backfill", "primary_blocks", "--from", "2023-02-30", "--to", "2023-03-05", "--out", "$O"],
     exit: 2,

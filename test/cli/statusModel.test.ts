@@ -42,6 +42,12 @@ describe("statusOf", () => {
       ["primary_blocks"]
     )
     expect(s.listings).toEqual([])
-    expect(s.datasets).toEqual([{ dataset: "delegators", slices: 2, done: 1, failed: 1, running: 0, rows: 430, lastRun: "r1", updatedAt: expect.any(String) }])
+    expect(s.datasets).toEqual([{ dataset: "delegators", slices: 2, done: 1, failed: 1, running: 0, rows: null, rowsWritten: 430, lastRun: "r1", updatedAt: expect.any(String) }])
+  })
+
+  it("given a replacing slice written three times and the rows its view returns, when status is computed, then rows are the view's, not every version's", () => {
+    const tps = state("avg_tps", { chain_id: "43114" }, "done", 1, { rowsCommitted: 3 * 52, keepFromSeq: 2, lastSeq: 2 })
+    const s = statusOf([tps], [], ["primary_blocks"], 5, new Map([["avg_tps", 52]]))
+    expect(s.datasets[0]).toMatchObject({ dataset: "avg_tps", rows: 52, rowsWritten: 156 })
   })
 })

@@ -2,7 +2,9 @@
  * What `chainetl status` says, computed from the checkpoints and run reports on disk (pure, so
  * tests feed it states): per windowed listing how far its history is complete (the watermark),
  * the windows still pending (failed or cut short, nightly or backfill alike), and per other
- * dataset how its slices stand; then the last runs and every failed slice with its error.
+ * dataset how its slices stand and the rows its view returns (live rows: a replacing slice's
+ * earlier versions are gone from the view, so they are not counted); then the last runs and
+ * every failed slice with its error.
  */
 import type { CheckpointState } from "../../crawl/Checkpoint.ts"
 import { FROM, TO, type Interval, windowOf } from "../../crawl/Windows.ts"
@@ -32,7 +34,10 @@ export interface DatasetStatus {
   readonly done: number
   readonly failed: number
   readonly running: number
-  readonly rows: number
+  /** Rows its view returns now (null when the output could not be read): replaced versions are not counted. */
+  readonly rows: number | null
+  /** Rows its slices ever committed, every version of a replacing slice included. */
+  readonly rowsWritten: number
   readonly lastRun: string | null
   readonly updatedAt: string | null
 }
@@ -112,7 +117,9 @@ export const statusOf = (
   checkpoints: ReadonlyArray<CheckpointState>,
   runs: ReadonlyArray<RunReport>,
   windowed: ReadonlyArray<string>,
-  lastRuns = 5
+  lastRuns = 5,
+  /** Per dataset the rows its view returns (`SELECT count(*)`), as read by the caller. */
+  liveRows: ReadonlyMap<string, number> = new Map()
 ): Status => {
   const listings = new Map<string, CheckpointState[]>()
   const datasets = new Map<string, CheckpointState[]>()
@@ -136,7 +143,8 @@ export const statusOf = (
         done: states.filter((s) => s.status === "done").length,
         failed: states.filter((s) => s.status === "failed").length,
         running: states.filter((s) => s.status === "running").length,
-        rows: states.reduce((n, s) => n + s.rowsCommitted, 0),
+        rows: liveRows.get(dataset) ?? null,
+        rowsWritten: states.reduce((n, s) => n + s.rowsCommitted, 0),
         lastRun: latestOf(states)?.runId ?? null,
         updatedAt: latestOf(states)?.updatedAt ?? null
       })),
