@@ -222,7 +222,9 @@ export const run = (options: RunOptions) =>
       for (const { dataset, slices, error } of plan) {
         if (error !== undefined) results.push(notPlanned(dataset.name, error))
         // a replacing slice with a complete version on disk (keepFromSeq set when it finished)
-        const previous = dataset.rerun === "replace" ? new Set((yield* store.list(dataset.name)).filter((c) => c.keepFromSeq !== null).map((c) => c.slice)) : new Set<string>()
+        // (a broken checkpoint among them is its own slice's failure, not the run's: read as none)
+        const listed = dataset.rerun === "replace" ? yield* store.list(dataset.name).pipe(Effect.orElseSucceed(() => [])) : []
+        const previous = new Set(listed.filter((c) => c.keepFromSeq !== null).map((c) => c.slice))
         const done = yield* Effect.forEach(slices, (slice) => crawlOrNot(dataset, slice), {
           concurrency: options.sliceConcurrency
         })
