@@ -13,7 +13,7 @@ import type { RunReport } from "../../src/Runner.ts"
 import { fetchAll, query } from "../support/spine.ts"
 import { campaignJob, tempDir } from "./campaign.ts"
 import { readCheckpoints } from "./compare.ts"
-import { type Proxy, forward, runInProcess, startProxy } from "./support.ts"
+import { type Proxy, forward, pageCounter, runInProcess, startProxy } from "./support.ts"
 
 const DELEGATORS = "/v1/networks/mainnet/delegators"
 const NOT_JSON = "<html><body><h1>502 Bad Gateway</h1></body></html>"
@@ -36,10 +36,10 @@ describe("bad records, unknown fields and a page that is not JSON", () => {
   const sent: Rec[][] = []
   beforeAll(async () => {
     emu = await startEmulator({ seed: 1 })
-    let page = -1
+    const pageOf = pageCounter(DELEGATORS)
     proxy = await startProxy(emu.baseUrl, (req) => {
-      if (req.url.pathname !== DELEGATORS) return forward
-      page = req.url.searchParams.has("pageToken") ? page + 1 : 0
+      const page = pageOf(req)
+      if (page === undefined) return forward
       // page 3 and every retry of it: a gateway's HTML error page with status 200
       if (page >= 3) return { kind: "answer", status: 200, body: NOT_JSON, headers: { "content-type": "text/html" } }
       const at = page

@@ -11,7 +11,7 @@ import type { RunReport } from "../../src/Runner.ts"
 import { fetchAll, query } from "../support/spine.ts"
 import { campaignJob, tempDir } from "./campaign.ts"
 import { readCheckpoints } from "./compare.ts"
-import { type Proxy, forward, runInProcess, startProxy } from "./support.ts"
+import { type Proxy, forward, pageCounter, runInProcess, startProxy } from "./support.ts"
 
 const DELEGATORS = "/v1/networks/mainnet/delegators"
 type Rec = Record<string, unknown>
@@ -84,10 +84,10 @@ describe("a listing that sends records again", () => {
   const sent: Rec[][] = []
   beforeAll(async () => {
     emu = await startEmulator({ seed: 1 })
-    let page = -1
+    const pageOf = pageCounter(DELEGATORS)
     proxy = await startProxy(emu.baseUrl, (req) => {
-      if (req.url.pathname !== DELEGATORS) return forward
-      page = req.url.searchParams.has("pageToken") ? page + 1 : 0
+      const page = pageOf(req)
+      if (page === undefined) return forward
       const at = page
       return {
         kind: "forward",

@@ -136,3 +136,16 @@ export const startProxy = async (target: string, decide: (req: ProxiedRequest) =
 }
 
 export const forward: ProxyDecision = { kind: "forward" }
+
+/**
+ * Counts the pages of one listing as the proxy sees them: the request of `pathname` without a
+ * page token is page 0, each following one the next; other paths are undefined.
+ */
+export const pageCounter = (pathname: string) => {
+  let page = -1
+  return (req: ProxiedRequest): number | undefined => {
+    if (req.url.pathname !== pathname) return undefined
+    page = req.url.searchParams.has("pageToken") ? page + 1 : 0
+    return page
+  }
+}
