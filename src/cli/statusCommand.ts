@@ -145,7 +145,7 @@ const withTips = (lines: ReadonlyArray<HeightLine>) =>
 export const behind = (newer: number, older: number, note: string): { readonly seconds: number; readonly note?: string } =>
   newer >= older ? { seconds: newer - older } : { seconds: 0, note }
 
-/** Rows each dataset's view returns now (one query over the views, as the catalog builds them). */
+/** Rows each dataset's view returns now (one query over the views; see `reader` for which views). */
 const liveRows = (names: ReadonlyArray<string>) =>
   Effect.map(
     Effect.flatMap(OutputReader, (reader) =>
@@ -226,7 +226,8 @@ export const statusCommand = (args: StatusArgs) =>
       console.log(`no checkpoints under ${out}/_state: nothing has run here yet`)
       return
     }
-    const reader = OutputReader.layer(out, catalogEntries())
+    // the catalog's own views when it has every dataset: what readers query, and cheap to open
+    const reader = OutputReader.layerPreferringCatalog(out, catalogEntries())
     const names = registry.map((d) => d.name).filter((n) => checkpoints.some((c) => c.dataset === n))
     const counted = yield* Effect.either(liveRows(names).pipe(Effect.provide(reader)))
     if (Either.isLeft(counted)) yield* Effect.logWarning(`rows not counted (the output could not be read): ${counted.left.message}`)

@@ -6,6 +6,8 @@
  */
 import { DuckDBInstance, type DuckDBValue } from "@duckdb/node-api"
 import { Context, Effect, Layer } from "effect"
+import { promises as fs } from "node:fs"
+import * as path from "node:path"
 import { SinkError } from "../Errors.ts"
 import { datasetFiles, layoutOnDisk } from "../sink/Catalog.ts"
 import { type CatalogDataset, datasetStatements } from "../sink/CatalogSql.ts"
@@ -25,7 +27,36 @@ export class OutputReader extends Context.Tag("chainetl/OutputReader")<
 >() {
   static readonly layer = (outDir: string, catalog: ReadonlyArray<CatalogDataset>) =>
     Layer.succeed(OutputReader, { query: (sql, params, datasets) => runQuery(outDir, catalog, sql, params, datasets) })
+
+  /**
+   * For readers outside a run (`status`): the views of `catalog.duckdb` when it has every dataset
+   * asked for (opening it is ~0.2 CPU-s, building the views from every file's footer ~1 s on
+   * `npm start`'s output), else views built from the files as `layer` does. Inside a run the
+   * catalog lags the parts, so the crawl keeps `layer`.
+   */
+  static readonly layerPreferringCatalog = (outDir: string, catalog: ReadonlyArray<CatalogDataset>) =>
+    Layer.succeed(OutputReader, {
+      query: (sql, params, datasets) =>
+        Effect.orElse(queryCatalog(path.join(outDir, "catalog.duckdb"), sql, params, datasets), () => runQuery(outDir, catalog, sql, params, datasets))
+    })
 }
+
+const queryCatalog = (file: string, sql: string, params: Readonly<Record<string, SqlParam>>, names: ReadonlyArray<string>) =>
+  Effect.tryPromise(async () => {
+    await fs.access(file)
+    const db = await DuckDBInstance.create(file, { access_mode: "READ_ONLY" })
+    const conn = await db.connect()
+    try {
+      const views = new Set((await conn.runAndReadAll("SELECT view_name FROM duckdb_views() WHERE NOT internal")).getRowObjectsJS().map((r) => String(r["view_name"])))
+      const missing = names.filter((n) => !views.has(n))
+      if (missing.length > 0) throw new Error(`the catalog lacks ${missing.join(", ")}`)
+      const reader = await conn.runAndReadAll(sql, params as Record<string, DuckDBValue>)
+      return reader.getRowObjectsJson() as ReadonlyArray<Record<string, unknown>>
+    } finally {
+      conn.closeSync()
+      db.closeSync()
+    }
+  })
 
 const runQuery = (
   outDir: string,
