@@ -158,7 +158,7 @@ export interface Wire {
 }
 
 /** 2^53 µs is the year 2255: a timestamp past it is no timestamp of a chain. */
-const MAX_EXACT_MICROS = 2 ** 53
+const MAX_EXACT_MICROS = 2n ** 53n
 
 const micros = (path: string): Encoder => (v) => {
   if (v instanceof Date) {
@@ -166,11 +166,10 @@ const micros = (path: string): Encoder => (v) => {
     if (Number.isNaN(ms)) throw new EncodeIssue(path, `expected a valid Date, got ${describe(v)}`)
     return ms * 1000
   }
-  if (typeof v === "bigint" && v <= BigInt(MAX_EXACT_MICROS) && v >= -BigInt(MAX_EXACT_MICROS)) return Number(v)
+  if (typeof v === "bigint" && v <= MAX_EXACT_MICROS && v >= -MAX_EXACT_MICROS) return Number(v)
   throw new EncodeIssue(path, `expected a Date or bigint epoch-microseconds within ±2^53, got ${describe(v)}`)
 }
 
-/** A top-level column's wire and encoder (see Wire). */
 /** The staging table's type of an Arrow type: DECIMAL(p,0) as HUGEINT, at any depth. */
 const wireTypeOf = (type: arrow.DataType, where: string): DuckDBType => {
   if (type.typeId === arrow.Type.Decimal && (type as arrow.Decimal).scale === 0) {
