@@ -8,6 +8,7 @@ import { NotFoundRecord, RecordError } from "../crawl/Dataset.ts"
 import type { Slice } from "../crawl/Slice.ts"
 import { unknownFieldsOf } from "./Decode.ts"
 import { hasInvalidText } from "../source/InvalidText.ts"
+import { rawTexts } from "./RawText.ts"
 import { rejectRow } from "./Rejects.ts"
 
 export interface Lineage {
@@ -25,15 +26,24 @@ export interface Mapped {
 
 const NO_CHILDREN: Mapped["children"] = []
 
+/**
+ * `sources`: the answers the page was made from (PageSources.ts), so a reject's raw text is the
+ * record's own text as the service sent it; without them it is the record written again.
+ */
 export const toRows = (
   dataset: DatasetDef<any>,
   slice: Slice,
   records: ReadonlyArray<unknown>,
-  lineage: Lineage
+  lineage: Lineage,
+  sources: ReadonlyArray<unknown> = []
 ): { readonly mapped: Mapped[]; readonly rejects: Row[]; readonly unknownFields: ReadonlyMap<string, number> } => {
   const stamp = { run_id: lineage.runId, ingested_at: lineage.ingestedAt }
   const mapped: Mapped[] = []
   const rejects: Row[] = []
+  // made on the page's first reject only: a page without rejects never scans its text
+  let texts: ((record: unknown) => string) | undefined
+  const reject = (record: unknown, reason: string) =>
+    rejects.push(rejectRow(dataset.name, slice, lineage, record, reason, (texts ??= rawTexts(sources))))
   // fields the service sent that the dataset's decoder does not know: ignored, but counted
   const unknownFields = new Map<string, number>()
   const countUnknown = (record: unknown) => {
@@ -41,11 +51,11 @@ export const toRows = (
   }
   for (const record of records) {
     if (hasInvalidText(record)) {
-      rejects.push(rejectRow(dataset.name, slice, lineage, record, "text that is not valid UTF-8: the service's bytes were replaced by U+FFFD in raw, the record is not written altered"))
+      reject(record, "text that is not valid UTF-8: the service's bytes were replaced by U+FFFD in raw, the record is not written altered")
       continue
     }
     if (record instanceof NotFoundRecord) {
-      rejects.push(rejectRow(dataset.name, slice, lineage, { key: record.key }, `not found: ${record.request} answered 404`))
+      reject({ key: record.key }, `not found: ${record.request} answered 404`)
       continue
     }
     try {
@@ -67,7 +77,7 @@ export const toRows = (
     } catch (e) {
       // anything a mapper throws is the record's fault, not the run's: keep the page going
       const reason = e instanceof RecordError ? e.reason : `unexpected: ${e instanceof Error ? e.message : String(e)}`
-      rejects.push(rejectRow(dataset.name, slice, lineage, record, reason))
+      reject(record, reason)
     }
   }
   return { mapped, rejects, unknownFields }
