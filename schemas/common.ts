@@ -13,7 +13,7 @@
  * | `int64`                        | Int64                         | `bigint` (a `number` is refused)          |
  * | `float64`                      | Float64                       | `number`                                  |
  * | `bool`                         | Bool                          | `boolean`                                 |
- * | `amount`                       | Decimal(38, 0)                | `bigint`, 0 ≤ v ≤ 10^38 − 1 (signed: \|v\|) |
+ * | `amount`                       | Decimal(38, 0)                | `bigint`, 0 ≤ v < 10^38 (see Ranges)      |
  * | `uint256` (two columns)        | Utf8 + Float64                | `string` (exact decimal) + `number`       |
  * | `ts`                           | Timestamp(µs, "UTC")          | `Date`, or `bigint` epoch-microseconds    |
  * | `date`                         | Date32 (days)                 | `Date` (its UTC day) or `"YYYY-MM-DD"`    |
@@ -22,7 +22,9 @@
  * | `struct`                       | Struct<fields>                | plain object keyed by child name          |
  *
  * `null` (or a missing key) is allowed only where the field is nullable; every helper makes a
- * nullable field unless `{ nullable: false }` is passed.
+ * nullable field unless `{ nullable: false }` is passed. Amounts and block numbers are never JS
+ * numbers: above 2^53 a number silently rounds, so the writer refuses a number in an int64 or
+ * decimal column instead of converting it.
  *
  * ## Ranges
  * A column's declaration is also its range, checked on every row before it is kept
@@ -31,9 +33,7 @@
  * `int64` hold no negative value unless declared `{ signed: true }` (amounts, block numbers,
  * heights, counts, indexes and locktimes are never negative); `int32`/`int64` hold what their
  * Arrow type holds; `ts` and `date` hold 2000-01-01 to 2200-01-01 UTC (`FIRST_INSTANT_MS`,
- * `LAST_INSTANT_MS`); `uint256` 0 to 2^256 − 1 (`uint256Values`). Amounts and block numbers are never JS
- * numbers: above 2^53 a number silently rounds, so the writer refuses a number in an int64 or
- * decimal column instead of converting it.
+ * `LAST_INSTANT_MS`); `uint256` 0 to 2^256 − 1 (`uint256Values`).
  *
  * `ts` takes both spellings because sources differ: JSON APIs give seconds or ISO strings (a
  * `Date` holds them exactly, at millisecond precision), while node RPCs can give nanosecond
