@@ -13,7 +13,7 @@
  * | `int64`                        | Int64                         | `bigint` (a `number` is refused)          |
  * | `float64`                      | Float64                       | `number`                                  |
  * | `bool`                         | Bool                          | `boolean`                                 |
- * | `amount`                       | Decimal(38, 0)                | `bigint`, \|v\| ≤ 10^38 − 1               |
+ * | `amount`                       | Decimal(38, 0)                | `bigint`, 0 ≤ v < 10^38 (see Ranges)      |
  * | `uint256` (two columns)        | Utf8 + Float64                | `string` (exact decimal) + `number`       |
  * | `ts`                           | Timestamp(µs, "UTC")          | `Date`, or `bigint` epoch-microseconds    |
  * | `date`                         | Date32 (days)                 | `Date` (its UTC day) or `"YYYY-MM-DD"`    |
@@ -25,6 +25,15 @@
  * nullable field unless `{ nullable: false }` is passed. Amounts and block numbers are never JS
  * numbers: above 2^53 a number silently rounds, so the writer refuses a number in an int64 or
  * decimal column instead of converting it.
+ *
+ * ## Ranges
+ * A column's declaration is also its range, checked on every row before it is kept
+ * (src/transform/ColumnRange.ts): a value outside it makes its record a reject with the column and
+ * the reason, never a failed write. `amount` holds at most 38 digits; `amount`, `int32` and
+ * `int64` hold no negative value unless declared `{ signed: true }` (amounts, block numbers,
+ * heights, counts, indexes and locktimes are never negative); `int32`/`int64` hold what their
+ * Arrow type holds; `ts` and `date` hold 2000-01-01 to 2200-01-01 UTC (`FIRST_INSTANT_MS`,
+ * `LAST_INSTANT_MS`); `uint256` 0 to 2^256 − 1 (`uint256Values`).
  *
  * `ts` takes both spellings because sources differ: JSON APIs give seconds or ISO strings (a
  * `Date` holds them exactly, at millisecond precision), while node RPCs can give nanosecond
@@ -40,6 +49,11 @@ export type Row = Readonly<Record<string, unknown>>
 export interface FieldOptions {
   /** Defaults to true: source APIs omit fields often enough that required is the exception. */
   readonly nullable?: boolean
+  /**
+   * `amount`, `int32` and `int64` only: the column takes negative values (a balance change).
+   * Off by default: a negative amount, height, count or index is a reject (see Ranges above).
+   */
+  readonly signed?: boolean
 }
 
 /** The metadata key that carries a column's or a dataset's comment into the catalog. */
@@ -49,6 +63,37 @@ export const COMMENT_KEY = "comment"
  * "uint256", "uint256_double"), so validators and docs can tell them from free text.
  */
 export const KIND_KEY = "chainetl.kind"
+
+/** Metadata key marking an `amount`/`int32`/`int64` column that takes negative values ("true"). */
+export const SIGNED_KEY = "chainetl.signed"
+
+/** Whether a numeric column takes negative values (declared `{ signed: true }`). */
+export const isSigned = (f: { readonly metadata: Map<string, string> }): boolean => f.metadata.get(SIGNED_KEY) === "true"
+
+/**
+ * The instants a `ts` or `date` column holds, inclusive: 2000-01-01 to 2200-01-01 UTC. No chain
+ * record is older (Avalanche went live in 2020) and none is due after 2200, so a value outside is
+ * a service's mistake (seconds read as milliseconds, a negative or a year-300000 time) and its
+ * record a reject. Well inside what TIMESTAMPTZ and the writer's ±2^53 µs wire hold.
+ */
+export const FIRST_INSTANT_MS = Date.UTC(2000, 0, 1)
+export const LAST_INSTANT_MS = Date.UTC(2200, 0, 1)
+
+/**
+ * A value its column cannot hold: the record becomes a reject with this message as its reason
+ * (the column's dotted path, `outputs[2].amount`, and what is wrong).
+ */
+export class OutOfRange extends RangeError {
+  constructor(
+    readonly column: string,
+    readonly detail: string
+  ) {
+    super(`column ${column} out of range: ${detail}`)
+  }
+}
+
+const signedness = (options: FieldOptions | undefined): ReadonlyArray<readonly [string, string]> =>
+  options?.signed === true ? [[SIGNED_KEY, "true"]] : []
 
 export const SNAKE_CASE = /^[a-z][a-z0-9_]*$/
 
@@ -75,11 +120,11 @@ export const address = (name: string, comment: string, options?: FieldOptions) =
   field(name, new arrow.Utf8(), comment, options, [[KIND_KEY, "address"]])
 
 export const int32 = (name: string, comment: string, options?: FieldOptions) =>
-  field(name, new arrow.Int32(), comment, options)
+  field(name, new arrow.Int32(), comment, options, signedness(options))
 
 /** Values are bigint: block numbers, nonces and gas pass 2^53 on some chains. */
 export const int64 = (name: string, comment: string, options?: FieldOptions) =>
-  field(name, new arrow.Int64(), comment, options)
+  field(name, new arrow.Int64(), comment, options, signedness(options))
 
 export const float64 = (name: string, comment: string, options?: FieldOptions) =>
   field(name, new arrow.Float64(), comment, options)
@@ -92,7 +137,7 @@ export const AMOUNT_PRECISION = 38
 
 /** Token and native amounts in base units (wei, nAVAX): exact DECIMAL(38,0), values bigint. */
 export const amount = (name: string, comment: string, options?: FieldOptions) =>
-  field(name, new arrow.Decimal(0, AMOUNT_PRECISION, 128), comment, options)
+  field(name, new arrow.Decimal(0, AMOUNT_PRECISION, 128), comment, options, signedness(options))
 
 /** The suffix of the lossy companion column of a `uint256` pair. */
 export const UINT256_DOUBLE_SUFFIX = "_double"
@@ -124,13 +169,14 @@ export const uint256 = (
 
 const UINT256_MAX = (1n << 256n) - 1n
 
-/** The two row entries of a `uint256` pair; `null` gives null to both. Throws outside [0, 2^256). */
+/** The two row entries of a `uint256` pair; `null` gives null to both. Throws OutOfRange outside [0, 2^256). */
 export const uint256Values = (
   name: string,
   value: bigint | null
 ): Record<string, string | number | null> => {
   if (value === null) return { [name]: null, [`${name}${UINT256_DOUBLE_SUFFIX}`]: null }
-  if (value < 0n || value > UINT256_MAX) throw new RangeError(`${name}: ${value} is not a uint256`)
+  if (value < 0n) throw new OutOfRange(name, `${value} is negative; a uint256 is 0 to 2^256 − 1`)
+  if (value > UINT256_MAX) throw new OutOfRange(name, `${value.toString().length} digits, more than a uint256 holds (at most 2^256 − 1, 78 digits)`)
   return { [name]: value.toString(10), [`${name}${UINT256_DOUBLE_SUFFIX}`]: Number(value) }
 }
 

@@ -89,7 +89,7 @@ export const schema = defineSchema(
           hash("subnet_id", "Subnet id"),
           amount("weight", "Validator weight"),
           amount("remaining_balance", "Remaining balance (nAVAX)"),
-          amount("balance_change", "Balance change in this transaction (nAVAX)"),
+          amount("balance_change", "Balance change in this transaction (nAVAX); negative when the balance is returned", { signed: true }),
           str("bls_public_key", "BLS public key"),
           str("bls_proof_of_possession", "BLS proof of possession")
         ],

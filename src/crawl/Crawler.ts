@@ -24,6 +24,7 @@ import { CommittedKeys, keyOf } from "./CommittedKeys.ts"
 import { DEFAULT_GUARD_LIMITS, type GuardLimits, ListingGuard } from "./ListingGuard.ts"
 import type { DatasetDef, Row } from "./Dataset.ts"
 import { withGrain } from "./Grain.ts"
+import { withPageSources } from "./PageSources.ts"
 import { emit } from "./Progress.ts"
 import type { Slice } from "./Slice.ts"
 
@@ -180,13 +181,16 @@ export const crawlSlice = <R>(
 
     const fetchPage = (cursor: string | undefined, pageNo: number) =>
       Effect.gen(function* () {
-        const page = yield* dataset.listing.fetch(slice, cursor)
+        // with the answers it was made from: a reject's raw text is cut from theirs (PageSources.ts)
+        const [page, sources] = yield* withPageSources(dataset.listing.fetch(slice, cursor))
         const receivedAt = yield* Clock.currentTimeMillis
-        const mapped = toRows(dataset, slice, page.records, {
-          runId: options.runId,
-          ingestedAt: options.ingestedAt,
-          page: pageNo
-        })
+        const mapped = toRows(
+          dataset,
+          slice,
+          page.records,
+          { runId: options.runId, ingestedAt: options.ingestedAt, page: pageNo },
+          sources
+        )
         const admitted = guard.admit(
           { rows: mapped.mapped, rejects: mapped.rejects, next: page.next },
           pageNo,

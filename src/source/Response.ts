@@ -7,6 +7,7 @@ import { SourceError } from "../Errors.ts"
 import { type AttemptFailure, attemptFailure, parseRetryAfter } from "./Retry.ts"
 import { parseJsonLossless } from "./LosslessJson.ts"
 import { markInvalidText } from "./InvalidText.ts"
+import { rememberText } from "./SourceText.ts"
 
 // Gateway and server trouble that tends to pass; 501/505 and friends do not.
 const transientStatuses = new Set([500, 502, 503, 504])
@@ -62,6 +63,8 @@ export const parseJson = (request: string, status: number, bytes: Uint8Array): E
   try {
     const body = parseJsonLossless(text)
     if (!validUtf8) markInvalidText(body)
+    // a reject's raw text is cut from this text (SourceText.ts): the record exactly as sent
+    rememberText(body, text)
     return Either.right(body)
   } catch (cause) {
     return Either.left(

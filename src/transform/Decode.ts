@@ -3,6 +3,7 @@
  * its parse error becomes the reject reason (field path and what was wrong).
  */
 import { Either, ParseResult, Schema, SchemaAST } from "effect"
+import { FIRST_INSTANT_MS, LAST_INSTANT_MS } from "../../schemas/common.ts"
 import { RecordError } from "../crawl/Dataset.ts"
 import { compileDecoder, FAIL, PARSE_OPTIONS, withCompiled } from "./CompiledDecode.ts"
 import { auditDecode, decodeAudit } from "./DecodeAudit.ts"
@@ -79,9 +80,9 @@ export const IntegerLike = withCompiled(
   (u) => (typeof u === "bigint" ? u : Number.isSafeInteger(u) ? BigInt(u as number) : FAIL)
 )
 
-/** Unix seconds → Date, rejecting values outside a plausible chain lifetime (year 2000–2200). */
-const FIRST_SECOND = 946_684_800
-const LAST_SECOND = 7_258_118_400
+/** Unix seconds → Date, rejecting values outside what a `ts` column holds (year 2000–2200, schemas/common.ts). */
+const FIRST_SECOND = FIRST_INSTANT_MS / 1000
+const LAST_SECOND = LAST_INSTANT_MS / 1000
 
 export const UnixSeconds = withCompiled(
   Schema.Number.pipe(

@@ -3,6 +3,9 @@
  * throws past ~10,000 levels, which used to leave `[object Object]` as a reject's raw value. This
  * writes the same text as JSON.stringify with Rejects' replacer (bigints as strings of their
  * digits) with an explicit stack.
+ *
+ * `exact` may give a container's text as the service sent it (RawText.ts): that text is written
+ * in its place, so a record a listing wrapped keeps the service's own bytes inside our wrapper.
  */
 type Frame =
   | { readonly kind: "array"; readonly items: ReadonlyArray<unknown>; next: number }
@@ -25,10 +28,18 @@ const open = (v: object, out: string[]): Frame => {
   return { kind: "object", obj: v as Record<string, unknown>, keys: Object.keys(v), next: 0, wrote: false }
 }
 
-export const jsonText = (value: unknown): string => {
+export const jsonText = (value: unknown, exact?: (container: object) => string | undefined): string => {
   if (typeof value !== "object" || value === null) return scalar(value) ?? "null"
+  const whole = exact?.(value)
+  if (whole !== undefined) return whole
   const out: string[] = []
   const stack: Frame[] = [open(value, out)]
+  /** Opens a container, or writes its exact text when there is one. */
+  const enter = (v: object) => {
+    const text = exact?.(v)
+    if (text === undefined) stack.push(open(v, out))
+    else out.push(text)
+  }
   while (stack.length > 0) {
     const top = stack[stack.length - 1]!
     if (top.kind === "array") {
@@ -39,7 +50,7 @@ export const jsonText = (value: unknown): string => {
       }
       if (top.next > 0) out.push(",")
       const v = top.items[top.next++]
-      if (typeof v === "object" && v !== null) stack.push(open(v, out))
+      if (typeof v === "object" && v !== null) enter(v)
       else out.push(scalar(v) ?? "null")
       continue
     }
@@ -56,7 +67,7 @@ export const jsonText = (value: unknown): string => {
     if (top.wrote) out.push(",")
     top.wrote = true
     out.push(JSON.stringify(key), ":")
-    if (isNode) stack.push(open(v, out))
+    if (isNode) enter(v)
     else out.push(text!)
   }
   return out.join("")

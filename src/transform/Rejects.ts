@@ -5,7 +5,7 @@
 import type { DatasetDef, Row } from "../crawl/Dataset.ts"
 import type { Slice } from "../crawl/Slice.ts"
 import { schema } from "../../schemas/_rejects.ts"
-import { jsonText } from "./JsonText.ts"
+import { writtenText } from "./RawText.ts"
 import type { Lineage } from "./ToRows.ts"
 
 /** Written by the crawler beside each dataset's parts; listed in the catalog like a dataset. */
@@ -19,24 +19,22 @@ export const rejectsDataset: Pick<DatasetDef<never>, "name" | "schema" | "partit
 /** Rejects are identified by their raw text within a slice: a restarted listing skips them. */
 export const rejectsKey: ReadonlyArray<string> = ["raw"]
 
-const stringify = (record: unknown): string => {
-  try {
-    return JSON.stringify(record, (_k, v) => (typeof v === "bigint" ? v.toString() : v)) ?? "undefined"
-  } catch {
-    // too deep for JSON.stringify's recursion (or a getter that throws): the same text, iteratively
-    try {
-      return jsonText(record)
-    } catch {
-      return String(record)
-    }
-  }
-}
-
-export const rejectRow = (dataset: string, slice: Slice, lineage: Lineage, record: unknown, reason: string): Row => ({
+/**
+ * `rawText` gives the record's text as the service sent it (RawText.ts); without it (a record
+ * no answer holds) the record is written from its parsed value.
+ */
+export const rejectRow = (
+  dataset: string,
+  slice: Slice,
+  lineage: Lineage,
+  record: unknown,
+  reason: string,
+  rawText: (record: unknown) => string = writtenText
+): Row => ({
   dataset,
   slice: slice.id,
   page: lineage.page,
-  raw: stringify(record),
+  raw: rawText(record),
   reason,
   run_id: lineage.runId,
   ingested_at: lineage.ingestedAt

@@ -1,13 +1,17 @@
 /**
  * Raw records of one page → rows with lineage (and their child-table rows), and rejects for the
  * records that cannot be rows. One bad record never costs the rest of its page; a record whose
- * child rows fail is rejected whole, so parent and children always agree.
+ * child rows fail is rejected whole, so parent and children always agree. A row with a value its
+ * column cannot hold (ColumnRange.ts) is such a failure too: found here, not when it is written.
  */
 import type { DatasetDef, Row } from "../crawl/Dataset.ts"
 import { NotFoundRecord, RecordError } from "../crawl/Dataset.ts"
 import type { Slice } from "../crawl/Slice.ts"
 import { unknownFieldsOf } from "./Decode.ts"
 import { hasInvalidText } from "../source/InvalidText.ts"
+import { OutOfRange } from "../../schemas/common.ts"
+import { rangeCheckOf } from "./ColumnRange.ts"
+import { rawTexts } from "./RawText.ts"
 import { rejectRow } from "./Rejects.ts"
 
 export interface Lineage {
@@ -25,15 +29,26 @@ export interface Mapped {
 
 const NO_CHILDREN: Mapped["children"] = []
 
+/**
+ * `sources`: the answers the page was made from (PageSources.ts), so a reject's raw text is the
+ * record's own text as the service sent it; without them it is the record written again.
+ */
 export const toRows = (
   dataset: DatasetDef<any>,
   slice: Slice,
   records: ReadonlyArray<unknown>,
-  lineage: Lineage
+  lineage: Lineage,
+  sources: ReadonlyArray<unknown> = []
 ): { readonly mapped: Mapped[]; readonly rejects: Row[]; readonly unknownFields: ReadonlyMap<string, number> } => {
   const stamp = { run_id: lineage.runId, ingested_at: lineage.ingestedAt }
+  const inRange = rangeCheckOf(dataset.schema)
+  const childInRange = dataset.children?.map((c) => rangeCheckOf(c.schema))
   const mapped: Mapped[] = []
   const rejects: Row[] = []
+  // made on the page's first reject only: a page without rejects never scans its text
+  let texts: ((record: unknown) => string) | undefined
+  const reject = (record: unknown, reason: string) =>
+    rejects.push(rejectRow(dataset.name, slice, lineage, record, reason, (texts ??= rawTexts(sources))))
   // fields the service sent that the dataset's decoder does not know: ignored, but counted
   const unknownFields = new Map<string, number>()
   const countUnknown = (record: unknown) => {
@@ -41,24 +56,31 @@ export const toRows = (
   }
   for (const record of records) {
     if (hasInvalidText(record)) {
-      rejects.push(rejectRow(dataset.name, slice, lineage, record, "text that is not valid UTF-8: the service's bytes were replaced by U+FFFD in raw, the record is not written altered"))
+      reject(record, "text that is not valid UTF-8: the service's bytes were replaced by U+FFFD in raw, the record is not written altered")
       continue
     }
     if (record instanceof NotFoundRecord) {
-      rejects.push(rejectRow(dataset.name, slice, lineage, { key: record.key }, `not found: ${record.request} answered 404`))
+      reject({ key: record.key }, `not found: ${record.request} answered 404`)
       continue
     }
     try {
       // a mapper returns a fresh object: stamping it in place saves a copy per record
       const row = dataset.toRow(record, slice)
+      const outOfRange = inRange(row)
+      if (outOfRange !== undefined) throw outOfRange
       row["run_id"] = stamp.run_id
       row["ingested_at"] = stamp.ingested_at
       dataset.derive?.(row)
       const children =
         dataset.children === undefined
           ? NO_CHILDREN
-          : dataset.children.map((c) => {
-              const rows = c.toRows(record, slice).map((r) => ({ ...r, ...stamp }))
+          : dataset.children.map((c, i) => {
+              const own = c.toRows(record, slice)
+              for (const r of own) {
+                const outOfRange = childInRange![i]!(r)
+                if (outOfRange !== undefined) throw new OutOfRange(`${c.name}.${outOfRange.column}`, outOfRange.detail)
+              }
+              const rows = own.map((r) => ({ ...r, ...stamp }))
               if (c.derive !== undefined) for (const r of rows) c.derive(r)
               return [c.name, rows] as const
             })
@@ -66,8 +88,9 @@ export const toRows = (
       countUnknown(record)
     } catch (e) {
       // anything a mapper throws is the record's fault, not the run's: keep the page going
-      const reason = e instanceof RecordError ? e.reason : `unexpected: ${e instanceof Error ? e.message : String(e)}`
-      rejects.push(rejectRow(dataset.name, slice, lineage, record, reason))
+      const reason =
+        e instanceof RecordError ? e.reason : e instanceof OutOfRange ? e.message : `unexpected: ${e instanceof Error ? e.message : String(e)}`
+      reject(record, reason)
     }
   }
   return { mapped, rejects, unknownFields }
