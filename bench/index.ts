@@ -1,7 +1,8 @@
 /**
  * `npm run bench`: the end-to-end bench (bench/e2e/, `-- --help` for its flags). The Parquet writer
  * bench and the planning bench stay reachable: `-- --writers [--rows N --repeat N]` runs both,
- * `-- --planning-only` the planning one, `-- --startup` the CLI's start-up CPU alone (it also ends
+ * `-- --planning-only` the planning one, `-- --startup` the CLI's start-up CPU alone, `-- --file-cost` and `-- --http` the cost of one
+ * more file and of one request (it also ends
  * the default run). None asserts timings, which depend on the machine.
  */
 import { USAGE } from "./e2e/args.ts"
@@ -10,6 +11,7 @@ import { runParquetWriters } from "./parquet-writers.ts"
 import { runPlanning } from "./planning.ts"
 import { runStartup } from "./startup.ts"
 import { runFileCost } from "./fileCost.ts"
+import { runHttpCost } from "./httpCost.ts"
 
 const args = process.argv.slice(2)
 if (args.includes("--help")) {
@@ -20,6 +22,9 @@ if (args.includes("--help")) {
 } else if (args.includes("--file-cost")) {
   // what one more file costs the sink (bench/fileCost.ts)
   await runFileCost(args)
+} else if (args.includes("--http")) {
+  // what one request costs the client (bench/httpCost.ts)
+  await runHttpCost(args)
 } else if (args.includes("--planning-only")) {
   runPlanning(args)
 } else if (args.includes("--writers")) {

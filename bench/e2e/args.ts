@@ -28,7 +28,10 @@ export const USAGE = `npm run bench [-- flags]      end-to-end: chainetl vs the 
   --cache-dir DIR           recordings, kept across runs (default bench/.cache)
   --results FILE            default bench/results.json
 npm run bench -- --writers [--rows N] [--repeat N]   the Parquet writer bench (and planning)
-npm run bench -- --planning-only [--years N]          the planning bench alone`
+npm run bench -- --planning-only [--years N]          the planning bench alone
+npm run bench -- --startup                            the CLI's start-up CPU alone
+npm run bench -- --file-cost [--repeat N]             CPU of one more file in the sink
+npm run bench -- --http [--requests N] [--repeat N]   CPU of one request: chainetl's client, @effect/platform's, fetch`
 
 const value = (argv: ReadonlyArray<string>, name: string): string | undefined => {
   const i = argv.indexOf(`--${name}`)

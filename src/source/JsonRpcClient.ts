@@ -5,7 +5,6 @@
  * retry does not fix, and -32600/-32601/-32602/-32700 say our request is wrong; all are final.
  * Only -32603 (internal error) is treated like an HTTP 500 and retried.
  */
-import { HttpClientRequest } from "@effect/platform"
 import { Context, Effect, Either, Layer } from "effect"
 import { SourceConfig, type SourceSettings } from "../Config.ts"
 import { SourceError } from "../Errors.ts"
@@ -60,11 +59,13 @@ export const makeJsonRpcClient = (settings: SourceSettings, http: SourceHttp["Ty
       Effect.suspend(() => {
         const id = nextId++
         const label = rpcLabel(chain, method)
-        const request = HttpClientRequest.post(`${settings.nodeUrl}/ext/bc/${encodeURIComponent(chain)}`).pipe(
-          HttpClientRequest.acceptJson,
+        const request = {
+          method: "POST" as const,
+          url: `${settings.nodeUrl}/ext/bc/${encodeURIComponent(chain)}`,
+          headers: { accept: "application/json" },
           // The spec allows params omitted or {}; {} is the form every server accepts.
-          HttpClientRequest.bodyUnsafeJson({ jsonrpc: "2.0", id, method, params: params ?? {} })
-        )
+          body: JSON.stringify({ jsonrpc: "2.0", id, method, params: params ?? {} })
+        }
         return http.execute({ label, request, check: readRpcResponse(label, id) })
       })
   }

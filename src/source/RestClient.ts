@@ -2,7 +2,6 @@
  * The chain-data and metrics REST services. The API key goes only to the chain-data service
  * (the metrics service takes none) and only when one is configured.
  */
-import { HttpClientRequest } from "@effect/platform"
 import { Context, Effect, Layer, Option, Redacted } from "effect"
 import { SourceConfig, type SourceSettings } from "../Config.ts"
 import type { SourceError } from "../Errors.ts"
@@ -35,13 +34,9 @@ export const makeRestClient = (settings: SourceSettings, http: SourceHttp["Type"
   const send = (method: "GET" | "POST", service: RestService, rawPath: string, query: Query | undefined, body?: unknown) => {
     const path = rawPath.startsWith("/") ? rawPath : `/${rawPath}`
     const url = `${root(service)}${path}${queryString(query)}`
-    let request = (method === "GET" ? HttpClientRequest.get(url) : HttpClientRequest.post(url)).pipe(
-      HttpClientRequest.acceptJson
-    )
-    if (method === "POST") request = HttpClientRequest.bodyUnsafeJson(request, body)
-    if (service === "data" && Option.isSome(settings.apiKey)) {
-      request = HttpClientRequest.setHeader(request, settings.apiKeyHeader, Redacted.value(settings.apiKey.value))
-    }
+    const headers: Record<string, string> = { accept: "application/json" }
+    if (service === "data" && Option.isSome(settings.apiKey)) headers[settings.apiKeyHeader] = Redacted.value(settings.apiKey.value)
+    const request = method === "POST" ? { method, url, headers, body: JSON.stringify(body) } : { method, url, headers }
     return http.execute({ label: restLabel(method, service, path, query), request })
   }
 

@@ -3,44 +3,26 @@
  * headers and body, status interpretation, the retry schedule and the stats. RestClient and
  * JsonRpcClient only build requests and labels.
  */
-import { Headers, HttpClient, type HttpClientError, type HttpClientRequest, type HttpClientResponse } from "@effect/platform"
-import { Clock, Context, Effect, Either, Layer, Option, Redacted, Schedule, Stream } from "effect"
+import { Clock, Context, Effect, Either, Layer, Option, Redacted, Schedule } from "effect"
 import { SourceConfig } from "../Config.ts"
 import { SourceError } from "../Errors.ts"
 import { RateLimiter } from "./RateLimiter.ts"
 import { parseJson, statusFailure } from "./Response.ts"
-import { type AttemptFailure, attemptFailure, clampRetryAfterMs, type RetryState, retrySchedule } from "./Retry.ts"
+import { type AttemptFailure, clampRetryAfterMs, type RetryState, retrySchedule } from "./Retry.ts"
 import { SourceStats } from "./SourceStats.ts"
 import { authError, makeAuthStop } from "./AuthStop.ts"
+import { type Answer, type Exchange, Transport } from "./Transport.ts"
 
 export interface Outgoing {
   /** Identifies the request in errors, logs and spans, e.g. `GET data /v1/chains/43114/blocks?pageSize=100`. */
   readonly label: string
-  readonly request: HttpClientRequest.HttpClientRequest
+  readonly request: Exchange
   /**
    * Judges a parsed 2xx body inside the attempt, so an answer that is an error in disguise
    * (a JSON-RPC error object) gets the same retry decision as a status code.
    */
   readonly check?: (body: unknown) => Either.Either<unknown, AttemptFailure>
 }
-
-interface Answer {
-  readonly status: number
-  readonly retryAfter: string | undefined
-  readonly bytes: Uint8Array
-}
-
-// The client's own error carries the request (URL, headers); keep only what went wrong.
-const describe = (error: HttpClientError.HttpClientError): string => {
-  const cause = error.cause
-  if (cause instanceof Error) {
-    const code = (cause as { code?: unknown }).code
-    return `${typeof code === "string" ? `${code} ` : ""}${cause.message}`
-  }
-  return `${error.reason} error`
-}
-
-const mb = (bytes: number): string => String(Math.round((bytes / 1024 / 1024) * 100) / 100)
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`
 
@@ -70,64 +52,18 @@ const scrubber = (key: Option.Option<Redacted.Redacted<string>>) => (text: strin
 
 export const makeSourceHttp = Effect.gen(function* () {
   const settings = yield* SourceConfig
-  const client = yield* HttpClient.HttpClient
+  const transport = yield* Transport
   const limiter = yield* RateLimiter
   const stats = yield* SourceStats
   const policy = { ...settings.retry, maxRetries: settings.maxRetries }
   const scrub = scrubber(settings.apiKey)
   const authStop = makeAuthStop()
+  const limits = { timeoutMs: settings.timeoutMs, maxBodyBytes: settings.maxBodyBytes }
 
   const execute = (outgoing: Outgoing): Effect.Effect<unknown, SourceError> => {
     const { label, request } = outgoing
     const host = new URL(request.url).host
-    const transient = (reason: "Transport" | "Timeout", detail: string) =>
-      attemptFailure(new SourceError({ reason, request: label, detail }), "transient")
-
-    // The body is read as it arrives: the timeout is the longest silence between two pieces of it
-    // (a stalled connection), never the time a large body takes; its size is capped as it grows.
-    const readBody = (response: HttpClientResponse.HttpClientResponse): Effect.Effect<Answer, AttemptFailure> =>
-      response.stream.pipe(
-        // A reset mid-body lands here, after the status line looked fine.
-        Stream.mapError((e) => transient("Transport", `body of an HTTP ${response.status} answer broke off: ${describe(e)}`)),
-        Stream.timeoutFail(
-          () => transient("Timeout", `the body of an HTTP ${response.status} answer stalled: nothing arrived for ${settings.timeoutMs} ms`),
-          settings.timeoutMs
-        ),
-        Stream.runFoldEffect({ chunks: [] as Uint8Array[], size: 0 }, (acc, chunk) => {
-          const size = acc.size + chunk.length
-          if (size > settings.maxBodyBytes) {
-            return Effect.fail(
-              attemptFailure(
-                new SourceError({
-                  reason: "TooLarge",
-                  request: label,
-                  status: response.status,
-                  detail: `the answer's body is larger than ${mb(settings.maxBodyBytes)} MB (CHAINETL_MAX_BODY_MB); raise CHAINETL_MAX_BODY_MB if this machine has the memory for such pages`
-                }),
-                "never"
-              )
-            )
-          }
-          acc.chunks.push(chunk)
-          return Effect.succeed({ chunks: acc.chunks, size })
-        }),
-        Effect.map(({ chunks, size }): Answer => ({
-          status: response.status,
-          retryAfter: response.headers["retry-after"],
-          bytes: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size)
-        }))
-      )
-
-    const exchange: Effect.Effect<Answer, AttemptFailure> = client.execute(request).pipe(
-      Effect.mapError((e) => transient("Transport", describe(e))),
-      Effect.timeoutFail({
-        duration: settings.timeoutMs,
-        onTimeout: () => transient("Timeout", `no answer within ${settings.timeoutMs} ms`)
-      }),
-      Effect.flatMap(readBody),
-      // The platform client writes request headers into its spans; the key header must not be one.
-      Effect.locallyWith(Headers.currentRedactedNames, (names) => [...names, settings.apiKeyHeader])
-    )
+    const exchange = transport.send(request, limits, label)
 
     const understand = (answer: Answer): Effect.Effect<unknown, AttemptFailure> =>
       Effect.gen(function* () {
@@ -181,6 +117,6 @@ export class SourceHttp extends Context.Tag("chainetl/SourceHttp")<
   static readonly layer: Layer.Layer<
     SourceHttp,
     never,
-    SourceConfig | HttpClient.HttpClient | RateLimiter | SourceStats
+    SourceConfig | Transport | RateLimiter | SourceStats
   > = Layer.effect(SourceHttp, makeSourceHttp)
 }
