@@ -9,11 +9,38 @@
  * at the same files.
  */
 import { build } from "esbuild"
-import { rm } from "node:fs/promises"
+import { readdir, readFile, rm } from "node:fs/promises"
 import { fileURLToPath } from "node:url"
 
 const root = fileURLToPath(new URL("..", import.meta.url))
 await rm(`${root}dist`, { recursive: true, force: true })
+
+/**
+ * Packages Effect imports eagerly that no command of ours calls, left out of the bundle: each
+ * start would load them (~0.2 CPU-s together, measured on `--version` through Effect). @effect/cli
+ * imports YAML, INI and TOML parsers for options read from files (Options.file*, none of ours):
+ * they are forwarded to the real package on first use. effect's FastCheck re-exports fast-check
+ * for Arbitrary (property tests, never the CLI): it becomes an empty module, and the check below
+ * fails the build if our sources start using it.
+ */
+const LAZY_PARSERS = ["yaml", "ini", "toml"]
+const LEFT_OUT = /^(yaml|ini|toml|fast-check)$/
+const stubOf = (name) =>
+  LAZY_PARSERS.includes(name)
+    ? `import { createRequire } from "node:module"\nexport const parse = (text) => createRequire(import.meta.url)(${JSON.stringify(name)}).parse(text)\n`
+    : "export {}\n"
+
+const sourcesUsing = async (dir, pattern) => {
+  const found = []
+  for (const e of await readdir(`${root}${dir}`, { withFileTypes: true, recursive: true })) {
+    if (!e.isFile() || !e.name.endsWith(".ts")) continue
+    const file = `${e.parentPath ?? e.path}/${e.name}`
+    if (pattern.test(await readFile(file, "utf8"))) found.push(file.slice(root.length))
+  }
+  return found
+}
+const usesFastCheck = (await Promise.all(["src", "pipelines", "schemas"].map((d) => sourcesUsing(d, /\b(Arbitrary|FastCheck)\b|fast-check/)))).flat()
+if (usesFastCheck.length > 0) throw new Error(`scripts/build.mjs leaves fast-check out of the CLI, but ${usesFastCheck.join(", ")} use it: drop it from LEFT_OUT`)
 await build({
   absWorkingDir: root,
   entryPoints: { bin: "src/bin.ts" },
@@ -31,6 +58,8 @@ await build({
     {
       name: "external-but-effect",
       setup(b) {
+        b.onResolve({ filter: LEFT_OUT }, (args) => ({ path: args.path, namespace: "left-out" }))
+        b.onLoad({ filter: /.*/, namespace: "left-out" }, (args) => ({ contents: stubOf(args.path), loader: "js", resolveDir: root }))
         b.onResolve({ filter: /^[^./]/ }, (args) =>
           /^(effect|@effect\/[^/]+)(\/|$)/.test(args.path) ? undefined : { path: args.path, external: true }
         )
