@@ -227,7 +227,7 @@ export const statusCommand = (args: StatusArgs) =>
       return
     }
     // the catalog's own views when it has every dataset: what readers query, and cheap to open
-    const reader = OutputReader.layerPreferringCatalog(out, catalogEntries())
+    const reader = OutputReader.layerPreferringCatalog(out, Effect.sync(catalogEntries))
     const names = registry.map((d) => d.name).filter((n) => checkpoints.some((c) => c.dataset === n))
     const counted = yield* Effect.either(liveRows(names).pipe(Effect.provide(reader)))
     if (Either.isLeft(counted)) yield* Effect.logWarning(`rows not counted (the output could not be read): ${counted.left.message}`)
