@@ -12,6 +12,7 @@ import * as path from "node:path"
 import { datasets as registry } from "../../pipelines/index.ts"
 import { catalogEntries } from "../catalogEntries.ts"
 import { CheckpointStore } from "../crawl/Checkpoint.ts"
+import { scannedHeights } from "../crawl/Heights.ts"
 import { OutputReader } from "../crawl/OutputReader.ts"
 import type { RunReport } from "../Runner.ts"
 import { envNames, loadSourceSettings, type Service, SourceConfig } from "../Config.ts"
@@ -114,7 +115,7 @@ const committedHeights = Effect.gen(function* () {
   const lines: HeightLine[] = []
   for (const d of registry) {
     if (d.heights === undefined) continue
-    for (const { listing, height } of yield* d.heights.committed) lines.push({ dataset: d.name, listing, height, latest: null, lagBlocks: null })
+    for (const { listing, height } of yield* scannedHeights(d.name, d.heights)) lines.push({ dataset: d.name, listing, height, latest: null, lagBlocks: null })
   }
   return lines
 })
