@@ -6,10 +6,12 @@
  *
  * The chunks sit two folders below the repository (dist/cli/), as src/cli/*.ts do, so paths
  * built from import.meta.url (the emulator job: ../../pipelines/jobs/emulator.json) still point
- * at the same files.
+ * at the same files. Beside them: the help text of each command (help/) and the registry's
+ * metadata `chainetl status` reads (dataset-meta.json).
  */
 import { build } from "esbuild"
-import { readdir, readFile, rm } from "node:fs/promises"
+import { execFileSync } from "node:child_process"
+import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises"
 import { createRequire } from "node:module"
 import { fileURLToPath } from "node:url"
 
@@ -56,47 +58,39 @@ const sourcesUsing = async (dir, pattern) => {
 }
 const usesFastCheck = (await Promise.all(["src", "pipelines", "schemas"].map((d) => sourcesUsing(d, /\b(Arbitrary|FastCheck)\b|fast-check/)))).flat()
 if (usesFastCheck.length > 0) throw new Error(`scripts/build.mjs leaves fast-check out of the CLI, but ${usesFastCheck.join(", ")} use it: drop it from LEFT_OUT`)
-await build({
-  absWorkingDir: root,
-  entryPoints: { bin: "src/bin.ts" },
-  outdir: "dist/cli",
-  bundle: true,
-  splitting: true,
-  format: "esm",
-  platform: "node",
-  target: "node20",
-  // effect and @effect/* are bundled: their barrels (import { Effect } from "effect") would
-  // otherwise load every module of the library (~1 s) on each start; bundled, only what is used
-  // remains. Native and large packages load from node_modules when a command needs them.
-  // Every other package (CommonJS ones among them) stays external.
-  plugins: [
-    {
-      name: "external-but-effect",
-      setup(b) {
-        b.onResolve({ filter: LEFT_OUT }, (args) => ({ path: args.path, namespace: "left-out" }))
-        b.onLoad({ filter: /.*/, namespace: "left-out" }, (args) => ({ contents: stubOf(args.path), loader: "js", resolveDir: root }))
-        b.onResolve({ filter: REQUIRED_FILTER }, (args) => ({ path: args.path, namespace: "required" }))
-        b.onLoad({ filter: /.*/, namespace: "required" }, (args) => ({ contents: requiredModule(args.path), loader: "js", resolveDir: root }))
-        b.onResolve({ filter: /^[^./]/ }, (args) =>
-          /^(effect|@effect\/[^/]+)(\/|$)/.test(args.path) ? undefined : { path: args.path, external: true }
-        )
-      }
-    }
-  ],
-  sourcemap: "linked",
-  logLevel: "warning"
-})
+// effect and @effect/* are bundled: their barrels (import { Effect } from "effect") would
+// otherwise load every module of the library (~1 s) on each start; bundled, only what is used
+// remains. Native and large packages load from node_modules when a command needs them.
+// Every other package (CommonJS ones among them) stays external.
+const externalButEffect = {
+  name: "external-but-effect",
+  setup(b) {
+    b.onResolve({ filter: LEFT_OUT }, (args) => ({ path: args.path, namespace: "left-out" }))
+    b.onLoad({ filter: /.*/, namespace: "left-out" }, (args) => ({ contents: stubOf(args.path), loader: "js", resolveDir: root }))
+    b.onResolve({ filter: REQUIRED_FILTER }, (args) => ({ path: args.path, namespace: "required" }))
+    b.onLoad({ filter: /.*/, namespace: "required" }, (args) => ({ contents: requiredModule(args.path), loader: "js", resolveDir: root }))
+    b.onResolve({ filter: /^[^./]/ }, (args) => (/^(effect|@effect\/[^/]+)(\/|$)/.test(args.path) ? undefined : { path: args.path, external: true }))
+  }
+}
+const common = { absWorkingDir: root, bundle: true, format: "esm", platform: "node", target: "node20", plugins: [externalButEffect], logLevel: "warning" }
+
+await build({ ...common, entryPoints: { bin: "src/bin.ts" }, outdir: "dist/cli", splitting: true, sourcemap: "linked" })
 
 /**
  * `--help` of every command, rendered once by the CLI just built: bin/chainetl.mjs prints these
  * without loading Effect (the help of a whole command tree costs ~0.4 s CPU to build each time).
  */
-import { execFileSync } from "node:child_process"
-import { mkdir, writeFile } from "node:fs/promises"
-
 await mkdir(`${root}dist/cli/help`, { recursive: true })
 for (const command of ["", "run", "backfill", "emulator", "catalog", "compact", "status"]) {
   const args = command === "" ? ["--help"] : [command, "--help"]
   const text = execFileSync(process.execPath, [`${root}dist/cli/bin.js`, ...args], { env: { ...process.env, NO_COLOR: "1" } })
   await writeFile(`${root}dist/cli/help/${command || "chainetl"}.txt`, text)
 }
+
+/**
+ * The registry's metadata `chainetl status` needs (src/crawl/DatasetMeta.ts), derived from the
+ * pipelines' declarations by the same code as the CLI and written beside it: status reads this
+ * instead of loading every pipeline with its decoders, Arrow schemas and HTTP clients.
+ */
+const [meta] = (await build({ ...common, entryPoints: ["src/cli/status/writeMeta.ts"], write: false })).outputFiles
+execFileSync(process.execPath, ["--input-type=module", "-", `${root}dist/cli`], { cwd: root, input: meta.text, stdio: ["pipe", "inherit", "inherit"] })
