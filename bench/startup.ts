@@ -37,6 +37,29 @@ const flag = (args: ReadonlyArray<string>, name: string): string | undefined => 
   return i === -1 ? undefined : args[i + 1]
 }
 
+/** Newest modification time of the .ts files under `dir`. */
+const newestSource = async (dir: string): Promise<number> => {
+  let newest = 0
+  for (const e of await fs.readdir(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name)
+    if (e.isDirectory()) newest = Math.max(newest, await newestSource(p))
+    else if (e.name.endsWith(".ts")) newest = Math.max(newest, (await fs.stat(p)).mtimeMs)
+  }
+  return newest
+}
+
+/**
+ * What bin/chainetl.mjs runs, by its own rule: dist/ when it is newer than every source, else the
+ * TypeScript through tsx (seconds more), so a figure is never taken from a stale build unawares.
+ */
+const runs = async (): Promise<string> => {
+  const root = fileURLToPath(new URL("..", import.meta.url))
+  const built = await fs.stat(path.join(root, "dist/cli/bin.js")).then((s) => s.mtimeMs, () => undefined)
+  if (built === undefined) return "tsx (no dist/: run npm run build)"
+  const newest = Math.max(...(await Promise.all(["src", "pipelines", "schemas"].map((d) => newestSource(path.join(root, d))))))
+  return newest <= built ? "compiled dist/" : "tsx (dist/ is older than the sources: run npm run build)"
+}
+
 export const runStartup = async (args: ReadonlyArray<string>): Promise<void> => {
   if (!readFileSync("/proc/self/stat", "utf8")) return
   const repeat = Number(flag(args, "--startup-repeat") ?? 5)
@@ -56,7 +79,7 @@ export const runStartup = async (args: ReadonlyArray<string>): Promise<void> => 
   ]
   const samples = new Map<string, Array<number>>(cases.map(([name]) => [name, []]))
   for (let i = 0; i < repeat; i++) for (const [name, a] of cases) samples.get(name)?.push(cpuOf(a))
-  const built = await fs.stat(fileURLToPath(new URL("../dist/cli/bin.js", import.meta.url))).then(() => "compiled dist/", () => "tsx (no dist/: run npm run build)")
+  const built = await runs()
   console.log(`\nstart-up CPU (user + system), median of ${repeat}, interleaved; ${built}`)
   console.log("command           CPU s")
   for (const [name] of cases) console.log(`${name.padEnd(16)}  ${median(samples.get(name) ?? []).toFixed(2)}`)

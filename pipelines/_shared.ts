@@ -670,12 +670,3 @@ export const decodedUtxoColumns = (d: DecodedUtxo) => ({
   addresses: d.addresses,
   utxo_bytes: d.bytes
 })
-
-/** The highest committed height per listing: `SELECT <listing columns>, max(<height>)` over a dataset. */
-export const committedHeights = (dataset: string, listing: ReadonlyArray<string>, height: string) =>
-  Effect.map(
-    Effect.flatMap(OutputReader, (reader) =>
-      reader.query(`SELECT ${listing.join(", ")}, max(${height})::VARCHAR AS height FROM ${dataset} GROUP BY ALL ORDER BY ALL`, {}, [dataset])
-    ),
-    (rows) => rows.map((r) => ({ listing: Object.fromEntries(listing.map((c) => [c, String(r[c])])), height: String(r["height"]) }))
-  )

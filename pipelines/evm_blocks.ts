@@ -14,7 +14,7 @@ import { restListing } from "../src/crawl/RestListing.ts"
 import { makeSlice } from "../src/crawl/Slice.ts"
 import { UnixSeconds, decoder } from "../src/transform/Decode.ts"
 import { schema } from "../schemas/evm_blocks.ts"
-import { columnKey, committedHeights, utcDate } from "./_shared.ts"
+import { columnKey, utcDate } from "./_shared.ts"
 import { Amount, Int, latestBlock } from "./_evm.ts"
 import { withGrain } from "../src/crawl/Grain.ts"
 
@@ -91,7 +91,7 @@ export const dataset: DatasetDef<SourceClients> = withGrain({
   // compacted files are sorted so: height order: a block-number filter reads the row groups of its range
   sortBy: ["block_number"],
   rerun: "always",
-  heights: { committed: committedHeights("evm_blocks", ["chain_id"], "block_number"), latest: (l) => latestBlock(l["chain_id"] ?? "") },
+  heights: { listing: ["chain_id"], column: "block_number", latest: (l) => latestBlock(l["chain_id"] ?? "") },
   slices: (job) => [...new Set(job.evmChains)].map((chain_id) => makeSlice("evm_blocks", { chain_id })),
   listing: {
     // the listing skips what is committed itself, reading only aggregates, not every key

@@ -16,7 +16,7 @@ import type { OutputReader } from "../src/crawl/OutputReader.ts"
 import type { JsonRpcClient } from "../src/source/JsonRpcClient.ts"
 import { decoder } from "../src/transform/Decode.ts"
 import { schema } from "../schemas/node_p_blocks.ts"
-import { blockDay, blockHeaderColumns, blockRecord, columnKey, nodeBlockSlices, heightWalk, isHandlerError, nodeBlock, nodeTime, NodeTx, NodeUint, outputRow, rpc, rpcDecoded, txColumns, committedHeights } from "./_shared.ts"
+import { blockDay, blockHeaderColumns, blockRecord, columnKey, nodeBlockSlices, heightWalk, isHandlerError, nodeBlock, nodeTime, NodeTx, NodeUint, outputRow, rpc, rpcDecoded, txColumns } from "./_shared.ts"
 import { withGrain } from "../src/crawl/Grain.ts"
 
 const Record = Schema.Struct({ height: Schema.String, block: nodeBlock(NodeTx) })
@@ -84,7 +84,7 @@ export const dataset: DatasetDef<JsonRpcClient | OutputReader> = withGrain({
   // compacted files are sorted so: height order
   sortBy: ["height"],
   rerun: "always",
-  heights: { committed: committedHeights("node_p_blocks", ["network"], "height"), latest: () => Effect.map(pTip, (h) => BigInt(String(h))) },
+  heights: { listing: ["network"], column: "height", latest: () => Effect.map(pTip, (h) => BigInt(String(h))) },
   slices: nodeBlockSlices("node_p_blocks", (job) => job.nodePHeights),
   backfill: "height",
   listing: heightWalk({

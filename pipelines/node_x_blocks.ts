@@ -11,7 +11,7 @@ import type { OutputReader } from "../src/crawl/OutputReader.ts"
 import type { JsonRpcClient } from "../src/source/JsonRpcClient.ts"
 import { decoder } from "../src/transform/Decode.ts"
 import { schema } from "../schemas/node_x_blocks.ts"
-import { blockDay, blockHeaderColumns, blockRecord, columnKey, nodeBlockSlices, heightWalk, nodeBlock, NodeUint, rpcDecoded, committedHeights } from "./_shared.ts"
+import { blockDay, blockHeaderColumns, blockRecord, columnKey, nodeBlockSlices, heightWalk, nodeBlock, NodeUint, rpcDecoded } from "./_shared.ts"
 import { withGrain } from "../src/crawl/Grain.ts"
 
 const Tx = Schema.Struct({ id: Schema.String })
@@ -33,7 +33,7 @@ export const dataset: DatasetDef<JsonRpcClient | OutputReader> = withGrain({
   // compacted files are sorted so: height order
   sortBy: ["height"],
   rerun: "always",
-  heights: { committed: committedHeights("node_x_blocks", ["network"], "height"), latest: () => Effect.map(xTip, (h) => BigInt(String(h))) },
+  heights: { listing: ["network"], column: "height", latest: () => Effect.map(xTip, (h) => BigInt(String(h))) },
   slices: nodeBlockSlices("node_x_blocks", (job) => job.nodeXHeights),
   backfill: "height",
   listing: heightWalk({

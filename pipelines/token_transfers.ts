@@ -15,14 +15,13 @@
  */
 import { Effect, Schema } from "effect"
 import { RecordError, type DatasetDef, type SourceClients } from "../src/crawl/Dataset.ts"
-import { CheckpointStore } from "../src/crawl/Checkpoint.ts"
 import { OutputReader } from "../src/crawl/OutputReader.ts"
 import { restListing } from "../src/crawl/RestListing.ts"
 import { makeSlice, type Slice } from "../src/crawl/Slice.ts"
 import { UnixSeconds, decoder } from "../src/transform/Decode.ts"
 import { uint256Values } from "../schemas/common.ts"
 import { schema } from "../schemas/token_transfers.ts"
-import { columnKey, committedHeights, utcDate } from "./_shared.ts"
+import { columnKey, utcDate } from "./_shared.ts"
 import { Amount, Erc20Token, NftToken, TransferEnds, Uint256, distinctContracts, endsRow, erc20TokenRow, latestBlock, nftTokenRow, opt } from "./_evm.ts"
 import { withGrain } from "../src/crawl/Grain.ts"
 
@@ -81,26 +80,6 @@ const resumeFrom = (chain: string, address: string) =>
     return typeof start === "string" ? start : "0"
   })
 
-/**
- * Per contract the block its walk scanned through: the checkpoint's reach (the last window's end),
- * else (checkpoints older than reach) the last block that had a transfer.
- */
-const scannedHeights = Effect.gen(function* () {
-  const rows = yield* committedHeights("token_transfers", ["chain_id", "token_address"], "block_number")
-  const states = yield* (yield* CheckpointStore).list("token_transfers")
-  const same = (l: Readonly<Record<string, string>>, chain: string, address: string) => l["chain_id"] === chain && l["token_address"]?.toLowerCase() === address.toLowerCase()
-  const scanned = states.flatMap((c) => {
-    const chain = String(c.params["chain_id"])
-    const address = String(c.params["address"])
-    const row = rows.find((r) => same(r.listing, chain, address))
-    const reach = c.reach ?? undefined
-    const height = reach === undefined ? row?.height : row === undefined || BigInt(reach) > BigInt(row.height) ? reach : row.height
-    return height === undefined ? [] : [{ listing: row?.listing ?? { chain_id: chain, token_address: address }, height }]
-  })
-  const rest = rows.filter((r) => !states.some((c) => same(r.listing, String(c.params["chain_id"]), String(c.params["address"]))))
-  return [...scanned, ...rest].sort((a, b) => JSON.stringify(a.listing).localeCompare(JSON.stringify(b.listing)))
-})
-
 export const dataset: DatasetDef<SourceClients> = withGrain({
   name: "token_transfers",
   description: "Transfers of the job's ERC-20/721/1155 contracts (chain-data route 6), crawled in block windows up to the latest block",
@@ -116,7 +95,9 @@ export const dataset: DatasetDef<SourceClients> = withGrain({
   // compacted files are sorted so: chain order: block-number filters skip row groups
   sortBy: ["block_number", "log_index"],
   rerun: "always",
-  heights: { committed: scannedHeights, latest: (l) => latestBlock(l["chain_id"] ?? "") },
+  // the walk's reach (the last window's end) is the height scanned: transfers are sparse in the
+  // blocks scanned for them, so the last transfer's block would read as behind
+  heights: { listing: ["chain_id", "token_address"], column: "block_number", reach: { chain_id: "chain_id", token_address: "address" }, latest: (l) => latestBlock(l["chain_id"] ?? "") },
   slices: (job) =>
     distinctContracts(job.tokenContracts).map((c) => makeSlice("token_transfers", { chain_id: c.chainId, address: c.address, window: job.transferBlockWindow })),
   listing: {

@@ -6,51 +6,91 @@
  *
  * The chunks sit two folders below the repository (dist/cli/), as src/cli/*.ts do, so paths
  * built from import.meta.url (the emulator job: ../../pipelines/jobs/emulator.json) still point
- * at the same files.
+ * at the same files. Beside them: the help text of each command (help/) and the registry's
+ * metadata `chainetl status` reads (dataset-meta.json).
  */
 import { build } from "esbuild"
-import { rm } from "node:fs/promises"
+import { execFileSync } from "node:child_process"
+import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises"
+import { createRequire } from "node:module"
 import { fileURLToPath } from "node:url"
 
 const root = fileURLToPath(new URL("..", import.meta.url))
 await rm(`${root}dist`, { recursive: true, force: true })
-await build({
-  absWorkingDir: root,
-  entryPoints: { bin: "src/bin.ts" },
-  outdir: "dist/cli",
-  bundle: true,
-  splitting: true,
-  format: "esm",
-  platform: "node",
-  target: "node20",
-  // effect and @effect/* are bundled: their barrels (import { Effect } from "effect") would
-  // otherwise load every module of the library (~1 s) on each start; bundled, only what is used
-  // remains. Native and large packages load from node_modules when a command needs them.
-  // Every other package (CommonJS ones among them) stays external.
-  plugins: [
-    {
-      name: "external-but-effect",
-      setup(b) {
-        b.onResolve({ filter: /^[^./]/ }, (args) =>
-          /^(effect|@effect\/[^/]+)(\/|$)/.test(args.path) ? undefined : { path: args.path, external: true }
-        )
-      }
-    }
-  ],
-  sourcemap: "linked",
-  logLevel: "warning"
-})
+
+/**
+ * Packages Effect imports eagerly that no command of ours calls, left out of the bundle: each
+ * start would load them (~0.2 CPU-s together, measured on `--version` through Effect). @effect/cli
+ * imports YAML, INI and TOML parsers for options read from files (Options.file*, none of ours):
+ * they are forwarded to the real package on first use. effect's FastCheck re-exports fast-check
+ * for Arbitrary (property tests, never the CLI): it becomes an empty module, and the check below
+ * fails the build if our sources start using it.
+ */
+const LAZY_PARSERS = ["yaml", "ini", "toml"]
+const LEFT_OUT = /^(yaml|ini|toml|fast-check)$/
+const stubOf = (name) =>
+  LAZY_PARSERS.includes(name)
+    ? `import { createRequire } from "node:module"\nexport const parse = (text) => createRequire(import.meta.url)(${JSON.stringify(name)}).parse(text)\n`
+    : "export {}\n"
+
+/**
+ * CommonJS packages the bundle loads with `require` rather than `import`: Node's ESM loader first
+ * lexes each file of a CommonJS package for its named exports, and @duckdb/node-api is ~90 files
+ * (~0.2 CPU-s of every command that opens DuckDB, status included; require skips the lexing). The
+ * sources keep their ordinary imports; the bundle gets a module exporting the package's own keys.
+ */
+const REQUIRED = ["@duckdb/node-api"]
+const REQUIRED_FILTER = new RegExp(`^(${REQUIRED.map((n) => n.replace(/[/.]/g, "\\$&")).join("|")})$`)
+const requireOf = createRequire(import.meta.url)
+const requiredModule = (name) => {
+  const names = Object.keys(requireOf(name)).filter((k) => /^[A-Za-z_$][\w$]*$/.test(k) && k !== "default" && k !== "__esModule")
+  return `import { createRequire } from "node:module"\nconst m = createRequire(import.meta.url)(${JSON.stringify(name)})\nexport default m\nexport const { ${names.join(", ")} } = m\n`
+}
+
+const sourcesUsing = async (dir, pattern) => {
+  const found = []
+  for (const e of await readdir(`${root}${dir}`, { withFileTypes: true, recursive: true })) {
+    if (!e.isFile() || !e.name.endsWith(".ts")) continue
+    const file = `${e.parentPath ?? e.path}/${e.name}`
+    if (pattern.test(await readFile(file, "utf8"))) found.push(file.slice(root.length))
+  }
+  return found
+}
+const usesFastCheck = (await Promise.all(["src", "pipelines", "schemas"].map((d) => sourcesUsing(d, /\b(Arbitrary|FastCheck)\b|fast-check/)))).flat()
+if (usesFastCheck.length > 0) throw new Error(`scripts/build.mjs leaves fast-check out of the CLI, but ${usesFastCheck.join(", ")} use it: drop it from LEFT_OUT`)
+// effect and @effect/* are bundled: their barrels (import { Effect } from "effect") would
+// otherwise load every module of the library (~1 s) on each start; bundled, only what is used
+// remains. Native and large packages load from node_modules when a command needs them.
+// Every other package (CommonJS ones among them) stays external.
+const externalButEffect = {
+  name: "external-but-effect",
+  setup(b) {
+    b.onResolve({ filter: LEFT_OUT }, (args) => ({ path: args.path, namespace: "left-out" }))
+    b.onLoad({ filter: /.*/, namespace: "left-out" }, (args) => ({ contents: stubOf(args.path), loader: "js", resolveDir: root }))
+    b.onResolve({ filter: REQUIRED_FILTER }, (args) => ({ path: args.path, namespace: "required" }))
+    b.onLoad({ filter: /.*/, namespace: "required" }, (args) => ({ contents: requiredModule(args.path), loader: "js", resolveDir: root }))
+    b.onResolve({ filter: /^[^./]/ }, (args) => (/^(effect|@effect\/[^/]+)(\/|$)/.test(args.path) ? undefined : { path: args.path, external: true }))
+  }
+}
+const common = { absWorkingDir: root, bundle: true, format: "esm", platform: "node", target: "node20", plugins: [externalButEffect], logLevel: "warning" }
+
+await build({ ...common, entryPoints: { bin: "src/bin.ts" }, outdir: "dist/cli", splitting: true, sourcemap: "linked" })
 
 /**
  * `--help` of every command, rendered once by the CLI just built: bin/chainetl.mjs prints these
  * without loading Effect (the help of a whole command tree costs ~0.4 s CPU to build each time).
  */
-import { execFileSync } from "node:child_process"
-import { mkdir, writeFile } from "node:fs/promises"
-
 await mkdir(`${root}dist/cli/help`, { recursive: true })
 for (const command of ["", "run", "backfill", "emulator", "catalog", "compact", "status"]) {
   const args = command === "" ? ["--help"] : [command, "--help"]
   const text = execFileSync(process.execPath, [`${root}dist/cli/bin.js`, ...args], { env: { ...process.env, NO_COLOR: "1" } })
   await writeFile(`${root}dist/cli/help/${command || "chainetl"}.txt`, text)
 }
+
+/**
+ * The registry's metadata `chainetl status` needs (src/crawl/DatasetMeta.ts), derived from the
+ * pipelines' declarations by the same code as the CLI and written beside it: status reads this
+ * instead of loading every pipeline with its decoders, Arrow schemas and HTTP clients.
+ */
+const [meta] = (await build({ ...common, entryPoints: ["src/cli/status/writeMeta.ts"], write: false })).outputFiles
+execFileSync(process.execPath, ["--input-type=module", "-", `${root}dist/cli`], { cwd: root, input: meta.text, stdio: ["pipe", "inherit", "inherit"] })

@@ -5,22 +5,21 @@
  * dataset's slices, the last runs and every failed slice. Reads only the output folder unless
  * --live; never writes.
  */
-import { Config, Data, Effect, Either, Layer } from "effect"
-import { ConfigError } from "../Errors.ts"
+import { Effect, Either, Layer } from "effect"
 import { promises as fs } from "node:fs"
 import * as path from "node:path"
-import { datasets as registry } from "../../pipelines/index.ts"
-import { catalogEntries } from "../catalogEntries.ts"
 import { CheckpointStore } from "../crawl/Checkpoint.ts"
+import type { DatasetMeta } from "../crawl/DatasetMeta.ts"
+import { scannedHeights } from "../crawl/Heights.ts"
 import { OutputReader } from "../crawl/OutputReader.ts"
 import type { RunReport } from "../Runner.ts"
-import { envNames, loadSourceSettings, type Service, SourceConfig } from "../Config.ts"
-import { sourceLayer } from "../source/SourceLayer.ts"
 import { isoSeconds } from "../Time.ts"
 import { resolveOut } from "./output.ts"
-import { servicesFor, servicesOf } from "./services.ts"
 import { shorten } from "./progress/format.ts"
+import { AS_OF_AHEAD, behind, type HeightLine, isUnreachable, NEWEST_BEFORE, TIP_BELOW, type Unreachable } from "./status/lag.ts"
+import type { StatusProbeFailed } from "./status/live.ts"
 import { type ListingStatus, type Status, statusOf } from "./status/model.ts"
+import { datasetMeta } from "./status/registry.ts"
 import { table } from "./table.ts"
 
 export interface StatusArgs {
@@ -44,106 +43,16 @@ const readRuns = (out: string) =>
     return runs
   })
 
-/**
- * `--live` asks each service once per listing with this timeout and no retry: a monitoring probe
- * must answer in seconds, not wait out a run's retry budget (CHAINETL_TIMEOUT_MS, _MAX_RETRIES).
- * CHAINETL_STATUS_TIMEOUT_MS changes it (a far or slow service).
- */
-export const PROBE_TIMEOUT_MS = 5_000
-
-const probeTimeout = Config.integer("CHAINETL_STATUS_TIMEOUT_MS").pipe(
-  Config.withDefault(PROBE_TIMEOUT_MS),
-  Config.validate({ message: "a whole number of milliseconds ≥ 1", validation: (n) => n >= 1 }),
-  Effect.mapError(
-    () =>
-      new ConfigError({
-        reason: "Invalid",
-        field: "CHAINETL_STATUS_TIMEOUT_MS",
-        detail: `expected a whole number of milliseconds ≥ 1, got '${process.env["CHAINETL_STATUS_TIMEOUT_MS"] ?? ""}'`,
-        fix: "export CHAINETL_STATUS_TIMEOUT_MS=5000"
-      })
-  )
-)
-
-/** A service `status --live` could not reach: exit 1, naming it. */
-export class StatusProbeFailed extends Data.TaggedError("StatusProbeFailed")<{
-  readonly reason: "Unreachable"
-  readonly timeoutMs: number
-  readonly services: ReadonlyArray<{ readonly service: Service; readonly url: string; readonly error: string }>
-}> {
-  override get message(): string {
-    const names: Record<Service, string> = { data: "chain-data service", metrics: "metrics service", node: "node" }
-    const each = this.services.map((s) => `${names[s.service]} (${envNames[s.service === "data" ? "baseUrl" : s.service === "metrics" ? "metricsUrl" : "nodeUrl"]}=${s.url}) did not answer: ${s.error}`)
-    return `status --live: ${each.join("; ")}. Fix: check that the service is up and the URL is right (the probe waits ${this.timeoutMs / 1000} s, without retries: CHAINETL_STATUS_TIMEOUT_MS)`
-  }
-}
-
-/** A probe that did not answer: which dataset's service, and why. */
-interface Unreachable {
-  readonly dataset: string
-  readonly error: string
-}
-
-const isUnreachable = (x: unknown): x is Unreachable => typeof x === "object" && x !== null && "error" in x && "dataset" in x
-
-/** The service's newest time per listing (--live): one small request each, all at once. */
-const latestOf = (listings: ReadonlyArray<ListingStatus>) =>
-  Effect.forEach(
-    listings,
-    (l) => {
-      const spec = registry.find((d) => d.name === l.dataset)?.windows
-      if (spec?.latest === undefined) return Effect.succeed<number | Unreachable | undefined>(undefined)
-      return spec.latest(l.listing).pipe(Effect.catchAll((e) => Effect.succeed<number | Unreachable | undefined>({ dataset: l.dataset, error: e.message })))
-    },
-    { concurrency: "unbounded" }
-  )
-
-/** A height-ordered listing: committed through which height, and (--live) the service's tip. */
-interface HeightLine {
-  readonly dataset: string
-  readonly listing: Readonly<Record<string, string>>
-  readonly height: string
-  readonly latest: string | null
-  readonly lagBlocks: string | null
-  readonly error?: string
-  /** Why lagBlocks is 0 although the tip is below the height: the clamp explained. */
-  readonly lagNote?: string
-}
-
-const committedHeights = Effect.gen(function* () {
-  const lines: HeightLine[] = []
-  for (const d of registry) {
-    if (d.heights === undefined) continue
-    for (const { listing, height } of yield* d.heights.committed) lines.push({ dataset: d.name, listing, height, latest: null, lagBlocks: null })
-  }
-  return lines
-})
-
-export const TIP_BELOW = "the service's tip is below the height scanned (a node behind, or another service than the one crawled): nothing to fetch, lag 0"
-export const NEWEST_BEFORE = "complete up to the as-of of the run that last finished it, which is past the service's newest block (nothing newer to fetch): lag 0"
-export const AS_OF_AHEAD = "the run's as-of (service time; the emulated network's under --emulator) is ahead of this machine's clock: age 0"
-
-/** --live: each listing's tip, one small request each, all at once; an unreachable one is marked. */
-const withTips = (lines: ReadonlyArray<HeightLine>) =>
-  Effect.forEach(
-    lines,
-    (line) => {
-      const latest = registry.find((d) => d.name === line.dataset)?.heights?.latest
-      if (latest === undefined) return Effect.succeed(line)
-      return latest(line.listing).pipe(
-        Effect.map((tip): HeightLine => {
-          const lag = tip - BigInt(line.height)
-          return { ...line, latest: String(tip), lagBlocks: String(lag < 0n ? 0n : lag), ...(lag < 0n ? { lagNote: TIP_BELOW } : {}) }
-        }),
-        Effect.catchAll((e) => Effect.succeed<HeightLine>({ ...line, error: `unreachable: ${e.message}` }))
-      )
-    },
-    { concurrency: "unbounded" }
-  )
-
-/** Seconds behind, never negative: the clamp's reason when it applies. */
-export const behind = (newer: number, older: number, note: string): { readonly seconds: number; readonly note?: string } =>
-  newer >= older ? { seconds: newer - older } : { seconds: 0, note }
+/** Per height-ordered dataset (registry order) each listing's height scanned through. */
+const committedHeights = (metas: ReadonlyArray<DatasetMeta>) =>
+  Effect.gen(function* () {
+    const lines: HeightLine[] = []
+    for (const m of metas) {
+      if (m.heights === undefined) continue
+      for (const { listing, height } of yield* scannedHeights(m.name, m.heights)) lines.push({ dataset: m.name, listing, height, latest: null, lagBlocks: null })
+    }
+    return lines
+  })
 
 /** Rows each dataset's view returns now (one query over the views; see `reader` for which views). */
 const liveRows = (names: ReadonlyArray<string>) =>
@@ -226,37 +135,30 @@ export const statusCommand = (args: StatusArgs) =>
       console.log(`no checkpoints under ${out}/_state: nothing has run here yet`)
       return
     }
-    // the catalog's own views when it has every dataset: what readers query, and cheap to open
-    const reader = OutputReader.layerPreferringCatalog(out, catalogEntries())
-    const names = registry.map((d) => d.name).filter((n) => checkpoints.some((c) => c.dataset === n))
-    const counted = yield* Effect.either(liveRows(names).pipe(Effect.provide(reader)))
-    if (Either.isLeft(counted)) yield* Effect.logWarning(`rows not counted (the output could not be read): ${counted.left.message}`)
-    const status = statusOf(checkpoints, runs, registry.filter((d) => d.windows !== undefined).map((d) => d.name), 5, Either.getOrUndefined(counted))
-    const committed = yield* committedHeights.pipe(Effect.provide(reader))
+    const metas = yield* datasetMeta
+    const windowed = metas.filter((m) => m.windowed).map((m) => m.name)
+    // rows are counted for the datasets the table lists (not a windowed listing's)
+    const listed = new Set(statusOf(checkpoints, runs, windowed).datasets.map((d) => d.dataset))
+    const names = metas.map((m) => m.name).filter((n) => listed.has(n))
+    // the catalog's own views when it has every dataset: what readers query, and cheap to open,
+    // once for every query; the schemas are loaded only to build views from the files if it has not
+    const entries = Effect.map(Effect.promise(() => import("../catalogEntries.ts")), (m) => m.catalogEntries())
+    const { counted, committed } = yield* Effect.gen(function* () {
+      const counted = yield* Effect.either(liveRows(names))
+      if (Either.isLeft(counted)) yield* Effect.logWarning(`rows not counted (the output could not be read): ${counted.left.message}`)
+      return { counted, committed: yield* committedHeights(metas) }
+    }).pipe(Effect.provide(OutputReader.layerPreferringCatalog(out, entries)))
+    const status = statusOf(checkpoints, runs, windowed, 5, Either.getOrUndefined(counted))
     let latest: ReadonlyArray<number | Unreachable | undefined> | undefined
     let heights: ReadonlyArray<HeightLine> = committed
     let unreachable: StatusProbeFailed | undefined
     if (args.live) {
-      const asked = [...new Set([...status.listings.map((l) => l.dataset), ...committed.map((h) => h.dataset)])]
-      const required = servicesFor(asked)
-      // short and single: a probe that cannot reach a service says so in seconds
-      const timeoutMs = yield* probeTimeout
-      const settings = yield* loadSourceSettings({ out, timeoutMs, maxRetries: 0, retry: { maxRateLimitedRetries: 0 } }, { out: "--out" }, required)
-      const source = sourceLayer.pipe(Layer.provideMerge(SourceConfig.layerOf(settings)))
-      const probed = yield* Effect.all([latestOf(status.listings), withTips(committed)], { concurrency: 2 }).pipe(Effect.provide(source))
-      latest = probed[0]
-      heights = probed[1]
-      const failed = [
-        ...probed[0].filter(isUnreachable),
-        ...probed[1].filter((h) => h.error !== undefined).map((h) => ({ dataset: h.dataset, error: (h.error ?? "").replace(/^unreachable: /, "") }))
-      ]
-      const byService = new Map<Service, string>()
-      for (const f of failed) {
-        const service = servicesOf[f.dataset]?.[0] ?? "data"
-        if (!byService.has(service)) byService.set(service, f.error)
-      }
-      const url = (s: Service) => (s === "data" ? settings.baseUrl : s === "metrics" ? settings.metricsUrl : settings.nodeUrl)
-      if (byService.size > 0) unreachable = new StatusProbeFailed({ reason: "Unreachable", timeoutMs, services: [...byService].map(([service, error]) => ({ service, url: url(service), error })) })
+      // the pipelines and the HTTP stack: only a probe needs them
+      const { probe } = yield* Effect.promise(() => import("./status/live.ts"))
+      const probed = yield* probe(out, status.listings, committed)
+      latest = probed.latest
+      heights = probed.heights
+      unreachable = probed.unreachable
     }
     if (args.json) {
       const now = Math.floor(Date.now() / 1000)

@@ -6,11 +6,11 @@
  */
 import type * as arrow from "apache-arrow"
 import type { Effect } from "effect"
-import type { CheckpointError, SinkError, SourceError } from "../Errors.ts"
+import type { SinkError, SourceError } from "../Errors.ts"
 import type { Job } from "../Job.ts"
 import type { JsonRpcClient } from "../source/JsonRpcClient.ts"
 import type { RestClient } from "../source/RestClient.ts"
-import type { CheckpointState, CheckpointStore } from "./Checkpoint.ts"
+import type { CheckpointState } from "./Checkpoint.ts"
 import type { OutputReader } from "./OutputReader.ts"
 import type { Slice } from "./Slice.ts"
 import type { Grain, TimePartition } from "./Grain.ts"
@@ -158,10 +158,26 @@ export interface DatasetDef<R = unknown> {
   readonly toRow: (record: unknown, slice: Slice) => Row
 }
 
-/** A height-ordered dataset's committed high-water per listing, and the service's tip of a listing. */
-export interface HeightMarks {
-  /** Per listing the height scanned through: the highest committed, or a checkpoint's reach when further. */
-  readonly committed: Effect.Effect<ReadonlyArray<{ readonly listing: Readonly<Record<string, string>>; readonly height: string }>, SinkError | CheckpointError, OutputReader | CheckpointStore>
+/**
+ * Where a height-ordered dataset's scanned height is read (`chainetl status`): plain data, so the
+ * build can hand it to `status` without the pipelines (src/crawl/DatasetMeta.ts); read by
+ * src/crawl/Heights.ts.
+ */
+export interface HeightColumns {
+  /** Columns naming a listing (`chain_id`…): one height per distinct value. */
+  readonly listing: ReadonlyArray<string>
+  /** The height column: the highest committed is the height scanned through. */
+  readonly column: string
+  /**
+   * For listings whose checkpoints carry a `reach` (Page.reach) that can be past their last row
+   * (transfers are sparse in the blocks scanned for them): the slice param of each listing column,
+   * to find a listing's checkpoints. The reach is then the height when it is further.
+   */
+  readonly reach?: Readonly<Record<string, string>>
+}
+
+/** A height-ordered dataset's columns of its scanned height, and the service's tip of a listing. */
+export interface HeightMarks extends HeightColumns {
   readonly latest: (listing: Readonly<Record<string, string>>) => Effect.Effect<bigint, SourceError, RestClient | JsonRpcClient>
 }
 
