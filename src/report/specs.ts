@@ -129,7 +129,8 @@ export const spanSpec = (datasets: ReadonlyArray<DatasetFigures>): TopLevelSpec 
     width: WIDTH - 120,
     data: { values },
     layer: [
-      { mark: { type: "rule" as const, strokeWidth: 3, color: "#9ecae9" }, encoding: { y, x, x2: { field: "last" } } },
+      // a dataset of one day is its dot alone: a rule from a day to itself would be a mark of no size
+      { transform: [{ filter: "datum.first !== datum.last" }], mark: { type: "rule" as const, strokeWidth: 3, color: "#9ecae9" }, encoding: { y, x, x2: { field: "last" } } },
       {
         mark: { type: "point" as const, filled: true, size: 50 },
         encoding: { y, x: { ...x, field: "last" }, color: { field: "by", type: "nominal" as const, title: "counted by" } }

@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it } from "vitest"
 import { ChartRenderer } from "../../src/report/ChartRenderer.ts"
 import { exampleSpec } from "../../src/report/examples.ts"
 import { reportSpecs } from "../../src/report/render.ts"
-import { rowsPerDaySpec } from "../../src/report/specs.ts"
+import { rowsPerDaySpec, spanSpec } from "../../src/report/specs.ts"
 import { blocks, report, staked } from "./figures.ts"
 
 /** Marks per mark group of an SVG vega drew: [type, shapes (paths; lines for rules)] in drawing order. */
@@ -82,6 +82,15 @@ describe("the report's charts", () => {
     ])
     expect(svg).toContain("primary_blocks")
     expect(svg).not.toContain("chain_metrics")
+  })
+
+  it("given a dataset of a single day, when the spans are drawn, then it is a dot without a rule (a rule of no length would be a mark of no size)", async () => {
+    const oneDay = { ...blocks, dataset: "delegators", dayColumn: "snapshot_date" as const, firstDay: "2025-01-04" }
+    const svg = await Effect.runPromise(Effect.flatMap(ChartRenderer, (r) => r.svg("span", spanSpec([blocks, oneDay]))).pipe(Effect.provide(ChartRenderer.vega)))
+    expect(marks(svg)).toEqual([
+      ["rule", 1],
+      ["symbol", 2]
+    ])
   })
 
   it("given an analysis's answer, when its chart is built, then it draws its rows and nothing without rows", () => {
