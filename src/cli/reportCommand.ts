@@ -30,10 +30,14 @@ export interface ReportArgs {
   readonly file: string | undefined
 }
 
+/** The analyses to run: every `.sql` of `dir`, by name (none when the folder is gone). */
 const readExamples = (dir: string) =>
-  Effect.promise(async (): Promise<ReadonlyArray<ExampleFile>> => {
-    const names = (await fs.readdir(dir).catch(() => [] as string[])).filter((f) => f.endsWith(".sql")).sort()
-    return Promise.all(names.map(async (f) => ({ name: f.slice(0, -".sql".length), sql: await fs.readFile(path.join(dir, f), "utf8") })))
+  Effect.tryPromise({
+    try: async (): Promise<ReadonlyArray<ExampleFile>> => {
+      const names = (await fs.readdir(dir).catch(() => [] as string[])).filter((f) => f.endsWith(".sql")).sort()
+      return Promise.all(names.map(async (f) => ({ name: f.slice(0, -".sql".length), sql: await fs.readFile(path.join(dir, f), "utf8") })))
+    },
+    catch: (e) => new ReportError({ reason: "Read", what: dir, detail: e instanceof Error ? e.message : String(e) })
   })
 
 const kindOf = (p: string) =>
@@ -73,8 +77,9 @@ export const reportCommand = (args: ReportArgs) =>
       try: () => writeFileAtomic(target, html),
       catch: (e) => new ReportError({ reason: "Write", what: target, detail: e instanceof Error ? e.message : String(e) })
     })
+    const n = (count: number, what: string) => `${count} ${what}${count === 1 ? "" : "s"}`
     const failing = report.failing.length
     console.log(
-      `report: ${target} (${report.datasets.length} datasets with rows, ${charts} charts, ${report.runs.length} runs${failing > 0 ? `, ${failing} slices failing` : ""}; ${bytesText(String(Buffer.byteLength(html)))})`
+      `report: ${target} (${n(report.datasets.length, "dataset")} with rows, ${n(charts, "chart")}, ${n(report.runs.length, "run")}${failing > 0 ? `, ${n(failing, "slice")} failing` : ""}; ${bytesText(String(Buffer.byteLength(html)))})`
     )
   })

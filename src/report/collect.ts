@@ -8,6 +8,7 @@
 import { Effect } from "effect"
 import { promises as fs } from "node:fs"
 import { catalogEntries } from "../catalogEntries.ts"
+import { ReportError } from "../Errors.ts"
 import { statusOf } from "../cli/status/model.ts"
 import { committedHeights, readRuns } from "../cli/status/read.ts"
 import { datasetMeta } from "../cli/status/registry.ts"
@@ -35,6 +36,8 @@ const titleOf = (sql: string, name: string): string =>
     .find((l) => l.startsWith("--"))
     ?.replace(/^--\s*/, "")
     .replace(/\.\s*$/, "") ?? name
+
+const readError = (what: string) => (e: unknown) => new ReportError({ reason: "Read", what, detail: e instanceof Error ? e.message : String(e) })
 
 const runFigures = (reports: ReadonlyArray<RunReport>, lines: ReturnType<typeof statusOf>["runs"]): ReadonlyArray<RunFigures> =>
   lines.map((line) => {
@@ -73,8 +76,8 @@ export const collectReport = (out: string, catalogFile: string, examples: Readon
     const figures: DatasetFigures[] = []
     const empty: string[] = []
     for (const declared of catalogEntries().filter((e) => views.has(e.name))) {
-      const dataset = yield* Effect.promise(() => layoutOnDisk(out, declared))
-      const files = yield* liveFileSet(out, dataset.name)
+      const dataset = yield* Effect.tryPromise({ try: () => layoutOnDisk(out, declared), catch: readError(declared.name) })
+      const files = yield* liveFileSet(out, dataset.name).pipe(Effect.mapError(readError(dataset.name)))
       const f = yield* datasetFigures({
         out,
         dataset,
@@ -99,7 +102,7 @@ export const collectReport = (out: string, catalogFile: string, examples: Readon
       Effect.map((lines) => lines.map((h) => ({ dataset: h.dataset, listing: Object.values(h.listing).join("/"), height: h.height })))
     )
     const exampleResults = yield* Effect.forEach(examples, exampleResult)
-    const built = yield* Effect.promise(() => fs.stat(catalogFile))
+    const built = yield* Effect.tryPromise({ try: () => fs.stat(catalogFile), catch: readError(catalogFile) })
     return {
       out,
       generatedAt: now.toISOString(),

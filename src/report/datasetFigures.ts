@@ -128,4 +128,4 @@ export const datasetFigures = (input: DatasetInput) =>
 
 /** The dataset's glob and its manifest's file lists (which files the view reads), or undefined while it has no file. */
 export const liveFileSet = (out: string, name: string) =>
-  Effect.promise(async () => ((await hasParquet(path.join(out, name))) ? { glob: path.join(out, name, "**", "*.parquet"), ...(await fileSet(out, name)) } : undefined))
+  Effect.tryPromise(async () => ((await hasParquet(path.join(out, name))) ? { glob: path.join(out, name, "**", "*.parquet"), ...(await fileSet(out, name)) } : undefined))

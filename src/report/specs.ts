@@ -122,7 +122,8 @@ export const spanSpec = (datasets: ReadonlyArray<DatasetFigures>): TopLevelSpec 
   const values = datasets
     .filter((d) => d.firstDay !== null && d.lastDay !== null && d.dayColumn !== "ingested_at")
     .map((d) => ({ dataset: d.dataset, first: d.firstDay, last: d.lastDay, by: dayLabel[d.dayColumn] }))
-  const y = { field: "dataset", type: "nominal" as const, title: null, sort: null }
+  // in the datasets table's order, whichever layer draws a dataset first
+  const y = { field: "dataset", type: "nominal" as const, title: null, sort: values.map((v) => v.dataset) }
   const x = { field: "first", type: "temporal" as const, title: "days held, first to newest", scale: { type: "utc" as const } }
   return {
     ...CONFIG,
