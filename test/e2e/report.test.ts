@@ -97,6 +97,7 @@ describe("chainetl report, opened in a real browser", () => {
     await browser?.close()
     db?.closeSync()
     await emu?.close()
+    if (out !== undefined) await fs.rm(out, { recursive: true, force: true })
   })
 
   let before: ReadonlyArray<string>
