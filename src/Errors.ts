@@ -66,3 +66,15 @@ export class CheckpointError extends Data.TaggedError("CheckpointError")<{
     return `checkpoint of ${this.slice}: ${this.reason}: ${this.detail}`
   }
 }
+
+/** `chainetl report` could not read a figure from the catalog, draw a chart or write the page. */
+export class ReportError extends Data.TaggedError("ReportError")<{
+  readonly reason: "Read" | "Render" | "Write"
+  /** What was being read, drawn or written: a dataset, a chart id or a file. */
+  readonly what: string
+  readonly detail: string
+}> {
+  override get message(): string {
+    return `report: ${this.reason} ${this.what}: ${this.detail}`
+  }
+}

@@ -198,9 +198,23 @@ const query = Command.make(
     )
 ).pipe(Command.withDescription("Run one SQL statement over the catalog (read-only) and print the result"))
 
+const report = Command.make(
+  "report",
+  {
+    out,
+    file: Options.text("file").pipe(Options.withDescription("Write the page here instead of <out>/report.html"), Options.optional)
+  },
+  (a) =>
+    Effect.flatMap(Effect.promise(() => import("./reportCommand.ts")), (m) => m.reportCommand({ out: Option.getOrUndefined(a.out), file: Option.getOrUndefined(a.file) }))
+).pipe(
+  Command.withDescription(
+    "Write one self-contained HTML page about the output: rows per day and gaps, freshness and lag, files per partition, the last runs and their failures, the example analyses as charts (reads the output, writes only the page)"
+  )
+)
+
 export const chainetl = Command.make("chainetl").pipe(
   Command.withDescription("ETL for blockchain data: chain-data REST, metrics and node JSON-RPC to Parquet + DuckDB"),
-  Command.withSubcommands([run, backfill, emulator, catalog, compact, status, query])
+  Command.withSubcommands([run, backfill, emulator, catalog, compact, status, query, report])
 )
 
 export const cli = Command.run(chainetl, { name: "chainetl", version: "0.1.0" })

@@ -21,7 +21,8 @@ export const commandFlags: Readonly<Record<string, ReadonlyArray<string>>> = {
   catalog: ["--out", "--ddl", "--location", "--database"],
   compact: ["--out", "--target-rows", "--target-mb", "--quiet"],
   status: ["--out", "--live", "--json"],
-  query: ["--file", "--out", "--format", "--output"]
+  query: ["--file", "--out", "--format", "--output"],
+  report: ["--out", "--file"]
 }
 
 /** Flags @effect/cli adds to every command. */

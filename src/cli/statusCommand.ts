@@ -6,19 +6,15 @@
  * --live; never writes.
  */
 import { Effect, Either, Layer } from "effect"
-import { promises as fs } from "node:fs"
-import * as path from "node:path"
 import { CheckpointStore } from "../crawl/Checkpoint.ts"
-import type { DatasetMeta } from "../crawl/DatasetMeta.ts"
-import { scannedHeights } from "../crawl/Heights.ts"
 import { OutputReader } from "../crawl/OutputReader.ts"
-import type { RunReport } from "../Runner.ts"
 import { isoSeconds } from "../Time.ts"
 import { resolveOut } from "./output.ts"
 import { shorten } from "./progress/format.ts"
-import { AS_OF_AHEAD, behind, type HeightLine, isUnreachable, NEWEST_BEFORE, TIP_BELOW, type Unreachable } from "./status/lag.ts"
+import { AS_OF_AHEAD, behind, type HeightLine, isUnreachable, NEWEST_BEFORE, span, TIP_BELOW, type Unreachable } from "./status/lag.ts"
 import type { StatusProbeFailed } from "./status/live.ts"
 import { type ListingStatus, type Status, statusOf } from "./status/model.ts"
+import { committedHeights, readRuns } from "./status/read.ts"
 import { datasetMeta } from "./status/registry.ts"
 import { table } from "./table.ts"
 
@@ -27,32 +23,6 @@ export interface StatusArgs {
   readonly live: boolean
   readonly json: boolean
 }
-
-const span = (seconds: number): string => {
-  const s = Math.max(0, Math.round(seconds))
-  if (s < 3_600) return `${Math.floor(s / 60)}m`
-  if (s < 86_400) return `${Math.floor(s / 3_600)}h ${Math.floor((s % 3_600) / 60)}m`
-  return `${Math.floor(s / 86_400)}d ${Math.floor((s % 86_400) / 3_600)}h`
-}
-
-const readRuns = (out: string) =>
-  Effect.promise(async () => {
-    const dir = path.join(out, "_runs")
-    const files = (await fs.readdir(dir).catch(() => [] as string[])).filter((f) => f.endsWith(".json"))
-    const runs = await Promise.all(files.map(async (f) => JSON.parse(await fs.readFile(path.join(dir, f), "utf8")) as RunReport))
-    return runs
-  })
-
-/** Per height-ordered dataset (registry order) each listing's height scanned through. */
-const committedHeights = (metas: ReadonlyArray<DatasetMeta>) =>
-  Effect.gen(function* () {
-    const lines: HeightLine[] = []
-    for (const m of metas) {
-      if (m.heights === undefined) continue
-      for (const { listing, height } of yield* scannedHeights(m.name, m.heights)) lines.push({ dataset: m.name, listing, height, latest: null, lagBlocks: null })
-    }
-    return lines
-  })
 
 /** Rows each dataset's view returns now (one query over the views; see `reader` for which views). */
 const liveRows = (names: ReadonlyArray<string>) =>

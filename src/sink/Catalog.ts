@@ -37,7 +37,8 @@ export interface CatalogBuilt {
   readonly empty: ReadonlyArray<string>
 }
 
-const hasParquet = async (dir: string): Promise<boolean> => {
+/** Whether any Parquet file lies below `dir` (read_parquet errors on a glob matching none). */
+export const hasParquet = async (dir: string): Promise<boolean> => {
   const entries = await fs.readdir(dir, { recursive: true, withFileTypes: true }).catch((e: NodeJS.ErrnoException) => {
     if (e.code === "ENOENT") return []
     throw e

@@ -219,6 +219,26 @@ const rows: ReadonlyArray<Row> = [
     argv: ["catalog", "--out", "$O"],
     exit: 2,
     message: /^chainetl: --out: .*\/out: no such folder/
+  },
+  {
+    name: "report --out on a folder without a catalog",
+    argv: ["report", "--out", "$S"],
+    exit: 2,
+    message: /^chainetl: --out: no catalog at .*\/catalog\.duckdb\. Fix: pass the output folder of a run with --out, or run chainetl catalog there/
+  },
+  {
+    name: "report --file in a folder that does not exist",
+    argv: ["report", "--out", "$S", "--file", "$S/nope/report.html"],
+    given: async (s) => void (await fs.writeFile(path.join(s, "catalog.duckdb"), "")),
+    exit: 2,
+    message: /^chainetl: --file: no folder .*\/nope\. Fix: create the folder first, or name a file in an existing one/
+  },
+  {
+    name: "report --file naming a folder",
+    argv: ["report", "--out", "$S", "--file", "$S"],
+    given: async (s) => void (await fs.writeFile(path.join(s, "catalog.duckdb"), "")),
+    exit: 2,
+    message: /^chainetl: --file: .* is a folder\. Fix: name a file, e.g\. --file .*\/report\.html/
   }
 ]
 

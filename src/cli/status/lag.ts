@@ -30,3 +30,11 @@ export const AS_OF_AHEAD = "the run's as-of (service time; the emulated network'
 /** Seconds behind, never negative: the clamp's reason when it applies. */
 export const behind = (newer: number, older: number, note: string): { readonly seconds: number; readonly note?: string } =>
   newer >= older ? { seconds: newer - older } : { seconds: 0, note }
+
+/** Seconds as people read a lag: "42m", "3h 20m", "2d 4h". */
+export const span = (seconds: number): string => {
+  const s = Math.max(0, Math.round(seconds))
+  if (s < 3_600) return `${Math.floor(s / 60)}m`
+  if (s < 86_400) return `${Math.floor(s / 3_600)}h ${Math.floor((s % 3_600) / 60)}m`
+  return `${Math.floor(s / 86_400)}d ${Math.floor((s % 86_400) / 3_600)}h`
+}
