@@ -7,7 +7,7 @@
 import { Effect, Either, Layer } from "effect"
 import { fileURLToPath } from "node:url"
 import { allServices, loadSourceSettings, type SourceSettingsInput } from "../Config.ts"
-import { CheckpointStore } from "../crawl/Checkpoint.ts"
+import { stateLayer } from "../state/StateLayer.ts"
 import type { Backfill } from "../crawl/Dataset.ts"
 import { defaultJob, loadJobFile, type Network } from "../Job.ts"
 import { NIGHTLY_COMPACT, planRun, run, selectDatasets } from "../Runner.ts"
@@ -91,7 +91,7 @@ export const runCommand = (args: RunArgs) =>
         const effectiveAsOf = asOf ?? Math.floor(Date.now() / 1000)
         // reads checkpoints (windowed datasets plan around them); sends and writes nothing
         const dry = yield* Effect.flatMap(planRun(selected, job, effectiveAsOf, args.backfill), (planned) => plan(planned, effectiveAsOf)).pipe(
-          Effect.provide(CheckpointStore.layer(out))
+          Effect.provide(stateLayer(out))
         )
         if (args.quiet !== true) printPlan(dry, args.json === true)
         return
