@@ -8,6 +8,7 @@ import { Effect, Either, Layer } from "effect"
 import { fileURLToPath } from "node:url"
 import { allServices, loadSourceSettings, type SourceSettingsInput } from "../Config.ts"
 import { stateLayer } from "../state/StateLayer.ts"
+import { loadStateUrl } from "../state/StateConfig.ts"
 import type { Backfill } from "../crawl/Dataset.ts"
 import { defaultJob, loadJobFile, type Network } from "../Job.ts"
 import { NIGHTLY_COMPACT, planRun, run, selectDatasets } from "../Runner.ts"
@@ -71,6 +72,9 @@ export const runCommand = (args: RunArgs) =>
       const required = args.emulator || args.dryRun === true ? [] : servicesFor(selected.map((d) => d.name))
       const labels = { out: outLabel }
       yield* loadSourceSettings({ out }, labels, required)
+      // a bad CHAINETL_STATE_URL is refused before anything is created (it is checked again, and
+      // connected to, when the run's layers are built)
+      yield* loadStateUrl
       let overrides: SourceSettingsInput = { out }
       let asOf: number | undefined
       if (args.emulator) {
