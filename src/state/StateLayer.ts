@@ -12,6 +12,7 @@ import { pgCheckpointStoreLayer } from "./PgCheckpointStore.ts"
 import { pgDatabase } from "./PgDatabase.ts"
 import { pgWriterLockLayer } from "./PgWriterLock.ts"
 import { loadStateUrl } from "./StateConfig.ts"
+import { checkStateHome } from "./StateHome.ts"
 
 /** The state of `out` at `url` (PostgreSQL), or in the folder when `url` is none. */
 export const stateLayerOf = (
@@ -21,7 +22,7 @@ export const stateLayerOf = (
   Option.match(url, {
     onNone: () => Layer.merge(CheckpointStore.layer(out), WriterLock.file),
     onSome: (u) => Layer.merge(pgCheckpointStoreLayer(out), pgWriterLockLayer).pipe(Layer.provide(pgDatabase(u)))
-  })
+  }).pipe(Layer.provide(Layer.effectDiscard(checkStateHome(out, Option.isSome(url)))))
 
 /** As the environment says (CHAINETL_STATE_URL). */
 export const stateLayer = (out: string): Layer.Layer<CheckpointStore | WriterLock, ConfigError> =>

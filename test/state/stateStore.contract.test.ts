@@ -198,6 +198,24 @@ describe("PostgreSQL store: what only it has", () => {
     expect((await fs.readdir(path.join(out, "_state"))).sort()).toEqual(["output-id"])
   })
 
+  it("given a folder whose checkpoints are files, when CHAINETL_STATE_URL is set for it, then it is refused naming the setting (its slices would be fetched again beside their parts)", async () => {
+    const out = await tempOut()
+    await Effect.runPromise(Effect.flatMap(CheckpointStore, (store) => store.save(midway(slice("delegators", "a")))).pipe(Effect.provide(stateLayerOf(out, Option.none()))))
+    const exit = await Effect.runPromiseExit(Effect.flatMap(CheckpointStore, (store) => store.list()).pipe(Effect.provide(stateLayerOf(out, pgUrl()))))
+    const error = Exit.isFailure(exit) ? (exit.cause as { error?: { _tag: string; message: string } }).error : undefined
+    expect(error?._tag).toBe("ConfigError")
+    expect(error?.message).toContain(`CHAINETL_STATE_URL: ${out} keeps its checkpoints in files`)
+  })
+
+  it("given a folder whose state is in PostgreSQL, when CHAINETL_STATE_URL is unset, then it is refused naming the setting rather than read as having no checkpoints", async () => {
+    const out = await tempOut()
+    await Effect.runPromise(Effect.flatMap(CheckpointStore, (store) => store.save(midway(slice("delegators", "a")))).pipe(Effect.provide(stateLayerOf(out, pgUrl()))))
+    const exit = await Effect.runPromiseExit(Effect.flatMap(CheckpointStore, (store) => store.list()).pipe(Effect.provide(stateLayerOf(out, Option.none()))))
+    const error = Exit.isFailure(exit) ? (exit.cause as { error?: { _tag: string; message: string } }).error : undefined
+    expect(error?._tag).toBe("ConfigError")
+    expect(error?.message).toContain(`CHAINETL_STATE_URL: ${out} keeps its checkpoints in PostgreSQL`)
+  })
+
   it("given a URL whose server refuses the password, when the store is built, then a ConfigError names CHAINETL_STATE_URL and the fix, without the password", async () => {
     const wrong = pg.url.replace(encodeURIComponent(PG_PASSWORD), "not-the-password")
     const exit = await Effect.runPromiseExit(Effect.flatMap(CheckpointStore, (store) => store.list()).pipe(Effect.provide(stateLayerOf(await tempOut(), Option.some(Redacted.make(wrong))))))
