@@ -25,7 +25,7 @@ import { SourceStats, type StatsSnapshot } from "./source/SourceStats.ts"
 import type { Job } from "./Job.ts"
 import { buildCatalog } from "./sink/Catalog.ts"
 import { clearDeadTemps } from "./sink/Leftovers.ts"
-import { acquireOutputLock } from "./sink/OutputLock.ts"
+import { WriterLock } from "./sink/WriterLock.ts"
 import { refuseLinks } from "./sink/NoLinks.ts"
 import { ParquetSink } from "./sink/ParquetSink.ts"
 import { catalogEntries } from "./catalogEntries.ts"
@@ -169,7 +169,7 @@ export const run = (options: RunOptions) =>
         compactionTables(registry).map((t) => t.name),
         compactionTables(selected).map((t) => t.name)
       )
-      yield* acquireOutputLock(options.out, runId)
+      yield* (yield* WriterLock).acquire(options.out, runId)
       // 2.
       const sink = yield* ParquetSink
       yield* sink.clearStaging()

@@ -10,13 +10,13 @@ import { datasets as registry } from "../../pipelines/index.ts"
 import { catalogEntries } from "../catalogEntries.ts"
 import { allTables, compactTables, compactionTables, finishCompaction, recoverCompaction } from "../compact/Compaction.ts"
 import { type CompactSettings, DEFAULT_SETTINGS } from "../compact/Compactor.ts"
-import { CheckpointStore } from "../crawl/Checkpoint.ts"
 import { SinkError } from "../Errors.ts"
 import { newRunId } from "../Runner.ts"
 import { buildCatalog } from "../sink/Catalog.ts"
 import { clearDeadTemps } from "../sink/Leftovers.ts"
 import { refuseLinks } from "../sink/NoLinks.ts"
-import { acquireOutputLock } from "../sink/OutputLock.ts"
+import { WriterLock } from "../sink/WriterLock.ts"
+import { stateLayer } from "../state/StateLayer.ts"
 import { STAGING_DIR } from "../sink/ParquetSink.ts"
 import { resolveOut } from "./output.ts"
 
@@ -34,13 +34,13 @@ export const compactSettings = (a: Pick<CompactArgs, "targetRows" | "targetMb">)
   targetBytes: Math.round(a.targetMb * 1024 * 1024)
 })
 
-export const compactCommand = (args: CompactArgs) =>
-  Effect.scoped(
+export const compactCommand = (args: CompactArgs) => {
+  const out = path.resolve(resolveOut(args.out))
+  return Effect.scoped(
     Effect.gen(function* () {
-      const out = path.resolve(resolveOut(args.out))
       const chosen = args.datasets.length === 0 ? registry : registry.filter((d) => args.datasets.includes(d.name))
       yield* refuseLinks(out, allTables().map((t) => t.name), compactionTables(chosen).map((t) => t.name))
-      yield* acquireOutputLock(out, newRunId(new Date()))
+      yield* (yield* WriterLock).acquire(out, newRunId(new Date()))
       yield* Effect.tryPromise({
         try: () => fs.rm(path.join(out, STAGING_DIR), { recursive: true, force: true }),
         catch: (e) => new SinkError({ reason: "Io", path: path.join(out, STAGING_DIR), detail: String(e) })
@@ -48,7 +48,7 @@ export const compactCommand = (args: CompactArgs) =>
       yield* clearDeadTemps(out)
       const catalog = buildCatalog(out, catalogEntries())
       yield* recoverCompaction(out, allTables().map((t) => t.name), catalog)
-      const report = yield* compactTables(out, compactionTables(chosen), compactSettings(args)).pipe(Effect.provide(CheckpointStore.layer(out)))
+      const report = yield* compactTables(out, compactionTables(chosen), compactSettings(args))
       yield* catalog
       yield* finishCompaction(report)
       if (args.quiet) return
@@ -58,4 +58,5 @@ export const compactCommand = (args: CompactArgs) =>
       }
       for (const t of report.tables) console.log(`${t.table}: ${t.filesIn} files merged into ${t.filesOut} in ${t.folders} partitions`)
     })
-  )
+  ).pipe(Effect.provide(stateLayer(out)))
+}

@@ -10,7 +10,8 @@ import * as fs from "node:fs/promises"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
 import { ConfigError, ReportError } from "../Errors.ts"
-import { CheckpointStore, writeFileAtomic } from "../crawl/Checkpoint.ts"
+import { writeFileAtomic } from "../crawl/Checkpoint.ts"
+import { stateLayer } from "../state/StateLayer.ts"
 import { ChartRenderer } from "../report/ChartRenderer.ts"
 import { CatalogReader } from "../report/CatalogReader.ts"
 import { collectReport, type ExampleFile } from "../report/collect.ts"
@@ -71,7 +72,7 @@ export const reportCommand = (args: ReportArgs) =>
     }
     const target = yield* targetOf(out, args.file)
     const examples = yield* readExamples(EXAMPLES_DIR)
-    const report = yield* collectReport(out, catalogFile, examples, new Date()).pipe(Effect.provide(CatalogReader.layer(catalogFile)), Effect.provide(CheckpointStore.layer(out)))
+    const report = yield* collectReport(out, catalogFile, examples, new Date()).pipe(Effect.provide(CatalogReader.layer(catalogFile)), Effect.provide(stateLayer(out)))
     const { html, charts } = yield* renderReport(report).pipe(Effect.provide(ChartRenderer.vega))
     yield* Effect.tryPromise({
       try: () => writeFileAtomic(target, html),

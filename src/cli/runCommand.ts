@@ -7,7 +7,8 @@
 import { Effect, Either, Layer } from "effect"
 import { fileURLToPath } from "node:url"
 import { allServices, loadSourceSettings, type SourceSettingsInput } from "../Config.ts"
-import { CheckpointStore } from "../crawl/Checkpoint.ts"
+import { stateLayer } from "../state/StateLayer.ts"
+import { loadStateUrl } from "../state/StateConfig.ts"
 import type { Backfill } from "../crawl/Dataset.ts"
 import { defaultJob, loadJobFile, type Network } from "../Job.ts"
 import { NIGHTLY_COMPACT, planRun, run, selectDatasets } from "../Runner.ts"
@@ -71,6 +72,9 @@ export const runCommand = (args: RunArgs) =>
       const required = args.emulator || args.dryRun === true ? [] : servicesFor(selected.map((d) => d.name))
       const labels = { out: outLabel }
       yield* loadSourceSettings({ out }, labels, required)
+      // a bad CHAINETL_STATE_URL is refused before anything is created (it is checked again, and
+      // connected to, when the run's layers are built)
+      yield* loadStateUrl
       let overrides: SourceSettingsInput = { out }
       let asOf: number | undefined
       if (args.emulator) {
@@ -91,7 +95,7 @@ export const runCommand = (args: RunArgs) =>
         const effectiveAsOf = asOf ?? Math.floor(Date.now() / 1000)
         // reads checkpoints (windowed datasets plan around them); sends and writes nothing
         const dry = yield* Effect.flatMap(planRun(selected, job, effectiveAsOf, args.backfill), (planned) => plan(planned, effectiveAsOf)).pipe(
-          Effect.provide(CheckpointStore.layer(out))
+          Effect.provide(stateLayer(out))
         )
         if (args.quiet !== true) printPlan(dry, args.json === true)
         return

@@ -7,6 +7,7 @@
  */
 import { Effect, Either, Layer } from "effect"
 import { CheckpointStore } from "../crawl/Checkpoint.ts"
+import { stateLayer } from "../state/StateLayer.ts"
 import { OutputReader } from "../crawl/OutputReader.ts"
 import { isoSeconds } from "../Time.ts"
 import { resolveOut } from "./output.ts"
@@ -150,4 +151,4 @@ export const statusCommand = (args: StatusArgs) =>
       render(status, heights, latest, Math.floor(Date.now() / 1000))
     }
     if (unreachable !== undefined) return yield* Effect.fail(unreachable)
-  }).pipe(Effect.provide(Layer.orDie(CheckpointStore.layer(resolveOut(args.out)))))
+  }).pipe(Effect.provide(stateLayer(resolveOut(args.out))))

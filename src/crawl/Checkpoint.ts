@@ -20,6 +20,11 @@ import type { Slice } from "./Slice.ts"
 
 export type SliceStatus = "running" | "done" | "failed"
 
+export interface MarkedSlice {
+  readonly slice: string
+  readonly checkpoint: "absent" | "readable" | "broken"
+}
+
 export interface CheckpointState {
   readonly dataset: string
   readonly slice: string
@@ -90,6 +95,13 @@ export class CheckpointStore extends Context.Tag("chainetl/CheckpointStore")<
     readonly save: (state: CheckpointState) => Effect.Effect<void, CheckpointError>
     /** Every slice's state, or one dataset's. */
     readonly list: (dataset?: string) => Effect.Effect<ReadonlyArray<CheckpointState>, CheckpointError>
+    /**
+     * The dataset's slices whose checkpoint was once found broken (a refetch marker was left), each
+     * with what is stored for it now: nothing (deleted, the fix), a readable or a broken checkpoint.
+     */
+    readonly marked: (dataset: string) => Effect.Effect<ReadonlyArray<MarkedSlice>, CheckpointError>
+    /** Drops a slice's refetch marker. */
+    readonly unmark: (dataset: string, slice: string) => Effect.Effect<void, CheckpointError>
   }
 >() {
   /** File-backed store under `<outDir>/_state/checkpoints`. */
@@ -206,6 +218,35 @@ const makeFileStore = (outDir: string): CheckpointStore["Type"] => {
           return Promise.all(files.map(async ([f, d, s]) => parseCheckpoint(f, await fs.readFile(f, "utf8"), d, s)))
         },
         catch: (e) => (e instanceof CheckpointError ? e : new CheckpointError({ reason: "Io", slice: "*", detail: String(e) }))
+      }),
+    marked: (dataset) =>
+      Effect.tryPromise({
+        try: async () => {
+          const dir = path.join(root, dataset)
+          const markers = (await fs.readdir(dir).catch(() => [] as string[])).filter((f) => f.endsWith(REFETCH_SUFFIX))
+          const marked: MarkedSlice[] = []
+          for (const marker of markers) {
+            const slice = marker.slice(0, -REFETCH_SUFFIX.length)
+            const text = await fs.readFile(fileOf(root, dataset, slice), "utf8").catch(() => undefined)
+            marked.push({ slice, checkpoint: text === undefined ? "absent" : readable(text, dataset, slice) ? "readable" : "broken" })
+          }
+          return marked
+        },
+        catch: (e) => new CheckpointError({ reason: "Io", slice: "*", detail: String(e) })
+      }),
+    unmark: (dataset, slice) =>
+      Effect.tryPromise({
+        try: () => fs.rm(path.join(root, dataset, `${slice}${REFETCH_SUFFIX}`), { force: true }),
+        catch: (e) => new CheckpointError({ reason: "Io", slice, detail: String(e) })
       })
+  }
+}
+
+/** Whether `text` is the checkpoint of `dataset`/`slice`. */
+export const readable = (text: string, dataset: string, slice: string): boolean => {
+  try {
+    return checkpointProblem(JSON.parse(text), dataset, slice) === undefined
+  } catch {
+    return false
   }
 }

@@ -81,7 +81,10 @@ export const layers = (disk: Disk, kill: KillSwitch) => {
     load: (slice) => Effect.sync(() => disk.checkpoints.get(`${slice.dataset}/${slice.id}`)),
     save: (state) =>
       kill.tick().pipe(Effect.andThen(Effect.sync(() => void disk.checkpoints.set(`${state.dataset}/${state.slice}`, state)))),
-    list: (only?: string) => Effect.sync(() => [...disk.checkpoints.values()].filter((c) => only === undefined || c.dataset === only))
+    list: (only?: string) => Effect.sync(() => [...disk.checkpoints.values()].filter((c) => only === undefined || c.dataset === only)),
+    // a fake disk holds no broken checkpoint, so nothing is ever marked
+    marked: () => Effect.succeed([]),
+    unmark: () => Effect.void
   })
   const keys = Layer.succeed(CommittedKeys, {
     read: (dataset, slice, columns) =>

@@ -10,6 +10,7 @@ import { catalogEntries } from "../../src/catalogEntries.ts"
 import { defaultJob, type Job } from "../../src/Job.ts"
 import { run } from "../../src/Runner.ts"
 import { ParquetSink } from "../../src/sink/ParquetSink.ts"
+import { WriterLock } from "../../src/sink/WriterLock.ts"
 import { SourceStats } from "../../src/source/SourceStats.ts"
 import { sourceLayerWith } from "../../src/source/SourceLayer.ts"
 import { emulatorIncremental } from "../support/emulatorJob/primary.ts"
@@ -206,7 +207,7 @@ const runWithKill = (out: string, emu: RunningEmulator, opts: { job: Job; datase
     CheckpointStore,
     Effect.map(CheckpointStore, (real) => ({ ...real, save: (s: CheckpointState) => Effect.tap(real.save(s), () => tick) }))
   ).pipe(Layer.provide(CheckpointStore.layer(out)))
-  const layers = Layer.mergeAll(sourceLayerWith({ baseUrl: emu.baseUrl, metricsUrl: emu.metricsUrl, nodeUrl: emu.nodeUrl, out, retry: fastRetry }), sink, store, CommittedKeys.layer(out), OutputReader.layer(out, catalogEntries()))
+  const layers = Layer.mergeAll(sourceLayerWith({ baseUrl: emu.baseUrl, metricsUrl: emu.metricsUrl, nodeUrl: emu.nodeUrl, out, retry: fastRetry }), sink, store, WriterLock.file, CommittedKeys.layer(out), OutputReader.layer(out, catalogEntries()))
   return Effect.gen(function* () {
     const report = yield* run({ out, job: opts.job, datasets: opts.datasets, partRows: opts.partRows, sliceConcurrency: 1, asOf: emu.clock.now() })
     const stats = yield* (yield* SourceStats).snapshot

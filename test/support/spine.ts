@@ -14,6 +14,7 @@ import { catalogEntries } from "../../src/catalogEntries.ts"
 import { defaultJob, type Job } from "../../src/Job.ts"
 import { run } from "../../src/Runner.ts"
 import { ParquetSink } from "../../src/sink/ParquetSink.ts"
+import { WriterLock } from "../../src/sink/WriterLock.ts"
 import { sourceLayerWith } from "../../src/source/SourceLayer.ts"
 
 export interface Urls {
@@ -34,6 +35,7 @@ export const spineLayers = (out: string, urls: Urls, extra: Partial<Parameters<t
     sourceLayerWith({ baseUrl: urls.baseUrl, metricsUrl: urls.metricsUrl, nodeUrl: urls.nodeUrl, out, retry: fastRetry, rateLimit: 1000, concurrency: 8, maxRetries: 12, ...extra }),
     ParquetSink.layer(out),
     CheckpointStore.layer(out),
+    WriterLock.file,
     CommittedKeys.layer(out),
     OutputReader.layer(out, catalogEntries())
   )

@@ -1,0 +1,91 @@
+/**
+ * The writer lock in PostgreSQL: a session-level advisory lock on the output folder's id
+ * (OutputId.ts), held on a connection the run keeps for as long as it holds the lock. The server
+ * releases it when that session ends, however it ends: a run that finishes unlocks it, a run
+ * killed with SIGKILL (or a host that loses power) drops its connection and the server frees the
+ * lock then, so there is no stale lock to judge or take over, whatever host the run was on.
+ *
+ * `pg_try_advisory_lock` never waits: a second writer is refused at once with SinkError "Locked",
+ * naming the holder from `chainetl_writer` (run id, pid, host, start), a row the holder writes
+ * once it has the lock and deletes when it lets go. The row is only for that message: the
+ * advisory lock alone decides who writes.
+ */
+import { SqlClient } from "@effect/sql"
+import type { Connection } from "@effect/sql/SqlConnection"
+import type { SqlError } from "@effect/sql/SqlError"
+import { Effect, Layer } from "effect"
+import * as os from "node:os"
+import * as path from "node:path"
+import { SinkError } from "../Errors.ts"
+import { WriterLock } from "../sink/WriterLock.ts"
+import { ensureOutputId } from "./OutputId.ts"
+
+/** The advisory lock's 64-bit key: a hash of the id, namespaced so no other program's lock collides by accident. */
+const KEY = "hashtextextended('chainetl writer ' || $1, 0)"
+
+interface Holder {
+  readonly run_id: string
+  readonly pid: number
+  readonly hostname: string
+  readonly started_at: Date | string
+  readonly location: string
+}
+
+const where = (outDir: string, id: string) => `PostgreSQL writer lock of ${path.resolve(outDir)} (output id ${id})`
+
+const failed = (outDir: string, id: string) => (e: SqlError | SinkError) =>
+  e._tag === "SinkError"
+    ? e
+    : new SinkError({ reason: "Io", path: where(outDir, id), detail: `${e.message}${e.cause instanceof Error ? `: ${e.cause.message}` : ""}` })
+
+const lockedError = (outDir: string, id: string, holder: Holder | undefined) =>
+  new SinkError({
+    reason: "Locked",
+    path: where(outDir, id),
+    detail:
+      holder === undefined
+        ? "another chainetl run holds this output's lock. Wait for it to finish or stop it; the lock goes when its process or connection ends"
+        : `output folder is in use by run ${holder.run_id} (pid ${holder.pid} on ${holder.hostname}, started ${new Date(holder.started_at).toISOString()}, writing ${holder.location}). ` +
+          "Wait for it to finish or stop it; the lock goes when its process or connection ends"
+  })
+
+const acquireOn = (conn: Connection, outDir: string, id: string, runId: string) =>
+  Effect.gen(function* () {
+    const [won] = yield* conn.execute(`SELECT pg_try_advisory_lock(${KEY}) AS ok, pg_backend_pid() AS backend`, [id], undefined)
+    if (won?.ok !== true) {
+      const holders = yield* conn.execute("SELECT run_id, pid, hostname, started_at, location FROM chainetl_writer WHERE output_id = $1", [id], undefined)
+      return yield* Effect.fail(lockedError(outDir, id, holders[0] as Holder | undefined))
+    }
+    // the lock is ours from here: let it go with the scope, even if recording the holder fails
+    yield* Effect.addFinalizer(() =>
+      conn.execute(`SELECT pg_advisory_unlock(${KEY})`, [id], undefined).pipe(
+        Effect.andThen(conn.execute("DELETE FROM chainetl_writer WHERE output_id = $1 AND run_id = $2", [id, runId], undefined)),
+        // a lost connection has already released the lock on the server
+        Effect.ignore
+      )
+    )
+    yield* conn.execute(
+      `INSERT INTO chainetl_writer (output_id, location, run_id, pid, hostname, backend_pid, started_at)
+       VALUES ($1, $2, $3, $4, $5, $6, now())
+       ON CONFLICT (output_id) DO UPDATE SET location = EXCLUDED.location, run_id = EXCLUDED.run_id, pid = EXCLUDED.pid,
+         hostname = EXCLUDED.hostname, backend_pid = EXCLUDED.backend_pid, started_at = EXCLUDED.started_at`,
+      [id, path.resolve(outDir), runId, process.pid, os.hostname(), won["backend"]],
+      undefined
+    )
+  })
+
+export const makePgWriterLock = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  return {
+    acquire: (outDir: string, runId: string) =>
+      Effect.gen(function* () {
+        const id = yield* ensureOutputId(outDir)
+        // kept until the scope closes: the lock lives exactly as long as this session
+        const conn = yield* sql.reserve.pipe(Effect.mapError(failed(outDir, id)))
+        yield* acquireOn(conn, outDir, id, runId).pipe(Effect.mapError(failed(outDir, id)))
+      })
+  } satisfies WriterLock["Type"]
+})
+
+/** The lock on the database the layer below provides (PgDatabase.ts). */
+export const pgWriterLockLayer: Layer.Layer<WriterLock, never, SqlClient.SqlClient> = Layer.effect(WriterLock, makePgWriterLock)
