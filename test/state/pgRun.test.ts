@@ -77,7 +77,9 @@ describe("chainetl run with its state in PostgreSQL", () => {
       const second = await runCli(args, env)
       expect(second.code, second.stderr).toBe(0)
       const resumed = proxy.hits.filter((h) => h.url.pathname === DELEGATORS).slice(firstRunPages)
-      expect(resumed.length).toBe(3)
+      // the three pages past the checkpoint, never the first (a page retried on a loaded machine
+      // is the same page: counted once, as CI once saw 4 requests for 3 pages)
+      expect(new Set(resumed.map((h) => h.url.searchParams.get("pageToken"))).size).toBe(3)
       expect(resumed.every((h) => h.url.searchParams.has("pageToken"))).toBe(true)
       expect((await checkpointsOf(out)).every((c) => c.status === "done")).toBe(true)
 
