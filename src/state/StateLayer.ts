@@ -8,9 +8,6 @@ import { Effect, Layer, Option, type Redacted } from "effect"
 import type { ConfigError } from "../Errors.ts"
 import { CheckpointStore } from "../crawl/Checkpoint.ts"
 import { WriterLock } from "../sink/WriterLock.ts"
-import { pgCheckpointStoreLayer } from "./PgCheckpointStore.ts"
-import { pgDatabase } from "./PgDatabase.ts"
-import { pgWriterLockLayer } from "./PgWriterLock.ts"
 import { loadStateUrl } from "./StateConfig.ts"
 import { checkStateHome } from "./StateHome.ts"
 
@@ -21,7 +18,8 @@ export const stateLayerOf = (
 ): Layer.Layer<CheckpointStore | WriterLock, ConfigError> =>
   Option.match(url, {
     onNone: () => Layer.merge(CheckpointStore.layer(out), WriterLock.file),
-    onSome: (u) => Layer.merge(pgCheckpointStoreLayer(out), pgWriterLockLayer).pipe(Layer.provide(pgDatabase(u)))
+    // imported on demand: the driver is not loaded by runs that keep their state in the folder
+    onSome: (u) => Layer.unwrapEffect(Effect.map(Effect.promise(() => import("./PgState.ts")), (pg) => pg.pgStateLayer(out, u)))
   }).pipe(Layer.provide(Layer.effectDiscard(checkStateHome(out, Option.isSome(url)))))
 
 /** As the environment says (CHAINETL_STATE_URL). */
