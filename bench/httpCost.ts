@@ -12,6 +12,7 @@
 import { fork } from "node:child_process"
 import * as http from "node:http"
 import { fileURLToPath } from "node:url"
+import { median } from "./median.ts"
 
 const CLIENTS = ["chainetl", "effect-platform", "fetch"] as const
 type Client = (typeof CLIENTS)[number]
@@ -35,8 +36,6 @@ const page = (): string =>
       cumulativeTransactions: "700213"
     }))
   })
-
-const median = (xs: ReadonlyArray<number>) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
 
 const cpuMs = () => {
   const u = process.cpuUsage()

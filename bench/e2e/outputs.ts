@@ -2,6 +2,7 @@
 import { DuckDBInstance, quotedString } from "@duckdb/node-api"
 import * as fs from "node:fs"
 import * as path from "node:path"
+import { median } from "../median.ts"
 
 export interface OutputStats {
   readonly rows: number
@@ -17,12 +18,7 @@ const parquetFiles = (dir: string): string[] =>
         .map((e) => path.join(e.parentPath ?? (e as unknown as { path: string }).path, e.name))
     : []
 
-export const median = (xs: ReadonlyArray<number>): number => {
-  if (xs.length === 0) return 0
-  const s = [...xs].sort((a, b) => a - b)
-  const mid = Math.floor(s.length / 2)
-  return s.length % 2 === 1 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2
-}
+export { median } from "../median.ts"
 
 /** Rows are counted from the Parquet footers by DuckDB, the same way for every method. */
 export const outputStats = async (dir: string): Promise<OutputStats> => {
