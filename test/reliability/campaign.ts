@@ -130,6 +130,11 @@ export interface CampaignConfig {
   /** Folder of the killed-and-restarted run and of the reference run (created). */
   readonly out: string
   readonly reference: string
+  /**
+   * The reference run into `reference`, when the caller started it (startReference): the
+   * campaign then waits for it instead of starting its own.
+   */
+  readonly referenceRun?: Promise<CliExit>
   readonly log?: (line: string) => void
 }
 
@@ -218,8 +223,13 @@ export const commandUntilKilled = async (out: string, args: ReadonlyArray<string
   return { exit, killed: exit.signal === "SIGKILL" }
 }
 
-const runReference = (config: CampaignConfig) =>
-  startCli(runArgs({ datasets: config.datasets, job: config.job, out: config.reference, partRows: config.partRows, emulatorSeed: config.emulatorSeed })).exited
+/**
+ * The uninterrupted run of the campaign's seed into `config.reference`. `extra` arguments change
+ * how it finishes, not which rows it writes (`--no-compact`: its parts stay as crawled, so the same
+ * folder can be the compaction campaign's base).
+ */
+export const startReference = (config: Omit<CampaignConfig, "killSeed" | "kills" | "out">, extra: ReadonlyArray<string> = []): Promise<CliExit> =>
+  startCli([...runArgs({ datasets: config.datasets, job: config.job, out: config.reference, partRows: config.partRows, emulatorSeed: config.emulatorSeed }), ...extra]).exited
 
 /**
  * Kills until `config.kills` processes died by SIGKILL, then one run to completion; meanwhile the
@@ -229,7 +239,7 @@ export const runCampaign = async (config: CampaignConfig): Promise<CampaignResul
   const started = Date.now()
   const log = config.log ?? (() => undefined)
   const planner = killPlanner(config.killSeed)
-  const reference = runReference(config)
+  const reference = config.referenceRun ?? startReference(config)
   const records: KillRecord[] = []
   let runs = 0
   let kills = 0
