@@ -47,6 +47,8 @@ class LongestFirst extends BaseSequencer {
 export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
+    // builds dist/ first when the sources are newer (the CLI's processes then skip tsx)
+    globalSetup: ["test/support/freshDist.ts"],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     // two cores on CI: keep worker count at the core count so emulator-backed tests do not starve
