@@ -17,7 +17,10 @@ import * as fs from "node:fs"
 import { promises as fsp } from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
+import { Effect } from "effect"
+import { catalogEntries } from "../../src/catalogEntries.ts"
 import { type RunningEmulator, startEmulator } from "../../src/emulator/index.ts"
+import { buildCatalog } from "../../src/sink/Catalog.ts"
 import type { Job } from "../../src/Job.ts"
 import { emulatorJob } from "../support/emulatorJob/index.ts"
 import { type CliExit, runArgs, startCli } from "./cli.ts"
@@ -373,9 +376,9 @@ export const runCompactionCampaign = async (config: CompactionCampaignConfig): P
   const fresh = async () => {
     await fsp.rm(config.work, { recursive: true, force: true })
     await fsp.cp(config.base, config.work, { recursive: true })
-    // the copy's catalog reads the base's files: give it its own
-    const built = await startCli(["catalog", "--out", config.work]).exited
-    if (built.code !== 0) throw new Error(`catalog of the copy failed: ${built.stderr}`)
+    // the copy's catalog reads the base's files: give it its own (what `chainetl catalog` builds,
+    // here in this process: setting a round up is not what is killed)
+    await Effect.runPromise(buildCatalog(config.work, catalogEntries()))
   }
   const round = async (): Promise<CompactionRound> => ({
     diffs: await compareCatalogs(config.work, reference),
