@@ -11,7 +11,6 @@ import { BaseSequencer, type TestSpecification } from "vitest/node"
 export const LONGEST_FIRST = [
   "test/reliability/kill.test.ts",
   "test/cli/rehearsal.test.ts",
-  "test/reliability/diskFull.test.ts",
   "test/pipelines/node/blocks.test.ts",
   "test/e2e/spine.test.ts",
   "test/reliability/compaction.test.ts",
@@ -32,13 +31,21 @@ export const LONGEST_FIRST = [
   "test/e2e/nightly.test.ts"
 ]
 
-/** The files above in that order, then the rest as vitest orders them (cached durations, else size). */
+/**
+ * Started before all others, so each runs in a fresh worker process (the first file a worker
+ * gets): diskFull's full-disk race (which slice's failure still fits on the disk) was tuned that
+ * way, and in a worker a long file had used first it left no failure recorded (2 of ~26 runs).
+ */
+export const FRESH_WORKER = ["test/reliability/diskFull.test.ts"]
+
+/** FRESH_WORKER, then the files above in that order, then the rest as vitest orders them (cached durations, else size). */
 class LongestFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const sorted = await super.sort(files)
     const rank = (f: TestSpecification) => {
-      const i = LONGEST_FIRST.indexOf(relative(f.project.config.root, f.moduleId).split("\\").join("/"))
-      return i === -1 ? LONGEST_FIRST.length : i
+      const order = [...FRESH_WORKER, ...LONGEST_FIRST]
+      const i = order.indexOf(relative(f.project.config.root, f.moduleId).split("\\").join("/"))
+      return i === -1 ? order.length : i
     }
     return sorted.map((f, i) => ({ f, i })).sort((a, b) => rank(a.f) - rank(b.f) || a.i - b.i).map(({ f }) => f)
   }
