@@ -8,7 +8,7 @@ import { loadJobFile } from "../../src/Job.ts"
 import type { RunReport } from "../../src/Runner.ts"
 import { sqlTypeOf } from "../../src/sink/DuckTypes.ts"
 import { decodeAudit, resetDecodeAudit } from "../../src/transform/DecodeAudit.ts"
-import { query, runSpine, tempOut } from "../support/spine.ts"
+import { openCatalog, runSpine, tempOut } from "../support/spine.ts"
 
 /**
  * What `npm start` promises: the default job against the default emulator world fills every
@@ -18,6 +18,8 @@ describe("the whole catalogue against the emulator's default world", () => {
   let emu: RunningEmulator
   let out: string
   let report: RunReport
+  /** The run's catalog, opened once for every query below (nothing writes it after the run). */
+  let catalog: Awaited<ReturnType<typeof openCatalog>>
 
   beforeAll(async () => {
     emu = await startEmulator()
@@ -30,8 +32,10 @@ describe("the whole catalogue against the emulator's default world", () => {
     } finally {
       decodeAudit.enabled = false
     }
+    catalog = await openCatalog(path.join(out, "catalog.duckdb"))
   }, 600_000)
   afterAll(async () => {
+    catalog?.close()
     await emu.close()
   })
 
@@ -48,21 +52,19 @@ describe("the whole catalogue against the emulator's default world", () => {
   })
 
   it("given the run, when each view of the catalog is counted, then every dataset but _rejects holds rows", async () => {
-    const catalog = path.join(out, "catalog.duckdb")
     const empty: string[] = []
     for (const d of catalogEntries()) {
       if (d.name === "_rejects") continue
-      const [row] = await query(catalog, `SELECT count(*)::INTEGER AS n FROM "${d.name}"`)
+      const [row] = await catalog.query(`SELECT count(*)::INTEGER AS n FROM "${d.name}"`)
       if (row?.["n"] === 0) empty.push(d.name)
     }
     expect(empty).toEqual([])
   })
 
   it("given the run, when DuckDB describes each view, then every schema column has its declared type", async () => {
-    const catalog = path.join(out, "catalog.duckdb")
     const wrong: string[] = []
     for (const d of catalogEntries()) {
-      const described = new Map((await query(catalog, `DESCRIBE "${d.name}"`)).map((r) => [String(r["column_name"]), String(r["column_type"])]))
+      const described = new Map((await catalog.query(`DESCRIBE "${d.name}"`)).map((r) => [String(r["column_name"]), String(r["column_type"])]))
       for (const f of d.schema.fields) {
         // DESCRIBE quotes only keyword field names inside structs; the type's own spelling quotes all
         const unquoted = (t: string | undefined) => t?.replaceAll('"', "")
@@ -74,12 +76,11 @@ describe("the whole catalogue against the emulator's default world", () => {
   })
 
   it("given one run (nothing fetched twice), when each _latest view is counted, then it holds every row of its raw view: its entity key names one row", async () => {
-    const catalog = path.join(out, "catalog.duckdb")
     const collapsed: string[] = []
     const withLatest = catalogEntries().filter((d) => d.latest !== undefined)
     expect(withLatest.length).toBeGreaterThan(30)
     for (const d of withLatest) {
-      const [row] = await query(catalog, `SELECT (SELECT count(*) FROM "${d.name}")::INTEGER AS raw, (SELECT count(*) FROM "${d.name}_latest")::INTEGER AS latest`)
+      const [row] = await catalog.query(`SELECT (SELECT count(*) FROM "${d.name}")::INTEGER AS raw, (SELECT count(*) FROM "${d.name}_latest")::INTEGER AS latest`)
       if (row?.["raw"] !== row?.["latest"]) collapsed.push(`${d.name}: ${row?.["raw"]} rows, ${row?.["latest"]} latest`)
     }
     expect(collapsed).toEqual([])

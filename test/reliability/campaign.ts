@@ -17,7 +17,10 @@ import * as fs from "node:fs"
 import { promises as fsp } from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
+import { Effect } from "effect"
+import { catalogEntries } from "../../src/catalogEntries.ts"
 import { type RunningEmulator, startEmulator } from "../../src/emulator/index.ts"
+import { buildCatalog } from "../../src/sink/Catalog.ts"
 import type { Job } from "../../src/Job.ts"
 import { emulatorJob } from "../support/emulatorJob/index.ts"
 import { type CliExit, runArgs, startCli } from "./cli.ts"
@@ -130,6 +133,11 @@ export interface CampaignConfig {
   /** Folder of the killed-and-restarted run and of the reference run (created). */
   readonly out: string
   readonly reference: string
+  /**
+   * The reference run into `reference`, when the caller started it (startReference): the
+   * campaign then waits for it instead of starting its own.
+   */
+  readonly referenceRun?: Promise<CliExit>
   readonly log?: (line: string) => void
 }
 
@@ -218,8 +226,13 @@ export const commandUntilKilled = async (out: string, args: ReadonlyArray<string
   return { exit, killed: exit.signal === "SIGKILL" }
 }
 
-const runReference = (config: CampaignConfig) =>
-  startCli(runArgs({ datasets: config.datasets, job: config.job, out: config.reference, partRows: config.partRows, emulatorSeed: config.emulatorSeed })).exited
+/**
+ * The uninterrupted run of the campaign's seed into `config.reference`. `extra` arguments change
+ * how it finishes, not which rows it writes (`--no-compact`: its parts stay as crawled, so the same
+ * folder can be the compaction campaign's base).
+ */
+export const startReference = (config: Omit<CampaignConfig, "killSeed" | "kills" | "out">, extra: ReadonlyArray<string> = []): Promise<CliExit> =>
+  startCli([...runArgs({ datasets: config.datasets, job: config.job, out: config.reference, partRows: config.partRows, emulatorSeed: config.emulatorSeed }), ...extra]).exited
 
 /**
  * Kills until `config.kills` processes died by SIGKILL, then one run to completion; meanwhile the
@@ -229,7 +242,7 @@ export const runCampaign = async (config: CampaignConfig): Promise<CampaignResul
   const started = Date.now()
   const log = config.log ?? (() => undefined)
   const planner = killPlanner(config.killSeed)
-  const reference = runReference(config)
+  const reference = config.referenceRun ?? startReference(config)
   const records: KillRecord[] = []
   let runs = 0
   let kills = 0
@@ -363,9 +376,9 @@ export const runCompactionCampaign = async (config: CompactionCampaignConfig): P
   const fresh = async () => {
     await fsp.rm(config.work, { recursive: true, force: true })
     await fsp.cp(config.base, config.work, { recursive: true })
-    // the copy's catalog reads the base's files: give it its own
-    const built = await startCli(["catalog", "--out", config.work]).exited
-    if (built.code !== 0) throw new Error(`catalog of the copy failed: ${built.stderr}`)
+    // the copy's catalog reads the base's files: give it its own (what `chainetl catalog` builds,
+    // here in this process: setting a round up is not what is killed)
+    await Effect.runPromise(buildCatalog(config.work, catalogEntries()))
   }
   const round = async (): Promise<CompactionRound> => ({
     diffs: await compareCatalogs(config.work, reference),

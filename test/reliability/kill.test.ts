@@ -6,6 +6,11 @@
  * The same for `chainetl compact`: killed after a merged file, after a manifest commit, before and
  * while it deletes what it replaced, while staging, during the catalog rebuild, after a delay.
  * Longer campaigns: `npm run chaos`.
+ *
+ * One uninterrupted crawl (`--no-compact`) serves both: the run campaign's reference and the
+ * compaction campaign's uncompacted base. The two campaigns write to folders of their own and
+ * run at the same time: the compaction campaign starts once the reference is done, while the run
+ * campaign is still killing.
  */
 import { beforeAll, describe, expect, it } from "vitest"
 import * as path from "node:path"
@@ -17,32 +22,43 @@ import {
   TRIGGERS,
   runCampaign,
   runCompactionCampaign,
+  startReference,
   tempDir,
   writeCampaignJob
 } from "./campaign.ts"
-import { runArgs, runCli } from "./cli.ts"
 
 const EMULATOR_SEED = 1
 const KILL_SEED = 20_251
 const KILLS = 20
+const COMPACT_KILLS = 8
+const PART_ROWS = 20
+
+const log = (line: string) => process.env["CHAINETL_CHAOS_VERBOSE"] === "1" && console.log(line)
+
+/** Both campaigns, started once for the file; each describe waits for its own. */
+let campaigns: { readonly run: Promise<CampaignResult>; readonly compaction: Promise<CompactionCampaignResult> }
+
+beforeAll(async () => {
+  const dir = await tempDir("kill")
+  const job = path.join(dir, "job.json")
+  await writeCampaignJob(EMULATOR_SEED, job)
+  const config = { datasets: CAMPAIGN_DATASETS, job, emulatorSeed: EMULATOR_SEED, partRows: PART_ROWS, reference: path.join(dir, "reference") }
+  const reference = startReference(config, ["--no-compact"])
+  const run = runCampaign({ ...config, killSeed: KILL_SEED, kills: KILLS, out: path.join(dir, "killed"), referenceRun: reference, log })
+  const compaction = reference.then((crawled) => {
+    if (crawled.code !== 0) throw new Error(`the reference crawl exited ${crawled.code}: ${crawled.stderr}`)
+    return runCompactionCampaign({ base: config.reference, work: path.join(dir, "compacted"), killSeed: KILL_SEED, kills: COMPACT_KILLS, targetRows: 60, log })
+  })
+  // a failure is reported by the describe that waits for it, not as an unhandled rejection meanwhile
+  run.catch(() => undefined)
+  compaction.catch(() => undefined)
+  campaigns = { run, compaction }
+})
 
 describe("kill campaign: SIGKILL a real run 20 times, restart it until it finishes", () => {
   let result: CampaignResult
   beforeAll(async () => {
-    const dir = await tempDir("kill")
-    const job = path.join(dir, "job.json")
-    await writeCampaignJob(EMULATOR_SEED, job)
-    result = await runCampaign({
-      datasets: CAMPAIGN_DATASETS,
-      job,
-      emulatorSeed: EMULATOR_SEED,
-      killSeed: KILL_SEED,
-      kills: KILLS,
-      partRows: 20,
-      out: path.join(dir, "killed"),
-      reference: path.join(dir, "reference"),
-      log: (line) => process.env["CHAINETL_CHAOS_VERBOSE"] === "1" && console.log(line)
-    })
+    result = await campaigns.run
   }, 600_000)
 
   it("given 20 seeded kill moments of every kind, when the campaign ran, then each process died by SIGKILL and the last one exited 0", () => {
@@ -75,25 +91,10 @@ describe("kill campaign: SIGKILL a real run 20 times, restart it until it finish
   })
 })
 
-const COMPACT_KILLS = 8
-
 describe("kill campaign of compaction: SIGKILL chainetl compact 8 times, restart it until it finishes", () => {
   let result: CompactionCampaignResult
   beforeAll(async () => {
-    const dir = await tempDir("kill-compact")
-    const job = path.join(dir, "job.json")
-    await writeCampaignJob(EMULATOR_SEED, job)
-    const base = path.join(dir, "base")
-    const crawled = await runCli([...runArgs({ datasets: CAMPAIGN_DATASETS, job, out: base, partRows: 20, emulatorSeed: EMULATOR_SEED }), "--no-compact", "--quiet"])
-    if (crawled.code !== 0) throw new Error(`base crawl exited ${crawled.code}: ${crawled.stderr}`)
-    result = await runCompactionCampaign({
-      base,
-      work: path.join(dir, "compacted"),
-      killSeed: KILL_SEED,
-      kills: COMPACT_KILLS,
-      targetRows: 60,
-      log: (line) => process.env["CHAINETL_CHAOS_VERBOSE"] === "1" && console.log(line)
-    })
+    result = await campaigns.compaction
   }, 600_000)
 
   it("given 8 seeded moments of every kind, when the campaign ran, then each landed by SIGKILL and every round's last compaction exited 0", () => {
