@@ -35,6 +35,14 @@
  * Arrow type holds; `ts` and `date` hold 2000-01-01 to 2200-01-01 UTC (`FIRST_INSTANT_MS`,
  * `LAST_INSTANT_MS`); `uint256` 0 to 2^256 − 1 (`uint256Values`).
  *
+ * ## Wire
+ * A column the service hands over as one field says so where it is declared:
+ * `amount("block_number", "Block height", { from: "blockNumber" })`. That one line then drives the
+ * record's decoding (src/transform/WireColumns.ts picks the wire type from the column's type: a
+ * decimal string for `amount`, Unix seconds for `ts`, …), the Arrow type and the catalog comment,
+ * and the pipeline's `toRow` adds only what the record does not hold (slice keys, derived
+ * values). The field is required (present, of its type) unless `optional: true` (absent: null).
+ *
  * `ts` takes both spellings because sources differ: JSON APIs give seconds or ISO strings (a
  * `Date` holds them exactly, at millisecond precision), while node RPCs can give nanosecond
  * clocks that only a bigint of microseconds keeps.
@@ -54,7 +62,18 @@ export interface FieldOptions {
    * Off by default: a negative amount, height, count or index is a reject (see Ranges above).
    */
   readonly signed?: boolean
+  /**
+   * Where the column comes from in the service's record (see "Wire" below): a field name, or a
+   * dotted path into a nested object (`proposerDetails.proposerId`).
+   */
+  readonly from?: string
+  /** With `from`: the service may leave the field out (the column is then null). Off: required. */
+  readonly optional?: boolean
 }
+
+/** Metadata keys of a column read straight from the record (`from`, `optional`: see Wire). */
+export const FROM_KEY = "chainetl.from"
+export const OPTIONAL_KEY = "chainetl.optional"
 
 /** The metadata key that carries a column's or a dataset's comment into the catalog. */
 export const COMMENT_KEY = "comment"
@@ -95,6 +114,9 @@ export class OutOfRange extends RangeError {
 const signedness = (options: FieldOptions | undefined): ReadonlyArray<readonly [string, string]> =>
   options?.signed === true ? [[SIGNED_KEY, "true"]] : []
 
+const wire = (options: FieldOptions | undefined): ReadonlyArray<readonly [string, string]> =>
+  options?.from === undefined ? [] : [[FROM_KEY, options.from], ...(options.optional === true ? [[OPTIONAL_KEY, "true"] as const] : [])]
+
 export const SNAKE_CASE = /^[a-z][a-z0-9_]*$/
 
 export const isSnakeCase = (name: string): boolean => SNAKE_CASE.test(name)
@@ -106,7 +128,7 @@ const field = <T extends arrow.DataType>(
   options: FieldOptions | undefined,
   extra: ReadonlyArray<readonly [string, string]> = []
 ): arrow.Field<T> =>
-  new arrow.Field(name, type, options?.nullable ?? true, new Map([[COMMENT_KEY, comment], ...extra]))
+  new arrow.Field(name, type, options?.nullable ?? true, new Map([[COMMENT_KEY, comment], ...extra, ...wire(options)]))
 
 export const str = (name: string, comment: string, options?: FieldOptions) =>
   field(name, new arrow.Utf8(), comment, options)
