@@ -30,5 +30,5 @@ export const dataset: DatasetDef<RestClient> = {
     items: "delegators",
     pageSize: 100
   }),
-  toRow: (raw, slice) => ({ network: slice.params["network"], snapshot_date: slice.params["snapshot_date"], ...wire(raw) })
+  toRow: (raw, slice) => wire(raw, { network: slice.params["network"], snapshot_date: slice.params["snapshot_date"] })
 }

@@ -100,5 +100,5 @@ export const dataset: DatasetDef<SourceClients> = withGrain({
         return { records, next: more ? JSON.stringify({ ...at, token: page.next } satisfies Cursor) : undefined }
       })
   },
-  toRow: (raw, slice) => ({ chain_id: slice.params["chain_id"], ...wire(raw) })
+  toRow: (raw, slice) => wire(raw, { chain_id: slice.params["chain_id"] })
 })

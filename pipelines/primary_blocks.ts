@@ -50,5 +50,5 @@ export const dataset: DatasetDef<RestClient> = withGrain({
     timeField: "blockTimestamp",
     pageSize: 100
   }),
-  toRow: (raw, slice) => ({ network: slice.params["network"], blockchain: slice.params["blockchain"], ...wire(raw) })
+  toRow: (raw, slice) => wire(raw, { network: slice.params["network"], blockchain: slice.params["blockchain"] })
 })

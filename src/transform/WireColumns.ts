@@ -58,11 +58,11 @@ const columnsOf = (schema: arrow.Schema): ReadonlyArray<WireColumn> =>
 
 /**
  * The function from a record to the row values of its `from` columns (absent optional fields are
- * null); a record that does not decode throws RecordError with Effect's reason, as `decoder`.
- * Built once per dataset: it throws at load on a `from` path given twice or a column type it
- * cannot read.
+ * null), written into `row` (the slice keys a pipeline sets first) and returned; a record that does
+ * not decode throws RecordError with Effect's reason, as `decoder`. Built once per dataset: it
+ * throws at load on a `from` path given twice or a column type it cannot read.
  */
-export const wireDecoder = (schema: arrow.Schema): ((raw: unknown) => Record<string, unknown>) => {
+export const wireDecoder = (schema: arrow.Schema): ((raw: unknown, row?: Record<string, unknown>) => Record<string, unknown>) => {
   const columns = columnsOf(schema)
   const root: Level = new Map()
   for (const c of columns) {
@@ -80,17 +80,22 @@ export const wireDecoder = (schema: arrow.Schema): ((raw: unknown) => Record<str
     })
   }
   const decode = decoder(structOf(root).schema)
-  const names = columns.map((c) => c.name)
-  const paths = columns.map((c) => c.path)
-  return (raw) => {
+  // one reader per column, a plain property read for the usual top-level field: this runs per record
+  const readers = columns.map((c): readonly [string, (d: Record<string, unknown>) => unknown] => {
+    const [first, ...rest] = c.path
+    if (rest.length === 0) return [c.name, (d) => d[first!] ?? null]
+    return [
+      c.name,
+      (d) => {
+        let v: unknown = d[first!]
+        for (const key of rest) v = v === undefined ? undefined : (v as Record<string, unknown>)[key]
+        return v ?? null
+      }
+    ]
+  })
+  return (raw, row = {}) => {
     const decoded = decode(raw) as Record<string, unknown>
-    const row: Record<string, unknown> = {}
-    for (let i = 0; i < names.length; i++) {
-      const path = paths[i]!
-      let v: unknown = decoded
-      for (let j = 0; j < path.length && v !== undefined; j++) v = (v as Record<string, unknown>)[path[j]!]
-      row[names[i]!] = v ?? null
-    }
+    for (const [name, read] of readers) row[name] = read(decoded)
     return row
   }
 }
