@@ -39,7 +39,8 @@
  * A column the service hands over as one field says so where it is declared:
  * `amount("block_number", "Block height", { from: "blockNumber" })`. That one line then drives the
  * record's decoding (src/transform/WireColumns.ts picks the wire type from the column's type: a
- * decimal string for `amount`, Unix seconds for `ts`, …), the Arrow type and the catalog comment,
+ * decimal string for `amount`, a JSON integer for `int64`, Unix seconds for `ts`, …; `wire` names
+ * the other spelling where the service uses it), the Arrow type and the catalog comment,
  * and the pipeline's `toRow` adds only what the record does not hold (slice keys, derived
  * values). The field is required (present, of its type) unless `optional: true` (absent: null).
  *
@@ -69,11 +70,17 @@ export interface FieldOptions {
   readonly from?: string
   /** With `from`: the service may leave the field out (the column is then null). Off: required. */
   readonly optional?: boolean
+  /**
+   * With `from`, `amount` and `int64` only: how the service spells the number when it is not the
+   * column's usual spelling (`amount`: a decimal string, `int64`: a JSON integer).
+   */
+  readonly wire?: "decimal-string" | "integer"
 }
 
 /** Metadata keys of a column read straight from the record (`from`, `optional`: see Wire). */
 export const FROM_KEY = "chainetl.from"
 export const OPTIONAL_KEY = "chainetl.optional"
+export const WIRE_KEY = "chainetl.wire"
 
 /** The metadata key that carries a column's or a dataset's comment into the catalog. */
 export const COMMENT_KEY = "comment"
@@ -115,7 +122,13 @@ const signedness = (options: FieldOptions | undefined): ReadonlyArray<readonly [
   options?.signed === true ? [[SIGNED_KEY, "true"]] : []
 
 const wire = (options: FieldOptions | undefined): ReadonlyArray<readonly [string, string]> =>
-  options?.from === undefined ? [] : [[FROM_KEY, options.from], ...(options.optional === true ? [[OPTIONAL_KEY, "true"] as const] : [])]
+  options?.from === undefined
+    ? []
+    : [
+        [FROM_KEY, options.from],
+        ...(options.optional === true ? [[OPTIONAL_KEY, "true"] as const] : []),
+        ...(options.wire === undefined ? [] : [[WIRE_KEY, options.wire] as const])
+      ]
 
 export const SNAKE_CASE = /^[a-z][a-z0-9_]*$/
 

@@ -15,7 +15,7 @@ export const schema = defineSchema(
     int32("tx_count", "Number of transactions in the block", { from: "txCount" }),
     list("transactions", hash("item", "Transaction id"), "Transaction ids in block order", { from: "transactions" }),
     int64("block_size_bytes", "Serialized block size in bytes", { from: "blockSizeBytes" }),
-    amount("l1_validators_accrued_fees", "Fees accrued by L1 validators (nAVAX), P-chain only", { from: "l1ValidatorsAccruedFees", optional: true }),
+    amount("l1_validators_accrued_fees", "Fees accrued by L1 validators (nAVAX), P-chain only", { from: "l1ValidatorsAccruedFees", optional: true, wire: "integer" }),
     int64("active_l1_validators", "Active L1 validators at this block, P-chain only", { from: "activeL1Validators", optional: true }),
     amount("current_supply", "Current AVAX supply in nAVAX at this block", { from: "currentSupply", optional: true }),
     str("proposer_id", "Proposer block id (Snowman++)", { from: "proposerDetails.proposerId", optional: true }),

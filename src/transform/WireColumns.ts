@@ -5,25 +5,33 @@
  *
  * The wire type follows the column's type, with the spellings the services use: a decimal string
  * for DECIMAL (amounts, heights: never a JS number), an integer or the lossless parser's bigint for
- * BIGINT, Unix seconds for TIMESTAMPTZ. Ranges are not checked here: ColumnRange checks every row
+ * BIGINT, Unix seconds for TIMESTAMPTZ; a column whose service spells it the other way says so
+ * (`wire: "integer"`: a P-chain block's accrued L1 fees are a JSON integer, its supply a string). Ranges are not checked here: ColumnRange checks every row
  * against its columns, naming the column. The struct is decoded by `decoder`, so the compiled fast
  * path, Effect's reject reasons and the unknown-field count are the same as for a hand-written one.
  */
 import * as arrow from "apache-arrow"
 import { Schema } from "effect"
-import { FROM_KEY, OPTIONAL_KEY } from "../../schemas/common.ts"
+import { FROM_KEY, OPTIONAL_KEY, WIRE_KEY } from "../../schemas/common.ts"
 import { DecimalString, IntegerLike, NumberLike, UnixSeconds, decoder } from "./Decode.ts"
 
 type AnySchema = Schema.Schema<any, any, never>
 
-const wireType = (type: arrow.DataType, column: string): AnySchema => {
+const wireType = (type: arrow.DataType, column: string, spelling: string | undefined): AnySchema => {
+  if (spelling !== undefined) {
+    const numeric = arrow.DataType.isDecimal(type) || (arrow.DataType.isInt(type) && type.bitWidth === 64)
+    if (!numeric) throw new Error(`column ${column}: \`wire\` applies to amount and int64 columns, not ${type}`)
+    if (spelling === "integer") return IntegerLike
+    if (spelling === "decimal-string") return DecimalString
+    throw new Error(`column ${column}: wire "${spelling}" is neither "decimal-string" nor "integer"`)
+  }
   if (arrow.DataType.isDecimal(type)) return DecimalString
   if (arrow.DataType.isTimestamp(type)) return UnixSeconds
   if (arrow.DataType.isUtf8(type)) return Schema.String
   if (arrow.DataType.isBool(type)) return Schema.Boolean
   if (arrow.DataType.isFloat(type)) return NumberLike
   if (arrow.DataType.isInt(type)) return type.bitWidth === 64 ? IntegerLike : Schema.Number.pipe(Schema.int())
-  if (arrow.DataType.isList(type)) return Schema.Array(wireType(type.children[0]!.type, column))
+  if (arrow.DataType.isList(type)) return Schema.Array(wireType(type.children[0]!.type, column, undefined))
   // a struct, binary or uint256 pair is shaped by code: its pipeline maps it in toRow
   throw new Error(`column ${column}: a ${type} column cannot be read with \`from\`; map it in toRow`)
 }
@@ -53,7 +61,7 @@ const columnsOf = (schema: arrow.Schema): ReadonlyArray<WireColumn> =>
   schema.fields.flatMap((f) => {
     const from = f.metadata.get(FROM_KEY)
     if (from === undefined) return []
-    return [{ name: f.name, path: from.split("."), optional: f.metadata.get(OPTIONAL_KEY) === "true", type: wireType(f.type, f.name) }]
+    return [{ name: f.name, path: from.split("."), optional: f.metadata.get(OPTIONAL_KEY) === "true", type: wireType(f.type, f.name, f.metadata.get(WIRE_KEY)) }]
   })
 
 /**

@@ -56,4 +56,12 @@ describe("columns read `from` the record", () => {
     const nested = defineSchema([struct("s", [str("c", "C")], "S", { from: "s" })], "t")
     expect(() => wireDecoder(nested)).toThrow(/column s: .* cannot be read with `from`/)
   })
+
+  it("given an amount the service spells as a JSON integer (wire: integer), when decoded, then integers and the parser's bigints are exact and a string is refused", () => {
+    const fees = wireDecoder(defineSchema([amount("fees", "Fees", { from: "fees", wire: "integer" })], "t"))
+    expect(fees({ fees: 5 })).toEqual({ fees: 5n })
+    expect(fees({ fees: 2n ** 70n })).toEqual({ fees: 2n ** 70n })
+    expect(() => fees({ fees: "5" })).toThrow(RecordError)
+    expect(() => wireDecoder(defineSchema([str("s", "S", { from: "s", wire: "integer" })], "t"))).toThrow(/column s: `wire` applies to amount and int64 columns/)
+  })
 })
