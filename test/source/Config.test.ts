@@ -1,4 +1,4 @@
-import { ConfigProvider, Effect, Either, Option, Redacted } from "effect"
+import { ConfigProvider, Effect, Either, Redacted } from "effect"
 import { describe, expect, it } from "vitest"
 import { loadSourceSettings, makeSourceSettings } from "../../src/Config.ts"
 import type { ConfigError } from "../../src/Errors.ts"
@@ -29,7 +29,7 @@ describe("Config", () => {
     expect(s.apiKeyHeader).toBe("x-service-api-key")
     expect(s.out).toBe("output")
     expect([s.timeoutMs, s.maxRetries, s.rateLimit, s.concurrency, s.rateBurst]).toEqual([30000, 6, 20, 4, 4])
-    expect(Option.isNone(s.apiKey)).toBe(true)
+    expect(s.apiKeys).toEqual([])
   })
 
   it("given a URL that is not http(s), when validated, then ConfigError names the variable and the fix", () => {
@@ -74,15 +74,18 @@ describe("Config", () => {
     expect(s.baseUrl).toBe("http://flag.example")
     expect(s.apiKeyHeader).toBe("x-api-token")
     expect(s.rateLimit).toBe(2.5)
-    expect(Option.map(s.apiKey, Redacted.value)).toEqual(Option.some("sekret"))
-    expect(String(s.apiKey)).not.toContain("sekret")
+    // CHAINETL_API_KEY is one key named `default` with the host's budget, as before several keys
+    expect(s.apiKeys.map((k) => ({ name: k.name, secret: Redacted.value(k.secret), rate: k.rate, burst: k.burst }))).toEqual([
+      { name: "default", secret: "sekret", rate: 2.5, burst: 4 }
+    ])
+    expect(JSON.stringify(s.apiKeys) + String(s.apiKeys[0]?.secret)).not.toContain("sekret")
 
     const err = leftOf(fromEnv(env, { baseUrl: "nope" }, { baseUrl: "--base-url" }))
     expect(err.message).toBe("--base-url: expected an http(s) URL, got 'nope'. Fix: pass --base-url https://…")
   })
 
   it("given an empty API key, when validated, then no key is configured", () => {
-    expect(Option.isNone(Either.getOrThrow(makeSourceSettings({ ...urls, apiKey: "" })).apiKey)).toBe(true)
+    expect(Either.getOrThrow(makeSourceSettings({ ...urls, apiKey: "" })).apiKeys).toEqual([])
   })
 
   it("given a header name with a space, when validated, then ConfigError names CHAINETL_API_KEY_HEADER", () => {
