@@ -25,6 +25,12 @@ import { SourceStats } from "./SourceStats.ts"
 
 /** Tokens reserved in one round-trip at most: waiting callers beyond it go in the next. */
 export const MAX_BATCH = 8
+/**
+ * A token whose request could not leave within this long of its instant (the event loop was
+ * busy, the machine loaded) goes back and the request asks again: sent later, it would land
+ * among tokens handed out after it and could exceed the budget over a window by more than this.
+ */
+export const LATE_MS = 50
 /** Successes in a row on a key before its rate is raised one step. */
 const SUCCESSES_PER_INCREASE = 10
 
@@ -129,10 +135,11 @@ export const makeKeyLimiter = Effect.gen(function* () {
   const takeToken = (request: string): Effect.Effect<ApiKey, SourceError | KeyStoreError> =>
     Effect.gen(function* () {
       const { key, waitMs } = yield* grant(request)
+      const due = (yield* Clock.currentTimeMillis) + waitMs
       if (waitMs > 0) yield* Effect.sleep(waitMs)
       const now = yield* Clock.currentTimeMillis
       const c = of(key)
-      if (c.pausedUntil > now || c.refused !== null) {
+      if (c.pausedUntil > now || c.refused !== null || now - due > LATE_MS) {
         yield* Effect.ignore(buckets.giveBack(key, 1))
         return yield* takeToken(request)
       }
