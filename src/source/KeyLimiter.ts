@@ -29,6 +29,10 @@ export const MAX_BATCH = 8
  * A token whose request could not leave within this long of its instant (the event loop was
  * busy, the machine loaded) goes back and the request asks again: sent later, it would land
  * among tokens handed out after it and could exceed the budget over a window by more than this.
+ * The instant is counted from when the reservation was asked for, plus twice the usual
+ * round-trip to the store (a running average): a reservation whose answer was held up (a stall)
+ * counts as late too, since the store's instant was then further back than the answer suggests,
+ * while a store that is slow all the time (a distant database) only widens the margin.
  */
 export const LATE_MS = 50
 /** Successes in a row on a key before its rate is raised one step. */
@@ -71,6 +75,8 @@ export interface KeyLimiterService {
 interface Grant {
   readonly key: ApiKey
   readonly waitMs: number
+  /** When the reservation was asked for: the store computed the wait at or after this. */
+  readonly askedAt: number
 }
 
 interface Counters {
@@ -102,6 +108,8 @@ export const makeKeyLimiter = Effect.gen(function* () {
       detail: `not sent: the chain-data service refused every API key (${keys.map((k) => `${k.name}: ${of(k).refused ?? "?"}`).join("; ")})`
     })
 
+  /** The usual round-trip to the store (ms, a running average): how far apart asking and answering normally are. */
+  let usualTrip: number | undefined
   type Waiter = { readonly request: string; readonly done: Deferred.Deferred<Grant, SourceError | KeyStoreError> }
   const waiting = yield* Queue.unbounded<Waiter>()
 
@@ -111,6 +119,7 @@ export const makeKeyLimiter = Effect.gen(function* () {
     const rest = yield* Queue.takeUpTo(waiting, MAX_BATCH - 1)
     const batch = [first, ...rest]
     const candidates = live()
+    const askedAt = yield* Clock.currentTimeMillis
     if (candidates.length === 0) {
       for (const w of batch) yield* Deferred.fail(w.done, noKeyLeft(w.request))
       return
@@ -121,8 +130,10 @@ export const makeKeyLimiter = Effect.gen(function* () {
       return
     }
     const r = reserved.right
+    const trip = (yield* Clock.currentTimeMillis) - askedAt
+    usualTrip = usualTrip === undefined ? trip : 0.9 * usualTrip + 0.1 * trip
     of(r.key).rate = r.rate
-    for (const [i, w] of batch.entries()) yield* Deferred.succeed(w.done, { key: r.key, waitMs: r.waitsMs[i] ?? 0 })
+    for (const [i, w] of batch.entries()) yield* Deferred.succeed(w.done, { key: r.key, waitMs: r.waitsMs[i] ?? 0, askedAt })
   })
   if (keys.length > 0) yield* Effect.forkScoped(Effect.forever(serveBatch))
 
@@ -134,12 +145,13 @@ export const makeKeyLimiter = Effect.gen(function* () {
   /** A key and its token, ready to send; a key paused while we waited gives its token back. */
   const takeToken = (request: string): Effect.Effect<ApiKey, SourceError | KeyStoreError> =>
     Effect.gen(function* () {
-      const { key, waitMs } = yield* grant(request)
-      const due = (yield* Clock.currentTimeMillis) + waitMs
+      const { key, waitMs, askedAt } = yield* grant(request)
+      // the store's instant lies between asking and answering: the wait runs from the answer
+      // (never early) and lateness from the asking (never lenient)
       if (waitMs > 0) yield* Effect.sleep(waitMs)
       const now = yield* Clock.currentTimeMillis
       const c = of(key)
-      if (c.pausedUntil > now || c.refused !== null || now - due > LATE_MS) {
+      if (c.pausedUntil > now || c.refused !== null || now - (askedAt + waitMs) > LATE_MS + 2 * (usualTrip ?? 0)) {
         yield* Effect.ignore(buckets.giveBack(key, 1))
         return yield* takeToken(request)
       }

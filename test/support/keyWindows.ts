@@ -21,3 +21,21 @@ export const busiestWindow = (arrivalsMs: ReadonlyArray<number>, windowMs: numbe
 
 export const bucketBound = (budget: { readonly rate: number; readonly burst: number }, windowMs: number, jitterMs: number): number =>
   Math.floor(budget.burst + (budget.rate * (windowMs + jitterMs)) / 1000)
+
+/**
+ * The longest stall of this process's event loop while `measure` runs. The emulator of these
+ * tests notes arrivals on this loop: a stall of S ms holds back the requests that reached it
+ * meanwhile and notes them together, so a window at the service can hold requests sent S ms
+ * further apart. The tests add it to their allowance (and say so when it is large).
+ */
+export const withLoopStalls = async <A>(measure: () => Promise<A>): Promise<{ readonly value: A; readonly stallMs: number }> => {
+  const { monitorEventLoopDelay } = await import("node:perf_hooks")
+  const histogram = monitorEventLoopDelay({ resolution: 10 })
+  histogram.enable()
+  try {
+    const value = await measure()
+    return { value, stallMs: histogram.max / 1e6 }
+  } finally {
+    histogram.disable()
+  }
+}
