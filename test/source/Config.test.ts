@@ -91,4 +91,25 @@ describe("Config", () => {
   it("given a header name with a space, when validated, then ConfigError names CHAINETL_API_KEY_HEADER", () => {
     expect(leftOf(makeSourceSettings({ ...urls, apiKeyHeader: "x key" })).field).toBe("CHAINETL_API_KEY_HEADER")
   })
+
+  it("given CHAINETL_API_KEYS and the job's budgets, when loaded, then each key has its name, secret and budget, unnamed ones the defaults, and an id that is a digest, not the secret", () => {
+    const env = { ...Object.fromEntries(Object.entries(urls).map(([k, v]) => [k === "baseUrl" ? "CHAINETL_BASE_URL" : k === "metricsUrl" ? "CHAINETL_METRICS_URL" : "CHAINETL_NODE_URL", v])), CHAINETL_API_KEYS: " alpha=ka-1, beta=kb=2\ngamma=kc-3 ", CHAINETL_RATE_LIMIT: "7" }
+    const s = Either.getOrThrow(fromEnv(env, { keyBudgets: { alpha: { rate: 10, burst: 3 }, beta: { rate: 0.5 } } }))
+    expect(s.apiKeys.map((k) => [k.name, Redacted.value(k.secret), k.rate, k.burst])).toEqual([
+      ["alpha", "ka-1", 10, 3],
+      ["beta", "kb=2", 0.5, 4],
+      ["gamma", "kc-3", 7, 4]
+    ])
+    expect(new Set(s.apiKeys.map((k) => k.id)).size).toBe(3)
+    for (const k of s.apiKeys) expect(k.id).toMatch(/^sha256:[0-9a-f]{32}$/)
+    expect(JSON.stringify(s.apiKeys)).not.toMatch(/ka-1|kb=2|kc-3/)
+  })
+
+  it("given one key listed under two names, a name twice or an empty secret, when validated, then ConfigError names CHAINETL_API_KEYS and never a secret", () => {
+    const twice = leftOf(makeSourceSettings({ ...urls, apiKeys: "alpha=same-secret,beta=same-secret" }))
+    expect(twice.message).toBe("CHAINETL_API_KEYS: keys 'alpha' and 'beta' are the same key (one budget at the service, counted twice here). Fix: list each key once")
+    expect(leftOf(makeSourceSettings({ ...urls, apiKeys: "alpha=s1,alpha=s2" })).detail).toBe("key name 'alpha' is given twice")
+    expect(leftOf(makeSourceSettings({ ...urls, apiKeys: "alpha=" })).detail).toBe("key 'alpha' has an empty secret")
+    expect(leftOf(makeSourceSettings({ ...urls, apiKeys: "s3cret-without-a-name" })).message).not.toContain("s3cret")
+  })
 })
