@@ -49,6 +49,10 @@ export interface KeyReport {
   readonly rateLimited: number
   /** Time requests waited for this key's tokens. */
   readonly limiterWaitMs: number
+  /** Round-trips to the buckets' store that reserved this key's tokens (one per batch of waiting requests). */
+  readonly reservations: number
+  /** Tokens given back unused: their request could not leave on time, or the key was paused or refused meanwhile. */
+  readonly tokensReturned: number
   /** Why the service refused the key (it was not used again this run); null when it was not. */
   readonly refused: string | null
 }
@@ -81,6 +85,8 @@ interface Grant {
 
 interface Counters {
   requests: number
+  reservations: number
+  tokensReturned: number
   rateLimited: number
   limiterWaitMs: number
   successes: number
@@ -96,7 +102,7 @@ export const makeKeyLimiter = Effect.gen(function* () {
   const stats = yield* SourceStats
   const keys = settings.apiKeys
   const counters = new Map<string, Counters>(
-    keys.map((k) => [k.id, { requests: 0, rateLimited: 0, limiterWaitMs: 0, successes: 0, rate: k.rate, pausedUntil: -Infinity, refused: null }])
+    keys.map((k) => [k.id, { requests: 0, reservations: 0, tokensReturned: 0, rateLimited: 0, limiterWaitMs: 0, successes: 0, rate: k.rate, pausedUntil: -Infinity, refused: null }])
   )
   const of = (key: ApiKey) => counters.get(key.id)!
   const live = () => keys.filter((k) => of(k).refused === null)
@@ -133,6 +139,7 @@ export const makeKeyLimiter = Effect.gen(function* () {
     const trip = (yield* Clock.currentTimeMillis) - askedAt
     usualTrip = usualTrip === undefined ? trip : 0.9 * usualTrip + 0.1 * trip
     of(r.key).rate = r.rate
+    of(r.key).reservations += 1
     for (const [i, w] of batch.entries()) yield* Deferred.succeed(w.done, { key: r.key, waitMs: r.waitsMs[i] ?? 0, askedAt })
   })
   if (keys.length > 0) yield* Effect.forkScoped(Effect.forever(serveBatch))
@@ -152,6 +159,7 @@ export const makeKeyLimiter = Effect.gen(function* () {
       const now = yield* Clock.currentTimeMillis
       const c = of(key)
       if (c.pausedUntil > now || c.refused !== null || now - (askedAt + waitMs) > LATE_MS + 2 * (usualTrip ?? 0)) {
+        c.tokensReturned += 1
         yield* Effect.ignore(buckets.giveBack(key, 1))
         return yield* takeToken(request)
       }
@@ -227,7 +235,17 @@ export const makeKeyLimiter = Effect.gen(function* () {
   const report = Effect.sync(() =>
     keys.map((k): KeyReport => {
       const c = of(k)
-      return { name: k.name, rate: k.rate, burst: k.burst, requests: c.requests, rateLimited: c.rateLimited, limiterWaitMs: c.limiterWaitMs, refused: c.refused }
+      return {
+        name: k.name,
+        rate: k.rate,
+        burst: k.burst,
+        requests: c.requests,
+        rateLimited: c.rateLimited,
+        limiterWaitMs: c.limiterWaitMs,
+        reservations: c.reservations,
+        tokensReturned: c.tokensReturned,
+        refused: c.refused
+      }
     })
   )
 

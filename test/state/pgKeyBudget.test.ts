@@ -61,6 +61,10 @@ describe("a key's budget shared through PostgreSQL", () => {
       Effect.runPromise(Effect.all([oneProcess(24, true), oneProcess(24, true), oneProcess(24, true)], { concurrency: "unbounded" }))
     )
     const jitter = JITTER_MS + stallMs
+    if (process.env["CHAINETL_TEST_VERBOSE"] !== undefined) {
+      const r = reports.flat()
+      console.log(JSON.stringify({ stallMs, requests: r.reduce((n, k) => n + k.requests, 0), reservations: r.reduce((n, k) => n + k.reservations, 0), returned: r.reduce((n, k) => n + k.tokensReturned, 0) }))
+    }
     const a = since(ALPHA, start)
     const b = since(BETA, start)
     expect(a.length + b.length).toBe(72)
@@ -78,6 +82,10 @@ describe("a key's budget shared through PostgreSQL", () => {
     for (const r of reports) expect(r.every((k) => k.requests > 0)).toBe(true)
     expect(reports.flat().filter((k) => k.name === "alpha").reduce((n, k) => n + k.requests, 0)).toBe(a.length)
     expect(emu.state().requests.rateLimited).toBe(0)
+    // one round-trip serves every request of a process waiting at that moment; never more than one per request
+    const all = reports.flat()
+    const sent = all.reduce((n, k) => n + k.requests, 0)
+    expect(all.reduce((n, k) => n + k.reservations, 0)).toBeLessThanOrEqual(sent + all.reduce((n, k) => n + k.tokensReturned, 0))
 
     // the rows name the keys and a digest, never the secrets
     const rows = await Effect.runPromise(
