@@ -35,6 +35,7 @@ beforeAll(async () => {
   dir = await tempDir("keys")
   jobFile = path.join(dir, "job.json")
   await fs.writeFile(jobFile, JSON.stringify({ ...campaignJob(emu), apiKeys: budgets }))
+  await fs.writeFile(path.join(dir, "job-refused.json"), JSON.stringify(campaignJob(emu)))
 }, 60_000)
 afterAll(async () => {
   await emu?.close()
@@ -143,4 +144,25 @@ describe("two chainetl runs at once sharing the keys through PostgreSQL", () => 
       expect(diffs.filter((d) => d.onlyA !== 0 || d.onlyB !== 0 || d.rowsA !== d.rowsB)).toEqual([])
     }
   }, 180_000)
+})
+
+describe("a run whose service refuses one of its keys", () => {
+  it("given gamma unknown to the service beside alpha, when the run goes, then gamma is dropped after its first refusal, the run completes on alpha and exits 0, and the log, summary and report name gamma as refused, never a secret", async () => {
+    const GAMMA = "kc-gamma-Unkn0wn-N0t-T0-Leak"
+    const out = path.join(dir, "refused")
+    const run = await runCli(["run", "delegators", "--job", jobFile.replace("job.json", "job-refused.json"), "--out", out], {
+      ...env(),
+      CHAINETL_API_KEYS: `gamma=${GAMMA},alpha=${ALPHA}`
+    })
+    expect(run.code, run.stderr).toBe(0)
+    const report = await reportOf(out)
+    const gamma = report.keys.find((k) => k.name === "gamma")!
+    expect(gamma.refused).toMatch(/^HTTP 401: Unauthorized: invalid API key/)
+    expect(gamma.requests).toBe(1)
+    expect(report.keys.find((k) => k.name === "alpha")!.requests).toBeGreaterThanOrEqual(4)
+    expect(report.slices.every((s) => s.status === "done")).toBe(true)
+    expect(run.stdout + run.stderr).toMatch(/API key 'gamma' was refused by the chain-data service \(HTTP 401: Unauthorized: invalid API key\): not used again this run; going on with 'alpha'/)
+    expect(run.stdout).toMatch(/API keys: gamma 1 \(REFUSED, not used after: HTTP 401: Unauthorized: invalid API key\), alpha \d+/)
+    for (const secret of [GAMMA, ALPHA]) expect(run.stdout + run.stderr + JSON.stringify(report)).not.toContain(secret)
+  }, 60_000)
 })
