@@ -9,15 +9,21 @@ import { CommittedKeys } from "../crawl/CommittedKeys.ts"
 import { OutputReader } from "../crawl/OutputReader.ts"
 import { catalogEntries } from "../catalogEntries.ts"
 import { ParquetSink } from "../sink/ParquetSink.ts"
+import { OutputStore } from "../store/OutputStore.ts"
 import { sourceLayer } from "../source/SourceLayer.ts"
 import { stateLayer } from "../state/StateLayer.ts"
 
-/** `settings` are validated before the run touches anything (runCommand). */
-export const runLayers = (out: string, settings: SourceSettings) =>
+/**
+ * `settings` are validated before the run touches anything (runCommand). `store` is where committed
+ * files end up: the folder itself (nothing to do) or, for an s3:// output, the bucket `out` is a
+ * working copy of.
+ */
+export const runLayers = (out: string, settings: SourceSettings, store: Layer.Layer<OutputStore> = OutputStore.folder(out)) =>
   Layer.mergeAll(
     sourceLayer.pipe(Layer.provideMerge(SourceConfig.layerOf(settings))),
-    ParquetSink.layer(out),
+    ParquetSink.layer(out).pipe(Layer.provide(store)),
     stateLayer(out),
     CommittedKeys.layer(out),
-    OutputReader.layer(out, catalogEntries())
+    OutputReader.layer(out, catalogEntries()),
+    store
   )
