@@ -212,7 +212,11 @@ export const run = (options: RunOptions) =>
         error: null
       }
       // a report that cannot be written (a full disk) must not stop the run: the slices say more
-      yield* saveReport(options.out, report).pipe(Effect.catchAll((e) => Effect.logWarning(`run report not written at start: ${e.message}`)))
+      yield* saveReport(options.out, report).pipe(
+        // a bucket gets the report at once too, so that a killed run's shows there as it does in a folder
+        Effect.zipRight(outputStore === undefined ? Effect.void : outputStore.publish([reportPath(options.out, runId)])),
+        Effect.catchAll((e) => Effect.logWarning(`run report not written at start: ${e.message}`))
+      )
       yield* emit({ type: "run_started", at: started.getTime(), runId, mode, datasets: report.datasets, slices: planned })
       // 4.
       const crawl: CrawlOptions = { runId, asOf, ingestedAt: started, partRows: options.partRows }

@@ -100,11 +100,11 @@ export const loadS3Settings = (target: BucketTarget): Effect.Effect<S3Settings, 
       if (url.username !== "" || url.password !== "") return yield* Effect.fail(invalid(S3_ENDPOINT_ENV, "the URL carries a user or password", fix))
       endpoint = url.href.replace(/\/+$/, "")
     }
-    const region = Option.getOrElse(Option.orElse(yield* optionalText(REGION_ENV), () => Option.none<string>()), () => "")
-    const fallback = region === "" ? Option.getOrUndefined(yield* optionalText(REGION_FALLBACK_ENV)) : undefined
-    const regionValue = region !== "" ? region : fallback ?? DEFAULT_REGION
+    const region = Option.getOrUndefined(yield* optionalText(REGION_ENV))
+    const fallback = region === undefined ? Option.getOrUndefined(yield* optionalText(REGION_FALLBACK_ENV)) : undefined
+    const regionValue = region ?? fallback ?? DEFAULT_REGION
     if (!/^[a-z0-9-]{1,40}$/.test(regionValue)) {
-      return yield* Effect.fail(invalid(region !== "" ? REGION_ENV : REGION_FALLBACK_ENV, `"${regionValue}" is not a region name`, `export ${REGION_ENV}=us-east-1 (or the bucket's region)`))
+      return yield* Effect.fail(invalid(region !== undefined ? REGION_ENV : REGION_FALLBACK_ENV, `"${regionValue}" is not a region name`, `export ${REGION_ENV}=us-east-1 (or the bucket's region)`))
     }
     const styleRaw = yield* optionalText(S3_PATH_STYLE_ENV)
     let forcePathStyle = endpoint !== undefined

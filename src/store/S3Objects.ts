@@ -26,8 +26,11 @@ import type { S3Settings } from "./OutputTarget.ts"
 
 const status = (e: unknown): number | undefined => (e instanceof S3ServiceException ? e.$metadata.httpStatusCode : undefined)
 
-export const makeS3Client = (settings: S3Settings): S3Client =>
-  new S3Client({
+export const makeS3Client = (settings: S3Settings): S3Client => {
+  // the SDK warns on every start under Node 20 that its releases after January 2027 need Node 22;
+  // the version is pinned (README Development), so the warning would only be noise on stderr
+  process.env["AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED"] ??= "true"
+  return new S3Client({
     region: settings.region,
     forcePathStyle: settings.forcePathStyle,
     ...(settings.endpoint === undefined ? {} : { endpoint: settings.endpoint }),
@@ -37,6 +40,7 @@ export const makeS3Client = (settings: S3Settings): S3Client =>
     responseChecksumValidation: "WHEN_REQUIRED",
     maxAttempts: 6
   })
+}
 
 export const s3Objects = (client: S3Client, bucket: string): ObjectStoreClient => ({
   list: async (prefix) => {

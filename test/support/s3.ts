@@ -37,6 +37,7 @@ export const startS3 = async (): Promise<RunningS3> => {
   const server = new S3rver({ address: "127.0.0.1", port: 0, silent: true, directory, configureBuckets: [{ name: S3_BUCKET }] })
   const { port } = await server.run()
   const endpoint = `http://127.0.0.1:${port}`
+  process.env["AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED"] ??= "true"
   const client = new S3Client({
     endpoint,
     region: "us-east-1",
