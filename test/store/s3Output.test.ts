@@ -107,6 +107,17 @@ describe("chainetl run --out s3://…", () => {
     const mirrorDiffs = await compareCatalogs(mirror, reference)
     expectEqual(mirrorDiffs)
     expect(await fs.readFile(path.join(mirror, "catalog.s3.sql"), "utf8")).toContain(`s3://${S3_BUCKET}/night/`)
+
+    // status reads the bucket (a private copy) and the state in PostgreSQL: every slice done, the rows of the views
+    const status = await runCli(["status", "--out", `s3://${S3_BUCKET}/night`, "--json"], env())
+    ok(status)
+    const parsed = JSON.parse(status.stdout) as { datasets: Array<{ dataset: string; failed: number; rows: number | null }> }
+    const delegators = parsed.datasets.find((d) => d.dataset === "delegators")
+    expect(delegators).toMatchObject({ failed: 0, rows: mirrorDiffs.find((d) => d.dataset === "delegators")!.rowsB })
+    // DDL for other engines points at the bucket by default
+    const ddl = await runCli(["catalog", "--out", `s3://${S3_BUCKET}/night`, "--ddl", "trino"], env())
+    ok(ddl)
+    expect(ddl.stdout).toContain(`s3://${S3_BUCKET}/night/delegators`)
   }, 240_000)
 
   it("given a run killed the moment one of its parts reached the bucket (before its checkpoint), when it is run again, then the bucket equals the folder run: no row lost or doubled", async () => {
