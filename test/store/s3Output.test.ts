@@ -31,6 +31,7 @@ let dir: string
 let job: string
 /** The same crawl into a folder: what every bucket must equal. */
 let reference: string
+let referenceDone: Promise<void>
 
 const env = (extra: Record<string, string> = {}) => ({
   ...s3.env,
@@ -44,6 +45,7 @@ const crawlArgs = (out: string, ...extra: string[]) => [...runArgs({ datasets: C
 
 /** The prefix's objects downloaded through the SDK, a catalog built over the copies, compared with the reference. */
 const compareBucket = async (prefix: string): Promise<{ diffs: DatasetDiff[]; keys: string[]; copy: string }> => {
+  await referenceDone
   const copy = await tempDir("s3-download")
   const keys = await s3.download(prefix, copy)
   await Effect.runPromise(buildCatalog(copy, catalogEntries()))
@@ -57,13 +59,32 @@ const expectEqual = (diffs: ReadonlyArray<DatasetDiff>) => {
 
 const ok = (exit: CliExit) => expect({ code: exit.code, stderr: exit.stderr.split("\n").filter((l) => !/NodeVersionSupportWarning|node >=22|first week of January|upgrade to node|a\.co\/|trace-warnings|^To continue|^$/.test(l)) }).toEqual({ code: 0, stderr: [] })
 
+/** Starts the CLI and SIGKILLs it the moment the server has stored the `nth` object whose key matches. */
+const killWhenStored = async (args: ReadonlyArray<string>, key: RegExp, nth: number): Promise<CliExit> => {
+  let seen = 0
+  const victim = startCli(args, env())
+  const kill = (event: { Records: Array<{ eventName: string; s3: { object: { key: string } } }> }) => {
+    const r = event.Records[0]!
+    // s3rver emits this after storing the object and before answering the request
+    if (r.eventName.startsWith("ObjectCreated") && key.test(decodeURIComponent(r.s3.object.key)) && ++seen === nth) victim.kill()
+  }
+  s3.server.on("event", kill)
+  try {
+    return await victim.exited
+  } finally {
+    s3.server.off("event", kill)
+  }
+}
+
 beforeAll(async () => {
   ;[pg, s3, dir] = await Promise.all([startPostgres(), startS3(), tempDir("s3-output")])
   job = path.join(dir, "job.json")
   await writeCampaignJob(SEED, job)
   reference = path.join(dir, "folder")
-  const made = await runCli(crawlArgs(reference), { CHAINETL_API_KEY: API_KEY })
-  if (made.code !== 0) throw new Error(`reference run exited ${made.code}: ${made.stderr}`)
+  // crawled beside the first bucket run; every comparison waits for it
+  referenceDone = runCli(crawlArgs(reference), { CHAINETL_API_KEY: API_KEY }).then((made) => {
+    if (made.code !== 0) throw new Error(`reference run exited ${made.code}: ${made.stderr}`)
+  })
 }, 120_000)
 
 afterAll(async () => {
@@ -122,16 +143,8 @@ describe("chainetl run --out s3://…", () => {
 
   it("given a run killed the moment one of its parts reached the bucket (before its checkpoint), when it is run again, then the bucket equals the folder run: no row lost or doubled", async () => {
     const out = `s3://${S3_BUCKET}/crash`
-    let uploads = 0
-    const victim = startCli(crawlArgs(out), env())
-    const kill = (event: { Records: Array<{ eventName: string; s3: { object: { key: string } } }> }) => {
-      const r = event.Records[0]!
-      // the third part of delegators: the server has stored it, the CLI has not heard back yet
-      if (r.eventName.startsWith("ObjectCreated") && /^crash\/delegators\/.+\/part-/.test(decodeURIComponent(r.s3.object.key)) && ++uploads === 3) victim.kill()
-    }
-    s3.server.on("event", kill)
-    const killed = await victim.exited
-    s3.server.off("event", kill)
+    // the third part of delegators: the server has stored it, the CLI has not heard back yet
+    const killed = await killWhenStored(crawlArgs(out), /^crash\/delegators\/.+\/part-/, 3)
     expect(killed.signal).toBe("SIGKILL")
     // the bucket holds a part its checkpoint in PostgreSQL does not cover: data first, checkpoint second
     const id = (await s3.bytes("crash/_state/output-id")).toString("utf8").trim()
@@ -146,10 +159,17 @@ describe("chainetl run --out s3://…", () => {
     expectEqual((await compareBucket("crash")).diffs)
   }, 240_000)
 
-  it("given an uncompacted bucket, when chainetl compact runs on it, then rows stay exact, merged objects and manifests are in the bucket and the parts they replace are gone", async () => {
+  it("given an uncompacted bucket, when chainetl compact is killed once its first manifest is stored and then runs again, then the bucket reads every row exactly once at the kill and after, merged objects and manifests are there and the parts they replace are gone", async () => {
     const out = `s3://${S3_BUCKET}/compact`
     ok(await runCli(crawlArgs(out, "--no-compact"), env()))
     const before = await s3.keys("compact")
+    // killed the moment its first manifest is in the bucket: merged objects there, the parts they replace not yet deleted
+    const killed = await killWhenStored(["compact", "--out", out, "--quiet"], /^compact\/_state\/manifests\//, 1)
+    expect(killed.signal).toBe("SIGKILL")
+    const midway = await compareBucket("compact")
+    expect(midway.keys.some((k) => /\/compact-[0-9a-f]{16}\.parquet$/.test(k))).toBe(true)
+    expectEqual(midway.diffs)
+    // run again, to the end
     ok(await runCli(["compact", "--out", out, "--quiet"], env()))
     const { diffs, keys, copy } = await compareBucket("compact")
     expectEqual(diffs)
@@ -172,7 +192,7 @@ describe("bad settings for an s3:// output", () => {
     return runCli(["run", "delegators", "--emulator", "--out", `s3://${S3_BUCKET}/bad`, "--quiet"], e)
   }
 
-  it("given no CHAINETL_STATE_URL, a path style that is not a boolean, an endpoint that is no URL, a bucket that does not exist or an unknown access key, when a run starts, then it exits 2 naming the setting and writes nothing", async () => {
+  it("given no CHAINETL_STATE_URL, a path style that is not a boolean, an endpoint that is no URL, a bucket that does not exist or an unknown access key, when a run starts, then it exits 2 naming the setting and writes nothing (and query on a bucket points to the mirror)", async () => {
     const noState = await refused({}, ["CHAINETL_STATE_URL"])
     expect(noState.code).toBe(2)
     expect(noState.stderr).toContain("CHAINETL_STATE_URL")
@@ -188,7 +208,11 @@ describe("bad settings for an s3:// output", () => {
     const key = await refused({ AWS_ACCESS_KEY_ID: "NOT-A-KEY" })
     expect(key.code).toBe(2)
     expect(key.stderr).toContain("credentials")
-    for (const r of [noState, style, endpoint, bucket, key]) expect(r.stderr).not.toContain(S3_SECRET)
+    // query reads a local catalog: it names the mirror as the way
+    const query = await runCli(["query", "--out", `s3://${S3_BUCKET}/bad`, "SELECT 1"], env())
+    expect(query.code).toBe(2)
+    expect(query.stderr).toContain("--mirror")
+    for (const r of [noState, style, endpoint, bucket, key, query]) expect(r.stderr).not.toContain(S3_SECRET)
     expect(await s3.keys("bad")).toEqual([])
   }, 120_000)
 })

@@ -2,40 +2,12 @@
  * The working copy ⇄ bucket sync (src/store/Sync.ts) over an in-memory object store: what is
  * uploaded, in which order, what is deleted on either side and what is never touched.
  */
-import { createHash } from "node:crypto"
 import { promises as fs } from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { describe, expect, it } from "vitest"
-import type { ObjectStoreClient } from "../../src/store/OutputStore.ts"
+import { memoryObjects } from "../../src/store/MemoryObjects.ts"
 import { pull, push, type SyncTarget } from "../../src/store/Sync.ts"
-
-const memoryStore = () => {
-  const objects = new Map<string, Buffer>()
-  const log: string[] = []
-  const client: ObjectStoreClient = {
-    list: async (prefix) =>
-      [...objects].filter(([k]) => k.startsWith(prefix)).map(([key, b]) => ({ key, size: b.length, etag: createHash("md5").update(b).digest("hex") })),
-    download: async (key, file) => {
-      log.push(`get ${key}`)
-      await fs.writeFile(file, objects.get(key)!)
-    },
-    upload: async (file, key) => {
-      log.push(`put ${key}`)
-      objects.set(key, await fs.readFile(file))
-    },
-    remove: async (keys) => {
-      for (const k of keys) {
-        log.push(`delete ${k}`)
-        objects.delete(k)
-      }
-    },
-    createIfAbsent: async (key, body) => void (objects.has(key) ? undefined : objects.set(key, Buffer.from(body))),
-    read: async (key) => objects.get(key)?.toString("utf8"),
-    check: async () => undefined
-  }
-  return { objects, log, client }
-}
 
 const write = async (dir: string, rel: string, text: string) => {
   const file = path.join(dir, ...rel.split("/"))
@@ -45,7 +17,7 @@ const write = async (dir: string, rel: string, text: string) => {
 
 const setup = async () => {
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), "chainetl-sync-"))
-  const store = memoryStore()
+  const store = memoryObjects()
   const target: SyncTarget = { client: store.client, dir, keyOf: (rel) => `pre/${rel}`, listPrefix: "pre/" }
   return { dir, store, target }
 }
