@@ -3,11 +3,11 @@
  *
  * The bucket is the output; the working copy is a cache the commands read and write through the
  * same code as a folder output. Under the writer lock, `pull` makes the copy equal to the bucket
- * (whatever the copy held: a crash may have left files there that never reached the bucket), so
- * afterwards a file missing locally was deleted on purpose and `push` may delete its object.
+ * (whatever the copy held: a crash may have left files there that never reached the bucket).
  *
  * Push order: a manifest lists compacted files, so they go first; a catalog names files, so it
- * goes after the manifests it was built from; what compaction replaced is deleted last. A kill
+ * goes after the manifests it was built from; what compaction replaced is deleted last, and
+ * nothing else is deleted by a push (see deadFiles). A kill
  * anywhere in between leaves the bucket readable as before or as after, as in a folder (README
  * "Compaction"): an unlisted compacted file or a replaced part is read by no view.
  */
@@ -15,6 +15,8 @@ import { createHash } from "node:crypto"
 import { createReadStream } from "node:fs"
 import * as fs from "node:fs/promises"
 import * as path from "node:path"
+import { MANIFEST_DIR, readManifest, replacedParts } from "../sink/Manifest.ts"
+import { COMPACTED_PATTERN } from "../sink/PartName.ts"
 import type { ObjectInfo, ObjectStoreClient, SyncStats } from "./OutputStore.ts"
 
 /** The catalog for engines that read the bucket: written beside the local catalog, uploaded as `catalog.sql`. */
@@ -181,6 +183,29 @@ export const writeBucketCatalog = async (dir: string, url: string): Promise<stri
   return file
 }
 
+/**
+ * Which objects a push may delete: only files the working copy's manifests make dead (a part a
+ * compacted file replaces, a compacted file no manifest lists any more). Everything else a
+ * command deletes (parts past a checkpoint, a part taken back) it deletes from the bucket itself
+ * when it deletes the file; so an object missing from the copy for any other reason (put there
+ * after the pull, by hand or by another process) is never deleted by a push.
+ */
+const deadFiles = async (dir: string): Promise<(rel: string) => boolean> => {
+  const replaced = new Set<string>()
+  const listed = new Set<string>()
+  const names = await fs.readdir(path.join(dir, MANIFEST_DIR)).catch(() => [] as string[])
+  for (const name of names) {
+    if (!name.endsWith(".json")) continue
+    const table = name.slice(0, -".json".length)
+    const manifest = await readManifest(dir, table)
+    for (const entry of manifest.files) {
+      listed.add(`${table}/${entry.file}`)
+      for (const part of replacedParts(entry)) replaced.add(`${table}/${part}`)
+    }
+  }
+  return (rel) => replaced.has(rel) || (COMPACTED_PATTERN.test(path.posix.basename(rel)) && !listed.has(rel))
+}
+
 /** Makes the bucket equal to the working copy, in reader-safe order (see the top). */
 export const push = async (t: SyncTarget, url: string): Promise<SyncStats> => {
   const remote = await remoteFiles(t)
@@ -201,8 +226,8 @@ export const push = async (t: SyncTarget, url: string): Promise<SyncStats> => {
   const catalog = await writeBucketCatalog(t.dir, url)
   if (catalog !== undefined) await t.client.upload(catalog, t.keyOf(BUCKET_CATALOG_KEY))
   const present = new Set(local.map((l) => l.rel))
-  // the id keys the state in PostgreSQL: it is never deleted by a sync
-  const gone = [...remote.keys()].filter((rel) => !present.has(rel) && rel !== OUTPUT_ID_REL)
+  const dead = await deadFiles(t.dir)
+  const gone = [...remote.keys()].filter((rel) => !present.has(rel) && dead(rel))
   if (gone.length > 0) await t.client.remove(gone.map((rel) => t.keyOf(rel)))
   return { transferred: changed.length + (catalog === undefined ? 0 : 1), deleted: gone.length, bytes }
 }

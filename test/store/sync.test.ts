@@ -27,7 +27,7 @@ describe("pushing a working copy to a bucket", () => {
     const { dir, store, target } = await setup()
     await write(dir, "delegators/network=mainnet/part-a-000000.parquet", "p0")
     await write(dir, "delegators/network=mainnet/compact-0123456789abcdef.parquet", "c0")
-    await write(dir, "_state/manifests/delegators.json", '{"files":[]}')
+    await write(dir, "_state/manifests/delegators.json", JSON.stringify({ version: 1, dataset: "delegators", files: [{ file: "network=mainnet/compact-0123456789abcdef.parquet", rows: 1, bytes: 2, replaces: [] }] }))
     await write(dir, "_state/output-id", "id\n")
     await write(dir, "_runs/r1.json", "{}")
     await write(dir, "catalog.sql", `-- header\nCREATE VIEW v AS SELECT * FROM read_parquet('${dir}/delegators/**/*.parquet');\n`)
@@ -54,22 +54,38 @@ describe("pushing a working copy to a bucket", () => {
     expect(store.log).toEqual(["put pre/catalog.sql"])
   })
 
-  it("given parts deleted from the working copy (replaced by compaction), when pushed, then their objects are deleted after the uploads, and the output id and objects chainetl did not write are kept", async () => {
+  it("given parts replaced by a compacted file and deleted from the working copy, when pushed, then the compacted file and the manifest go first and the replaced parts are deleted last; an object no manifest makes dead, the output id and objects chainetl did not write are kept", async () => {
     const { dir, store, target } = await setup()
-    await write(dir, "t/part-a-000000.parquet", "p0")
-    await write(dir, "t/part-a-000001.parquet", "p1")
+    await write(dir, "t/d=1/part-a-000000.parquet", "p0")
+    await write(dir, "t/d=1/part-a-000001.parquet", "p1")
     await write(dir, "_state/output-id", "id\n")
     await push(target, "s3://b/pre")
+    // put after this copy's pull (by another process, or by hand): not this copy's to delete
+    store.objects.set("pre/t/d=1/part-b-000000.parquet", Buffer.from("theirs"))
     store.objects.set("pre/README.txt", Buffer.from("someone else's"))
-    await fs.rm(path.join(dir, "t/part-a-000000.parquet"))
-    await fs.rm(path.join(dir, "t/part-a-000001.parquet"))
+    // compaction: a merged file, the manifest naming the parts it replaces, then the parts deleted
+    await write(dir, "t/d=1/compact-0123456789abcdef.parquet", "c")
+    await write(dir, "_state/manifests/t.json", JSON.stringify({ version: 1, dataset: "t", files: [{ file: "d=1/compact-0123456789abcdef.parquet", rows: 2, bytes: 1, replaces: [{ slice: "a", from: 0, to: 1 }] }] }))
+    await fs.rm(path.join(dir, "t/d=1/part-a-000000.parquet"))
+    await fs.rm(path.join(dir, "t/d=1/part-a-000001.parquet"))
     await fs.rm(path.join(dir, "_state/output-id"))
-    await write(dir, "t/compact-0123456789abcdef.parquet", "c")
     store.log.length = 0
     await push(target, "s3://b/pre")
-    expect(store.log).toEqual(["put pre/t/compact-0123456789abcdef.parquet", "delete pre/t/part-a-000000.parquet", "delete pre/t/part-a-000001.parquet"])
-    expect(store.objects.has("pre/README.txt")).toBe(true)
-    expect(store.objects.has("pre/_state/output-id")).toBe(true)
+    expect(store.log).toEqual([
+      "put pre/t/d=1/compact-0123456789abcdef.parquet",
+      "put pre/_state/manifests/t.json",
+      "delete pre/t/d=1/part-a-000000.parquet",
+      "delete pre/t/d=1/part-a-000001.parquet"
+    ])
+    for (const kept of ["pre/README.txt", "pre/_state/output-id", "pre/t/d=1/part-b-000000.parquet"]) expect(store.objects.has(kept), kept).toBe(true)
+
+    // a later compaction supersedes the compacted file: the one no manifest lists is dead
+    await fs.rm(path.join(dir, "t/d=1/compact-0123456789abcdef.parquet"))
+    await write(dir, "t/d=1/compact-fedcba9876543210.parquet", "c2")
+    await write(dir, "_state/manifests/t.json", JSON.stringify({ version: 1, dataset: "t", files: [{ file: "d=1/compact-fedcba9876543210.parquet", rows: 2, bytes: 2, replaces: [{ slice: "a", from: 0, to: 1 }] }] }))
+    store.log.length = 0
+    await push(target, "s3://b/pre")
+    expect(store.log).toEqual(["put pre/t/d=1/compact-fedcba9876543210.parquet", "put pre/_state/manifests/t.json", "delete pre/t/d=1/compact-0123456789abcdef.parquet"])
   })
 })
 
