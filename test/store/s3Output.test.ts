@@ -46,7 +46,7 @@ const crawlArgs = (out: string, ...extra: string[]) => [...runArgs({ datasets: C
 /** The prefix's objects downloaded through the SDK, a catalog built over the copies, compared with the reference. */
 const compareBucket = async (prefix: string): Promise<{ diffs: DatasetDiff[]; keys: string[]; copy: string }> => {
   await referenceDone
-  const copy = await tempDir("s3-download")
+  const copy = await fs.mkdtemp(path.join(dir, "download-"))
   const keys = await s3.download(prefix, copy)
   await Effect.runPromise(buildCatalog(copy, catalogEntries()))
   return { diffs: await compareCatalogs(copy, reference), keys: keys.map((k) => k.slice(prefix.length + 1)), copy }
@@ -90,6 +90,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await s3?.stop()
   await pg?.stop()
+  if (dir !== undefined) await fs.rm(dir, { recursive: true, force: true })
 })
 
 describe("chainetl run --out s3://…", () => {
