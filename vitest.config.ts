@@ -10,6 +10,7 @@ import { BaseSequencer, type TestSpecification } from "vitest/node"
  */
 export const LONGEST_FIRST = [
   "test/reliability/kill.test.ts",
+  "test/store/s3Output.test.ts",
   "test/cli/rehearsal.test.ts",
   "test/pipelines/node/blocks.test.ts",
   "test/e2e/spine.test.ts",

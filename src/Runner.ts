@@ -29,6 +29,7 @@ import { clearDeadTemps } from "./sink/Leftovers.ts"
 import { WriterLock } from "./sink/WriterLock.ts"
 import { refuseLinks } from "./sink/NoLinks.ts"
 import { ParquetSink } from "./sink/ParquetSink.ts"
+import { OutputStore } from "./store/OutputStore.ts"
 import { catalogEntries } from "./catalogEntries.ts"
 import { type CheckpointError, SinkError } from "./Errors.ts"
 import { refetchDeleted } from "./crawl/Refetch.ts"
@@ -177,6 +178,10 @@ export const run = (options: RunOptions) =>
         compactionTables(selected).map((t) => t.name)
       )
       yield* (yield* WriterLock).acquire(options.out, runId)
+      // an s3:// output: the working copy is made equal to the bucket once the lock is held, so
+      // that nothing another writer committed before is missed (a folder's store does nothing)
+      const outputStore = Option.getOrUndefined(yield* Effect.serviceOption(OutputStore))
+      if (outputStore !== undefined) yield* outputStore.pull
       // 2.
       const sink = yield* ParquetSink
       yield* sink.clearStaging()
@@ -215,7 +220,11 @@ export const run = (options: RunOptions) =>
         error: null
       }
       // a report that cannot be written (a full disk) must not stop the run: the slices say more
-      yield* saveReport(options.out, report).pipe(Effect.catchAll((e) => Effect.logWarning(`run report not written at start: ${e.message}`)))
+      yield* saveReport(options.out, report).pipe(
+        // a bucket gets the report at once too, so that a killed run's shows there as it does in a folder
+        Effect.zipRight(outputStore === undefined ? Effect.void : outputStore.publish([reportPath(options.out, runId)])),
+        Effect.catchAll((e) => Effect.logWarning(`run report not written at start: ${e.message}`))
+      )
       yield* emit({ type: "run_started", at: started.getTime(), runId, mode, datasets: report.datasets, slices: planned })
       // 4.
       const crawl: CrawlOptions = { runId, asOf, ingestedAt: started, partRows: options.partRows }
@@ -253,6 +262,9 @@ export const run = (options: RunOptions) =>
         Either.isLeft(compaction) ? `compaction failed: ${compaction.left.message}` : null,
         Either.isLeft(finished_) ? `compaction not finished: ${finished_.left.message}` : null
       ].filter((e): e is string => e !== null)
+      // the bucket gets what compaction and the catalog made (parts were published as committed)
+      const pushed = outputStore === undefined ? Either.right(undefined) : yield* Effect.either(outputStore.push)
+      if (Either.isLeft(pushed)) errors.push(`bucket not updated: ${pushed.left.message}`)
       // 7.
       const stats = yield* Effect.serviceOption(SourceStats)
       const keyLimiter = yield* Effect.serviceOption(KeyLimiter)
@@ -268,7 +280,9 @@ export const run = (options: RunOptions) =>
         compaction: Either.isRight(compaction) ? compaction.right.tables : [],
         error: errors.length === 0 ? null : errors.join("; ")
       }
-      const saved = yield* Effect.either(saveReport(options.out, report))
+      const saved = yield* Effect.either(
+        Effect.zipRight(saveReport(options.out, report), outputStore === undefined || Either.isLeft(pushed) ? Effect.void : outputStore.push)
+      )
       if (Either.isLeft(saved)) {
         report = { ...report, status: "failed", error: [report.error, `run report not written: ${saved.left.message}`].filter((e) => e !== null).join("; ") }
       }

@@ -17,7 +17,7 @@ import { closest } from "./suggest.ts"
 // text, not Options.directory: its existence check throws a raw ENOTDIR for a path under a
 // file; outPath.ts checks the folder and names the cause
 const out = Options.text("out").pipe(
-  Options.withDescription("Output folder (default: $CHAINETL_OUT or ./output)"),
+  Options.withDescription("Output folder, or s3://bucket/prefix (default: $CHAINETL_OUT or ./output)"),
   Options.optional
 )
 
@@ -136,13 +136,18 @@ const catalog = Command.make(
       Options.optional
     ),
     location: Options.text("location").pipe(Options.withDescription("With --ddl: where the engine finds the output folder, e.g. s3://bucket/chainetl (default: file URL of --out)"), Options.optional),
-    database: Options.text("database").pipe(Options.withDescription("With --ddl: database (Trino: schema) of the tables (default chainetl)"), Options.withDefault("chainetl"))
+    database: Options.text("database").pipe(Options.withDescription("With --ddl: database (Trino: schema) of the tables (default chainetl)"), Options.withDefault("chainetl")),
+    mirror: Options.text("mirror").pipe(
+      Options.withDescription("With --out s3://…: download the bucket's files to this folder and build catalog.duckdb over them (default: the working copy under $CHAINETL_STAGING_DIR)"),
+      Options.optional
+    )
   },
   (a) =>
     Effect.flatMap(Effect.promise(() => import("./catalogCommand.ts")), (m) =>
       m.catalogCommand({
         out: Option.getOrUndefined(a.out),
         database: a.database,
+        ...Option.match(a.mirror, { onNone: () => ({}), onSome: (mirror) => ({ mirror }) }),
         ...Option.match(a.ddl, { onNone: () => ({}), onSome: (ddl) => ({ ddl }) }),
         ...Option.match(a.location, { onNone: () => ({}), onSome: (location) => ({ location }) })
       })

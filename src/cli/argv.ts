@@ -18,7 +18,7 @@ export const commandFlags: Readonly<Record<string, ReadonlyArray<string>>> = {
     "--fault-429", "--fault-429-burst", "--fault-retry-after", "--fault-latency-ms", "--fault-reset", "--fault-truncate",
     "--fault-malformed", "--fault-extra-fields"
   ],
-  catalog: ["--out", "--ddl", "--location", "--database"],
+  catalog: ["--out", "--ddl", "--location", "--database", "--mirror"],
   compact: ["--out", "--target-rows", "--target-mb", "--quiet"],
   status: ["--out", "--live", "--json"],
   query: ["--file", "--out", "--format", "--output"],

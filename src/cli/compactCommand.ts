@@ -18,6 +18,8 @@ import { refuseLinks } from "../sink/NoLinks.ts"
 import { WriterLock } from "../sink/WriterLock.ts"
 import { stateLayer } from "../state/StateLayer.ts"
 import { STAGING_DIR } from "../sink/ParquetSink.ts"
+import { OutputStore, type OutputStoreService } from "../store/OutputStore.ts"
+import { bucketOut, openBucket } from "./bucketOutput.ts"
 import { resolveOut } from "./output.ts"
 
 export interface CompactArgs {
@@ -26,6 +28,8 @@ export interface CompactArgs {
   readonly targetRows: number
   readonly targetMb: number
   readonly quiet: boolean
+  /** An s3:// output's store (`out` is then its working copy). */
+  readonly store?: OutputStoreService
 }
 
 export const compactSettings = (a: Pick<CompactArgs, "targetRows" | "targetMb">): CompactSettings => ({
@@ -34,13 +38,29 @@ export const compactSettings = (a: Pick<CompactArgs, "targetRows" | "targetMb">)
   targetBytes: Math.round(a.targetMb * 1024 * 1024)
 })
 
+/** `--out s3://…`: compaction works on the bucket's working copy and pushes the result. */
 export const compactCommand = (args: CompactArgs) => {
+  const bucket = bucketOut(args.out)
+  if (bucket === undefined || args.store !== undefined) return compactFolder(args)
+  return Effect.scoped(
+    Effect.gen(function* () {
+      const opened = yield* openBucket(bucket, { needsState: true })
+      yield* opened.ensureId
+      const store = yield* Effect.provide(OutputStore, opened.store)
+      return yield* compactFolder({ ...args, out: opened.dir, store })
+    })
+  )
+}
+
+const compactFolder = (args: CompactArgs) => {
   const out = path.resolve(resolveOut(args.out))
   return Effect.scoped(
     Effect.gen(function* () {
       const chosen = args.datasets.length === 0 ? registry : registry.filter((d) => args.datasets.includes(d.name))
       yield* refuseLinks(out, allTables().map((t) => t.name), compactionTables(chosen).map((t) => t.name))
       yield* (yield* WriterLock).acquire(out, newRunId(new Date()))
+      // a bucket's working copy is made equal to the bucket under the lock (see Runner)
+      if (args.store !== undefined) yield* args.store.pull
       yield* Effect.tryPromise({
         try: () => fs.rm(path.join(out, STAGING_DIR), { recursive: true, force: true }),
         catch: (e) => new SinkError({ reason: "Io", path: path.join(out, STAGING_DIR), detail: String(e) })
@@ -51,6 +71,8 @@ export const compactCommand = (args: CompactArgs) => {
       const report = yield* compactTables(out, compactionTables(chosen), compactSettings(args))
       yield* catalog
       yield* finishCompaction(report)
+      // merged files, then manifests, then the catalog, then deletes (store/Sync.ts)
+      if (args.store !== undefined) yield* args.store.push
       if (args.quiet) return
       if (report.tables.length === 0) {
         console.log("nothing to compact")

@@ -1,7 +1,8 @@
 /**
  * The services a run needs, built once from validated settings: the source side (clients,
- * limiter, stats; the API keys' buckets shared in PostgreSQL when CHAINETL_STATE_URL is set), the Parquet sink, the checkpoint store and writer lock (in the folder, or in
- * PostgreSQL when CHAINETL_STATE_URL is set) and the committed-key reader.
+ * limiter, stats; the API keys' buckets shared in PostgreSQL when CHAINETL_STATE_URL is set), the
+ * Parquet sink, the checkpoint store and writer lock (in the folder, or in PostgreSQL when
+ * CHAINETL_STATE_URL is set), the committed-key reader and where committed files end up.
  */
 import { Layer } from "effect"
 import { SourceConfig, type SourceSettings } from "../Config.ts"
@@ -11,14 +12,20 @@ import { catalogEntries } from "../catalogEntries.ts"
 import { ParquetSink } from "../sink/ParquetSink.ts"
 import { sourceLayerWithBuckets } from "../source/SourceLayer.ts"
 import { keyBucketsLayer } from "../state/KeyBucketsLayer.ts"
+import { OutputStore } from "../store/OutputStore.ts"
 import { stateLayer } from "../state/StateLayer.ts"
 
-/** `settings` are validated before the run touches anything (runCommand). */
-export const runLayers = (out: string, settings: SourceSettings) =>
+/**
+ * `settings` are validated before the run touches anything (runCommand). `store` is where committed
+ * files end up: the folder itself (nothing to do) or, for an s3:// output, the bucket `out` is a
+ * working copy of.
+ */
+export const runLayers = (out: string, settings: SourceSettings, store: Layer.Layer<OutputStore> = OutputStore.folder(out)) =>
   Layer.mergeAll(
     sourceLayerWithBuckets.pipe(Layer.provide(keyBucketsLayer(settings)), Layer.provideMerge(SourceConfig.layerOf(settings))),
-    ParquetSink.layer(out),
+    ParquetSink.layer(out).pipe(Layer.provide(store)),
     stateLayer(out),
     CommittedKeys.layer(out),
-    OutputReader.layer(out, catalogEntries())
+    OutputReader.layer(out, catalogEntries()),
+    store
   )

@@ -13,7 +13,7 @@ import * as os from "node:os"
 import * as path from "node:path"
 import { ConfigError, SinkError } from "../Errors.ts"
 import { CATALOG_FILE } from "../sink/Catalog.ts"
-import { resolveOut } from "./output.ts"
+import { refuseBucket, resolveOut } from "./output.ts"
 import { table } from "./table.ts"
 
 export const QUERY_FORMATS = ["table", "csv", "json", "parquet"] as const
@@ -32,6 +32,7 @@ const firstLine = (e: unknown) => (e instanceof Error ? e.message : String(e)).s
 
 export const queryCommand = (args: QueryArgs) =>
   Effect.gen(function* () {
+    yield* refuseBucket(args.out, "query")
     const database = path.join(resolveOut(args.out), CATALOG_FILE)
     const exists = yield* Effect.promise(() => fs.stat(database).then(() => true, () => false))
     if (!exists) {

@@ -18,7 +18,7 @@ import { collectReport, type ExampleFile } from "../report/collect.ts"
 import { bytesText } from "../report/format.ts"
 import { renderReport } from "../report/render.ts"
 import { CATALOG_FILE } from "../sink/Catalog.ts"
-import { resolveOut } from "./output.ts"
+import { refuseBucket, resolveOut } from "./output.ts"
 
 /** The shipped analyses (the chunks of dist/cli sit two folders down, as this file does). */
 export const EXAMPLES_DIR = fileURLToPath(new URL("../../examples/", import.meta.url))
@@ -63,6 +63,7 @@ const targetOf = (out: string, file: string | undefined) =>
 
 export const reportCommand = (args: ReportArgs) =>
   Effect.gen(function* () {
+    yield* refuseBucket(args.out, "report")
     const out = resolveOut(args.out)
     const catalogFile = path.join(out, CATALOG_FILE)
     if ((yield* Effect.promise(() => kindOf(catalogFile))) !== "file") {

@@ -7,7 +7,10 @@
 import { Effect, Either, Layer } from "effect"
 import { fileURLToPath } from "node:url"
 import { allServices, loadSourceSettings, type SourceSettingsInput } from "../Config.ts"
+import type { SinkError } from "../Errors.ts"
 import { stateLayer } from "../state/StateLayer.ts"
+import type { OutputStore } from "../store/OutputStore.ts"
+import { bucketOut, openBucket } from "./bucketOutput.ts"
 import { loadStateUrl } from "../state/StateConfig.ts"
 import type { Backfill } from "../crawl/Dataset.ts"
 import { defaultJob, loadJobFile, type Network } from "../Job.ts"
@@ -47,9 +50,24 @@ export interface RunArgs {
   readonly noCompact?: boolean
   /** `chainetl backfill`: the range, already checked. */
   readonly backfill?: Backfill
+  /** An s3:// output's store (`out` is then its working copy); a folder's own files otherwise. */
+  readonly store?: Layer.Layer<OutputStore>
+  /** Runs once every check passed, before the output is created (an s3:// output: its id in the bucket). */
+  readonly prepare?: Effect.Effect<void, SinkError>
 }
 
-export const runCommand = (args: RunArgs) =>
+/** `--out s3://…`: the run works on the bucket's working copy (bucketOutput.ts), else on the folder. */
+export const runCommand = (args: RunArgs) => {
+  const bucket = bucketOut(args.out)
+  if (bucket === undefined || args.store !== undefined) return runOnFolder(args)
+  return Effect.scoped(
+    Effect.flatMap(openBucket(bucket, { needsState: true }), (opened) =>
+      runOnFolder({ ...args, out: opened.dir, store: opened.store, prepare: opened.ensureId })
+    )
+  )
+}
+
+const runOnFolder = (args: RunArgs) =>
   Effect.scoped(
     Effect.gen(function* () {
       const started = Date.now()
@@ -103,6 +121,7 @@ export const runCommand = (args: RunArgs) =>
         return
       }
       const settings = yield* loadSourceSettings(overrides, labels, args.emulator ? allServices : required)
+      if (args.prepare !== undefined) yield* args.prepare
       yield* createOut(out, outLabel)
       const progress = progressLayer(args.quiet === true ? "quiet" : args.json === true ? "json" : "auto")
       const report = yield* run({
@@ -114,7 +133,7 @@ export const runCommand = (args: RunArgs) =>
         ...(args.noCompact === true ? {} : { compact: NIGHTLY_COMPACT }),
         ...(asOf === undefined ? {} : { asOf }),
         ...(args.backfill === undefined ? {} : { backfill: args.backfill })
-      }).pipe(Effect.provide(Layer.merge(runLayers(out, settings), progress)))
+      }).pipe(Effect.provide(Layer.merge(runLayers(out, settings, args.store), progress)))
       if (human) yield* printSummary(out, report, Date.now() - started)
       if (report.status === "failed") {
         return yield* Effect.fail(

@@ -96,7 +96,22 @@ const render = (status: Status, heights: ReadonlyArray<HeightLine>, latest: Read
   }
 }
 
+/**
+ * `--out s3://…`: status reads a private copy of the bucket's files, removed afterwards (a run on
+ * this machine may be changing the shared working copy); the module is loaded only then.
+ */
 export const statusCommand = (args: StatusArgs) =>
+  /^s3:\/\//i.test(args.out ?? process.env["CHAINETL_OUT"] ?? "")
+    ? Effect.scoped(
+        Effect.flatMap(Effect.promise(() => import("./bucketOutput.ts")), (m) =>
+          Effect.flatMap(m.openBucket(m.bucketOut(args.out)!, { needsState: true, dir: { kind: "private" } }), (opened) =>
+            statusOfFolder({ ...args, out: opened.dir })
+          )
+        )
+      )
+    : statusOfFolder(args)
+
+const statusOfFolder = (args: StatusArgs) =>
   Effect.gen(function* () {
     const out = resolveOut(args.out)
     const store = yield* CheckpointStore

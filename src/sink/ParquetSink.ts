@@ -14,13 +14,14 @@
  */
 import { DuckDBInstance } from "@duckdb/node-api"
 import type * as arrow from "apache-arrow"
-import { Context, Effect, Layer } from "effect"
+import { Context, Effect, Either, Layer, Option } from "effect"
 import { randomBytes } from "node:crypto"
 import * as fs from "node:fs/promises"
 import * as os from "node:os"
 import * as path from "node:path"
 import type { Row } from "../../schemas/common.ts"
 import { SinkError } from "../Errors.ts"
+import { OutputStore, type OutputStoreService } from "../store/OutputStore.ts"
 import { ensureDir, fsyncPath } from "./Durable.ts"
 import { assertDatasetName, isInside, partitionDir } from "./HivePath.ts"
 import { holdsPartOf, readManifest } from "./Manifest.ts"
@@ -151,8 +152,15 @@ const groupRows = (rows: ReadonlyArray<Row>, partitionBy: ReadonlyArray<Partitio
   return { partitions, groupOf, counts }
 }
 
-/** The sink over an open DuckDB instance; the instance's lifetime is the caller's. */
-export const makeParquetSink = (outDirInput: string, db: DuckDBInstance): ParquetSinkService => {
+/** What the sink tells the output store (a bucket) about committed and deleted files. */
+export type SinkPublisher = Pick<OutputStoreService, "publish" | "unpublish">
+
+/**
+ * The sink over an open DuckDB instance; the instance's lifetime is the caller's. With a
+ * publisher (an s3:// output), a part is also published before `writePart` returns, so the
+ * checkpoint its caller saves next never points past data the bucket lacks.
+ */
+export const makeParquetSink = (outDirInput: string, db: DuckDBInstance, publisher?: SinkPublisher): ParquetSinkService => {
   const outDir = path.resolve(outDirInput)
   const stagingDir = path.join(outDir, STAGING_DIR)
   const compiled = new WeakMap<arrow.Schema, Map<string, CompiledRows>>()
@@ -219,12 +227,17 @@ export const makeParquetSink = (outDirInput: string, db: DuckDBInstance): Parque
           })
         )
       )
+      if (publisher !== undefined) {
+        const published = await Effect.runPromise(Effect.either(publisher.publish(renamed)))
+        if (Either.isLeft(published)) throw published.left
+      }
       return files.map((_, k) => ({ path: dests[k]!, rows: groups.counts[k]!, bytes: sizes[k]!, partition: groups.partitions[k]! }))
     } catch (e) {
       // the part fails whole (e.g. the disk filled up at its third partition): take back the
       // files of it already in place, so that no row past the checkpoint shows meanwhile
       // (a kill leaves them to the next run's recovery instead)
       await takeBackFiles(renamed)
+      if (publisher !== undefined) await Effect.runPromise(publisher.unpublish(renamed))
       throw e
     } finally {
       await fs.rm(staged, { recursive: true, force: true }).catch(() => undefined)
@@ -244,7 +257,9 @@ export const makeParquetSink = (outDirInput: string, db: DuckDBInstance): Parque
     })
 
   const takeBack = (parts: ReadonlyArray<WrittenPart>): Effect.Effect<void> =>
-    Effect.promise(() => takeBackFiles(parts.map((p) => p.path)))
+    Effect.promise(() => takeBackFiles(parts.map((p) => p.path))).pipe(
+      Effect.zipRight(publisher === undefined ? Effect.void : publisher.unpublish(parts.map((p) => p.path)))
+    )
 
   const removePartsWhere = (dataset: string, slice: string, seq: number, remove: (partSeq: number) => boolean) =>
     Effect.suspend(() => {
@@ -269,16 +284,17 @@ export const makeParquetSink = (outDirInput: string, db: DuckDBInstance): Parque
             throw e
           })
           const dirs = new Set<string>()
-          let removed = 0
+          const removed: string[] = []
           for (const entry of entries) {
             const m = entry.isFile() ? pattern.exec(entry.name) : null
             if (m === null || !remove(Number(m[1]))) continue
             await fs.unlink(path.join(entry.parentPath, entry.name))
             dirs.add(entry.parentPath)
-            removed++
+            removed.push(path.join(entry.parentPath, entry.name))
           }
           for (const dir of dirs) await fsyncPath(dir)
-          return removed
+          if (publisher !== undefined) await Effect.runPromise(publisher.unpublish(removed))
+          return removed.length
         },
         catch: asSinkError("Io", root)
       })
@@ -318,11 +334,16 @@ const openDuckDB = Effect.acquireRelease(
   (db) => Effect.sync(() => db.closeSync())
 )
 
-/** Connections are closed before the instance (finalizers run in reverse order). */
+/**
+ * Connections are closed before the instance (finalizers run in reverse order). A bucket output
+ * store, when one is provided, is told of every part (a folder's store needs nothing).
+ */
 const openSink = (outDir: string, db: DuckDBInstance) =>
-  Effect.acquireRelease(
-    Effect.sync(() => makeParquetSink(outDir, db)),
-    (sink) => Effect.sync(() => sink.close())
+  Effect.flatMap(Effect.serviceOption(OutputStore), (store) =>
+    Effect.acquireRelease(
+      Effect.sync(() => makeParquetSink(outDir, db, Option.isSome(store) && store.value.kind === "bucket" ? store.value : undefined)),
+      (sink) => Effect.sync(() => sink.close())
+    )
   )
 
 export class ParquetSink extends Context.Tag("chainetl/ParquetSink")<ParquetSink, ParquetSinkService>() {

@@ -1,0 +1,51 @@
+/**
+ * An object store in memory, for tests of what the bucket output does without a server: the same
+ * calls as the SDK client (S3Objects.ts), ETags as S3 gives them for a single PUT (the MD5), and a
+ * log of every call. `failUploads` makes uploads whose key matches fail, as a server refusing them.
+ */
+import { createHash } from "node:crypto"
+import * as fs from "node:fs/promises"
+import type { ObjectStoreClient } from "./OutputStore.ts"
+
+export interface MemoryObjects {
+  readonly client: ObjectStoreClient
+  readonly objects: Map<string, Buffer>
+  /** `put <key>`, `get <key>`, `delete <key>` in the order they happened. */
+  readonly log: string[]
+  failUploads: RegExp | undefined
+}
+
+export const memoryObjects = (): MemoryObjects => {
+  const objects = new Map<string, Buffer>()
+  const log: string[] = []
+  const self: MemoryObjects = {
+    objects,
+    log,
+    failUploads: undefined,
+    client: {
+      list: async (prefix) =>
+        [...objects].filter(([k]) => k.startsWith(prefix)).map(([key, b]) => ({ key, size: b.length, etag: createHash("md5").update(b).digest("hex") })),
+      download: async (key, file) => {
+        log.push(`get ${key}`)
+        const body = objects.get(key)
+        if (body === undefined) throw new Error(`NoSuchKey ${key}`)
+        await fs.writeFile(file, body)
+      },
+      upload: async (file, key) => {
+        if (self.failUploads?.test(key) === true) throw new Error(`InternalError: upload of ${key} refused`)
+        log.push(`put ${key}`)
+        objects.set(key, await fs.readFile(file))
+      },
+      remove: async (keys) => {
+        for (const k of keys) {
+          log.push(`delete ${k}`)
+          objects.delete(k)
+        }
+      },
+      createIfAbsent: async (key, body) => void (objects.has(key) ? undefined : objects.set(key, Buffer.from(body))),
+      read: async (key) => objects.get(key)?.toString("utf8"),
+      check: async () => undefined
+    }
+  }
+  return self
+}
