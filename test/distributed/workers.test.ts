@@ -60,15 +60,15 @@ const until = async <A>(what: string, f: () => Promise<A | undefined>, ms = 60_0
   }
 }
 
-const backfillArgs = (job: string, out: string, extra: ReadonlyArray<string> = []) => [
+const backfillArgs = (job: string, out: string, extra: ReadonlyArray<string> = [], range: readonly [string, string, string] = [FROM, TO, WINDOW]) => [
   "backfill",
   "primary_blocks",
   "--from",
-  FROM,
+  range[0],
   "--to",
-  TO,
+  range[1],
   "--window",
-  WINDOW,
+  range[2],
   "--part-rows",
   "20",
   "--job",
@@ -78,6 +78,44 @@ const backfillArgs = (job: string, out: string, extra: ReadonlyArray<string> = [
   "--quiet",
   ...extra
 ]
+
+const envOf = () => ({
+  CHAINETL_BASE_URL: proxy.url,
+  CHAINETL_METRICS_URL: emu.metricsUrl,
+  CHAINETL_NODE_URL: emu.nodeUrl,
+  CHAINETL_STATE_URL: pg.url,
+  CHAINETL_WORKER_LEASE_SECONDS: String(LEASE_SECONDS),
+  CHAINETL_QUEUE_SWEEP_SECONDS: "1",
+  CHAINETL_QUEUE_POLL_MS: "200"
+})
+
+type Held = { pid: number; dataset: string; slice: string }
+
+/** A slice held by one of `workers`, with a part committed and more to come. */
+const sliceMidWay = (workers: ReadonlyArray<CliProcess>) =>
+  until("a slice mid-way", async () => {
+    const rows = await query<Held>(
+      (sql) => sql`SELECT h.pid, h.dataset, h.slice FROM chainetl_slice_holders h
+                   JOIN chainetl_checkpoints c USING (output_id, dataset, slice)
+                   WHERE c.state->>'status' = 'running' AND (c.state->>'rowsCommitted')::int > 0`
+    )
+    return rows.find((r) => workers.some((w) => w.pid === r.pid))
+  })
+
+const holderOf = async (victim: Held): Promise<number | undefined> =>
+  (await query<{ pid: number }>((sql) => sql`SELECT pid FROM chainetl_slice_holders WHERE dataset = ${victim.dataset} AND slice = ${victim.slice}`))[0]?.pid
+
+const checkpointOf = async (victim: Held): Promise<CheckpointState | undefined> =>
+  (await query<{ state: CheckpointState }>((sql) => sql`SELECT state FROM chainetl_checkpoints WHERE dataset = ${victim.dataset} AND slice = ${victim.slice}`))[0]?.state
+
+/** The same backfill by one process alone, compared with `out` both ways. */
+const equalsLocal = async (jobFile: string, out: string, localOut: string, range?: readonly [string, string, string]) => {
+  const alone = await runCli(backfillArgs(jobFile, localOut, [], range), { CHAINETL_BASE_URL: emu.baseUrl, CHAINETL_METRICS_URL: emu.metricsUrl, CHAINETL_NODE_URL: emu.nodeUrl })
+  expect(alone.code, alone.stderr).toBe(0)
+  const diffs = await compareCatalogs(out, localOut)
+  expect(diffs.filter((d) => d.onlyA !== 0 || d.onlyB !== 0 || d.rowsA !== d.rowsB)).toEqual([])
+  return diffs
+}
 
 describe("chainetl worker: distributed slices", () => {
   it("given --distributed without CHAINETL_STATE_URL, or with --emulator, when it starts, then it is refused (exit 2) naming what is missing, and nothing is created", async () => {
@@ -100,30 +138,13 @@ describe("chainetl worker: distributed slices", () => {
     const jobFile = path.join(dir, "job.json")
     await fs.writeFile(jobFile, JSON.stringify({ networks: ["mainnet"], primaryBlockchains: ["c-chain"] }))
     const out = path.join(dir, "out")
-    const env = {
-      CHAINETL_BASE_URL: proxy.url,
-      CHAINETL_METRICS_URL: emu.metricsUrl,
-      CHAINETL_NODE_URL: emu.nodeUrl,
-      CHAINETL_STATE_URL: pg.url,
-      CHAINETL_WORKER_LEASE_SECONDS: String(LEASE_SECONDS),
-      CHAINETL_QUEUE_SWEEP_SECONDS: "1",
-      CHAINETL_QUEUE_POLL_MS: "200"
-    }
+    const env = envOf()
     const workers: CliProcess[] = []
     try {
       for (let i = 0; i < 3; i++) workers.push(startCli(["worker", "--out", out, "--concurrency", "1"], env))
       const enqueuer = startCli(backfillArgs(jobFile, out, ["--distributed"]), env)
 
-      // a slice held by a worker, with a part committed and more to come
-      type Held = { pid: number; dataset: string; slice: string }
-      const victim = await until("a slice mid-way", async () => {
-        const rows = await query<Held>(
-          (sql) => sql`SELECT h.pid, h.dataset, h.slice FROM chainetl_slice_holders h
-                       JOIN chainetl_checkpoints c USING (output_id, dataset, slice)
-                       WHERE c.state->>'status' = 'running' AND (c.state->>'rowsCommitted')::int > 0`
-        )
-        return rows.find((r) => workers.some((w) => w.pid === r.pid))
-      })
+      const victim = await sliceMidWay(workers)
       // meanwhile a local run on the same output is refused: the distributed run holds it
       const local = await runCli(backfillArgs(jobFile, out), env)
       expect(local.code).toBe(1)
@@ -132,14 +153,7 @@ describe("chainetl worker: distributed slices", () => {
       const killed = workers.find((w) => w.pid === victim.pid)!
       killed.kill()
       const killedAt = Date.now()
-      const successor = await until(
-        "the slice's takeover",
-        async () => {
-          const rows = await query<{ pid: number }>((sql) => sql`SELECT pid FROM chainetl_slice_holders WHERE dataset = ${victim.dataset} AND slice = ${victim.slice}`)
-          return rows.find((r) => r.pid !== victim.pid)
-        },
-        120_000
-      )
+      const successor = { pid: await until("the slice's takeover", async () => ((await holderOf(victim)) ?? victim.pid) === victim.pid ? undefined : holderOf(victim), 120_000) }
       const takeoverSeconds = (Date.now() - killedAt) / 1000
       console.log(`takeover of ${victim.dataset}/${victim.slice}: ${takeoverSeconds.toFixed(1)} s after SIGKILL (lease ${LEASE_SECONDS} s, sweep 1 s, poll 0.2 s), by pid ${successor.pid}`)
       // bounded: lease + sweep + poll, with room for a loaded machine
@@ -177,13 +191,8 @@ describe("chainetl worker: distributed slices", () => {
       expect(await filesBelow(path.join(out, "_staging"))).toEqual([])
 
       // equal to one process doing the same backfill alone
-      const localOut = path.join(dir, "local")
-      const alone = await runCli(backfillArgs(jobFile, localOut), { CHAINETL_BASE_URL: emu.baseUrl, CHAINETL_METRICS_URL: emu.metricsUrl, CHAINETL_NODE_URL: emu.nodeUrl })
-      expect(alone.code, alone.stderr).toBe(0)
-      const diffs = await compareCatalogs(out, localOut)
-      const blocks = diffs.find((d) => d.dataset === "primary_blocks")!
-      expect(blocks.rowsA).toBeGreaterThan(2_000)
-      expect(diffs.filter((d) => d.onlyA !== 0 || d.onlyB !== 0 || d.rowsA !== d.rowsB)).toEqual([])
+      const diffs = await equalsLocal(jobFile, out, path.join(dir, "local"))
+      expect(diffs.find((d) => d.dataset === "primary_blocks")!.rowsA).toBeGreaterThan(2_000)
     } finally {
       for (const w of workers) w.kill()
       const exits = await Promise.all(workers.map((w) => w.exited))
@@ -191,4 +200,44 @@ describe("chainetl worker: distributed slices", () => {
       console.log(exits.map((e) => e.stderr).join("\n"))
     }
   }, 240_000)
+
+  it("given a worker stalled past its lease (SIGSTOP) mid-slice, when its job goes to another worker, then that worker cannot crawl the slice while the stalled one holds its lock, and once the stalled one resumes it stops and the slice is finished once", async () => {
+    const range = ["2025-01-01", "2025-01-02", "12h"] as const
+    const dir = await tempDir("dist-stall")
+    const jobFile = path.join(dir, "job.json")
+    await fs.writeFile(jobFile, JSON.stringify({ networks: ["mainnet"], primaryBlockchains: ["c-chain"] }))
+    const out = path.join(dir, "out")
+    const env = envOf()
+    const workers: CliProcess[] = []
+    try {
+      for (let i = 0; i < 2; i++) workers.push(startCli(["worker", "--out", out, "--concurrency", "1"], env))
+      const enqueuer = startCli(backfillArgs(jobFile, out, ["--distributed"], range), env)
+      const victim = await sliceMidWay(workers)
+      const stalled = workers.find((w) => w.pid === victim.pid)!
+      const other = workers.find((w) => w.pid !== victim.pid)!
+      stalled.child.kill("SIGSTOP")
+      const frozen = await checkpointOf(victim)
+      // past the lease the job is handed to the other worker, which finds the slice locked
+      const handedBack = new Promise<void>((resolve) => other.child.stderr!.on("data", (d: Buffer) => void (d.toString().includes("another worker still holds the slice") ? resolve() : undefined)))
+      await Promise.race([handedBack, new Promise((_, reject) => setTimeout(() => reject(new Error("the other worker never asked for the stalled slice")), 60_000))])
+      // nobody wrote the slice meanwhile: same holder, same checkpoint
+      expect(await holderOf(victim)).toBe(victim.pid)
+      expect((await checkpointOf(victim))?.lastSeq).toBe(frozen?.lastSeq)
+      stalled.child.kill("SIGCONT")
+      const done = await enqueuer.exited
+      expect(done.code, done.stderr).toBe(0)
+      stalled.kill()
+      const stalledExit = await stalled.exited
+      // it learnt it had lost the lease and stopped; the slice was finished by the other worker
+      expect(stalledExit.stderr).toMatch(/lease lost after .*, stopped/)
+      expect((await checkpointOf(victim))?.status).toBe("done")
+      await equalsLocal(jobFile, out, path.join(dir, "local"), range)
+    } finally {
+      for (const w of workers) {
+        w.child.kill("SIGCONT")
+        w.kill()
+      }
+      await Promise.all(workers.map((w) => w.exited))
+    }
+  }, 180_000)
 })
