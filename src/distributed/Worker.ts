@@ -96,7 +96,10 @@ export const workOne = (options: WorkerOptions, lease: Lease) =>
         Effect.repeat({ schedule: Schedule.spaced(Duration.millis((queue.leaseSeconds * 1000) / 3)), while: (ok) => ok }),
         Effect.as(undefined)
       )
-      const result = yield* Effect.race(crawl, Effect.delay(lost, Duration.millis((queue.leaseSeconds * 1000) / 3)))
+      const result = yield* Effect.race(crawl, Effect.delay(lost, Duration.millis((queue.leaseSeconds * 1000) / 3))).pipe(
+        // a worker told to stop (SIGTERM, Ctrl-C) hands its slices back at once rather than at lease end
+        Effect.onInterrupt(() => queue.release(lease, "worker stopped").pipe(Effect.ignore))
+      )
       if (result === undefined) {
         return yield* say(options.quiet, `${name}: lease lost after ${((Date.now() - startedAt) / 1000).toFixed(1)} s, stopped; its next holder resumes it`)
       }
@@ -123,9 +126,22 @@ const slot = (options: WorkerOptions) =>
     }
   })
 
+/** Resolves on SIGTERM or SIGINT: the worker stops, its slices unlocked and handed back. */
+const stopSignal = Effect.async<void>((resume) => {
+  const stop = () => resume(Effect.void)
+  process.once("SIGTERM", stop)
+  process.once("SIGINT", stop)
+  return Effect.sync(() => {
+    process.off("SIGTERM", stop)
+    process.off("SIGINT", stop)
+  })
+})
+
 export const runWorker = (options: WorkerOptions) =>
   Effect.gen(function* () {
     yield* SqlClient.SqlClient
     yield* say(options.quiet, `serving ${options.out}, ${options.concurrency} slice(s) at a time, lease ${options.distributed.leaseSeconds} s`)
-    yield* Effect.all(Array.from({ length: options.concurrency }, () => slot(options)), { concurrency: "unbounded", discard: true })
+    const slots = Effect.all(Array.from({ length: options.concurrency }, () => slot(options)), { concurrency: "unbounded", discard: true })
+    yield* Effect.raceFirst(slots, stopSignal)
+    yield* say(options.quiet, "stopped")
   })

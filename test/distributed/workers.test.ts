@@ -197,7 +197,8 @@ describe("chainetl worker: distributed slices", () => {
       for (const w of workers) w.kill()
       const exits = await Promise.all(workers.map((w) => w.exited))
       for (const e of exits) expect(e.stderr).not.toContain(PG_PASSWORD)
-      console.log(exits.map((e) => e.stderr).join("\n"))
+      // the workers' own account of the handover
+      console.log(exits.flatMap((e) => e.stderr.split("\n")).filter((l) => /taken over|lease lost|handed back/.test(l)).join("\n"))
     }
   }, 240_000)
 
