@@ -11,7 +11,8 @@
  *     (Runner.finishRun): the enqueuer, not a worker, since it alone knows when all are done.
  * A 401/403 reported by a worker stops the run as locally: the jobs still waiting are withdrawn.
  */
-import { Clock, Effect, Schedule } from "effect"
+import { Clock, Effect, Option, Schedule } from "effect"
+import { SourceStats } from "../source/SourceStats.ts"
 import { emit } from "../crawl/Progress.ts"
 import { ParquetSink } from "../sink/ParquetSink.ts"
 import { ensureOutputId } from "../state/OutputId.ts"
@@ -88,9 +89,19 @@ export const runDistributed = (options: RunOptions, settings: DistributedSetting
         stoppedBy ??= done.find((r) => r.stopsRun === true)
         results.push(...markReplacing(previous.get(dataset.name) ?? new Set(), done))
       }
+      // the requests were the workers': their slices' counters, summed under one entry
+      const stats = yield* Effect.serviceOption(SourceStats)
+      if (Option.isSome(stats)) {
+        for (const r of results) {
+          yield* stats.value.add(WORKERS_HOST, { requests: r.requests, retries: r.retries, rateLimited: r.rateLimited, bytesReceived: r.bytes, limiterWaitMs: r.waitMs })
+        }
+      }
       return yield* finishRun(options, selected, started, report, results, stoppedBy)
     })
   )
+
+/** The run report's `hosts` entry of a distributed run (its waits: limiter and Retry-After together). */
+export const WORKERS_HOST = "workers"
 
 const WITHDRAWN = "withdrawn: the run stopped"
 

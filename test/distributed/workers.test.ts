@@ -169,6 +169,9 @@ describe("chainetl worker: distributed slices", () => {
       const report = reports.find((r) => r.status === "succeeded")!
       expect(report.planned).toBe(6)
       expect(report.slices.map((s) => s.status)).toEqual(Array(6).fill("done"))
+      // the workers' requests, summed under one entry of the report's hosts
+      expect(report.hosts["workers"]?.requests).toBe(report.slices.reduce((n, s) => n + s.requests, 0))
+      expect(report.hosts["workers"]?.requests).toBeGreaterThanOrEqual(36)
 
       // every slice committed once: one completed job per slice, the killed one taken again
       const outputId = (await Effect.runPromise(readOutputId(out)))!
