@@ -3,8 +3,8 @@
  * step handed to `chainetl worker` processes through the queue. The recipe:
  *  1. hold the output (one distributed run at a time; the writer lock exclusive, as a local run);
  *  2–3. clear leftovers and plan exactly as a local run does (Runner.prepareRun);
- *  4. enqueue one job per slice (its key fixed by output, dataset and slice: enqueueing again
- *     joins the jobs already queued), let the workers in (the writer lock shared), and wait for
+ *  4. let the workers in (the writer lock shared), enqueue one job per slice (its key fixed by
+ *     output, dataset and slice: enqueueing again joins the jobs already queued), and wait for
  *     every job to finish, reporting slices as workers finish them;
  *  5–7. once every job has finished, take the writer lock exclusive again (no worker writes),
  *     clear what killed workers staged, compact, rebuild the catalog and write the run report
@@ -69,8 +69,9 @@ export const runDistributed = (options: RunOptions, settings: DistributedSetting
           return { id: jobId(outputId, dataset.name, slice.id), job }
         })
       )
-      yield* queue.enqueue(jobs)
+      // workers in first: a job taken while the output is still exclusive would only be handed back
       yield* hold.share
+      yield* queue.enqueue(jobs)
       const outcomes = yield* waitForJobs(jobs.map((j) => j.job), jobs.map((j) => j.id), settings)
       // 5–7.
       yield* hold.exclusive(2 * settings.leaseSeconds + 30)

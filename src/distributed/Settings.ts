@@ -6,7 +6,8 @@
  *    queue (default 5, at least 1);
  *  - CHAINETL_QUEUE_POLL_MS: how often an idle worker asks for a job, and the enqueuer for
  *    progress (default 1000, at least 100).
- * A dead worker's slice is taken over within lease + sweep + poll (about 36 s by default).
+ * A dead worker's slice is taken over within lease + sweep + 1 s (the retry delay) + poll
+ * (about 37 s by default).
  */
 import { Config, Effect } from "effect"
 import { ConfigError } from "../Errors.ts"

@@ -25,7 +25,7 @@ export interface SliceJob {
  * engine's ids are, cut from a SHA-256 of the three names.
  */
 export const jobId = (outputId: string, dataset: string, sliceId: string): string => {
-  const h = createHash("sha256").update(`chainetl slice|${outputId}|${dataset}|${sliceId}`).digest("hex")
+  const h = createHash("sha256").update(JSON.stringify(["chainetl slice", outputId, dataset, sliceId])).digest("hex")
   // version 5-like and RFC 4122 variant bits, so the value is a well-formed UUID
   const variant = ((parseInt(h[16]!, 16) & 0x3) | 0x8).toString(16)
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20, 32)}`
