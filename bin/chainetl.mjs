@@ -2,30 +2,14 @@
 // Runs the compiled CLI (dist/, built by `npm install`'s prepare script: no step to forget) when it
 // is newer than every source file, else the TypeScript sources through tsx, so an edited checkout
 // never runs stale code.
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs"
+import { existsSync, readFileSync } from "node:fs"
 import { fileURLToPath } from "node:url"
+import { distIsFresh } from "./freshness.mjs"
 
 const root = fileURLToPath(new URL("..", import.meta.url))
 const built = `${root}dist/cli/bin.js`
 
-const newestSource = (dir) => {
-  let newest = 0
-  for (const e of readdirSync(dir, { withFileTypes: true })) {
-    const p = `${dir}/${e.name}`
-    if (e.isDirectory()) newest = Math.max(newest, newestSource(p))
-    else if (e.name.endsWith(".ts")) newest = Math.max(newest, statSync(p).mtimeMs)
-  }
-  return newest
-}
-
-const fresh = () => {
-  try {
-    const at = statSync(built).mtimeMs
-    return ["src", "pipelines", "schemas"].every((d) => newestSource(`${root}${d}`) <= at)
-  } catch {
-    return false
-  }
-}
+const fresh = () => distIsFresh(root)
 
 const args = process.argv.slice(2)
 const helpOf = args.length === 1 && args[0] === "--help" ? "chainetl" : args.length === 2 && args[1] === "--help" ? args[0] : undefined

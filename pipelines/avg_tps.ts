@@ -6,20 +6,16 @@
  * changes like route 5's (rule 1) and the route has no time window: the whole series is fetched
  * each run and replaces the previous one (`rerun: "replace"`).
  */
-import { Schema } from "effect"
 import type { DatasetDef } from "../src/crawl/Dataset.ts"
 import { makeSlice, type Slice } from "../src/crawl/Slice.ts"
 import { restListing } from "../src/crawl/RestListing.ts"
 import type { RestClient } from "../src/source/RestClient.ts"
-import { UnixSeconds, decoder, NumberLike } from "../src/transform/Decode.ts"
+import { wireDecoder } from "../src/transform/WireColumns.ts"
 import { schema } from "../schemas/avg_tps.ts"
 import { columnKey } from "./_shared.ts"
 
-const Point = Schema.Struct({
-  item: Schema.Struct({ timestamp: UnixSeconds, value: NumberLike }),
-  page: Schema.Struct({ lastRun: Schema.optional(UnixSeconds) })
-})
-const decodePoint = decoder(Point)
+// every column but chain_id is read as its schema declares (`from`)
+const wire = wireDecoder(schema)
 
 const chainOf = (s: Slice): string => s.params["chain_id"] ?? ""
 
@@ -39,8 +35,5 @@ export const dataset: DatasetDef<RestClient> = {
     tokenTtlSeconds: 86_400
   }),
   rerun: "replace",
-  toRow: (raw, slice) => {
-    const { item, page } = decodePoint(raw)
-    return { chain_id: chainOf(slice), period_start: item.timestamp, value: item.value, last_run: page.lastRun ?? null }
-  }
+  toRow: (raw, slice) => wire(raw, { chain_id: chainOf(slice) })
 }

@@ -7,32 +7,19 @@
  * then committed) still stop at the same place: the heights 0..floor that are all present, and
  * any island above them a listing cut short (an expired token) left behind.
  */
-import { Effect, Schema } from "effect"
+import { Effect } from "effect"
 import type { DatasetDef, SourceClients } from "../src/crawl/Dataset.ts"
 import { OutputReader } from "../src/crawl/OutputReader.ts"
 import { restListing } from "../src/crawl/RestListing.ts"
 import { makeSlice } from "../src/crawl/Slice.ts"
-import { UnixSeconds, decoder } from "../src/transform/Decode.ts"
+import { wireDecoder } from "../src/transform/WireColumns.ts"
 import { schema } from "../schemas/evm_blocks.ts"
 import { columnKey, utcDate } from "./_shared.ts"
-import { Amount, Int, latestBlock } from "./_evm.ts"
+import { latestBlock } from "./_evm.ts"
 import { withGrain } from "../src/crawl/Grain.ts"
 
-const Block = Schema.Struct({
-  blockNumber: Amount,
-  blockTimestamp: UnixSeconds,
-  blockHash: Schema.String,
-  parentHash: Schema.String,
-  txCount: Int,
-  baseFee: Amount,
-  gasUsed: Amount,
-  gasLimit: Amount,
-  gasCost: Amount,
-  feesSpent: Amount,
-  cumulativeTransactions: Amount
-})
-
-const decode = decoder(Block)
+// every column but chain_id is read as its schema declares (`from`)
+const wire = wireDecoder(schema)
 
 /** What was committed when a run's listing began, and where it is in the route's pages. */
 interface Cursor {
@@ -113,21 +100,5 @@ export const dataset: DatasetDef<SourceClients> = withGrain({
         return { records, next: more ? JSON.stringify({ ...at, token: page.next } satisfies Cursor) : undefined }
       })
   },
-  toRow: (raw, slice) => {
-    const b = decode(raw)
-    return {
-      chain_id: slice.params["chain_id"],
-      block_number: b.blockNumber,
-      block_timestamp: b.blockTimestamp,
-      block_hash: b.blockHash,
-      parent_hash: b.parentHash,
-      tx_count: b.txCount,
-      base_fee: b.baseFee,
-      gas_used: b.gasUsed,
-      gas_limit: b.gasLimit,
-      gas_cost: b.gasCost,
-      fees_spent: b.feesSpent,
-      cumulative_transactions: b.cumulativeTransactions
-    }
-  }
+  toRow: (raw, slice) => wire(raw, { chain_id: slice.params["chain_id"] })
 })

@@ -4,42 +4,17 @@
  * re-cut history by `chainetl backfill`. The head window is topped up from its last completion
  * minus the lookback until a run completes it an hour past its end.
  */
-import { Schema } from "effect"
 import type { DatasetDef } from "../src/crawl/Dataset.ts"
 import { windowListing } from "../src/crawl/WindowListing.ts"
 import { type WindowSpec, windowSlices } from "../src/crawl/Windows.ts"
 import type { RestClient } from "../src/source/RestClient.ts"
-import { DecimalString, IntegerLike, UnixSeconds, decoder } from "../src/transform/Decode.ts"
+import { wireDecoder } from "../src/transform/WireColumns.ts"
 import { schema } from "../schemas/primary_blocks.ts"
 import { columnKey, DAY, HOUR, latestPrimaryBlockTime, NETWORK_LAUNCH, utcDate } from "./_shared.ts"
 import { withGrain } from "../src/crawl/Grain.ts"
 
-const opt = Schema.optional
-
-const Block = Schema.Struct({
-  blockNumber: DecimalString,
-  blockHash: Schema.String,
-  parentHash: Schema.String,
-  blockTimestamp: UnixSeconds,
-  blockType: Schema.String,
-  txCount: Schema.Number.pipe(Schema.int()),
-  transactions: Schema.Array(Schema.String),
-  blockSizeBytes: IntegerLike,
-  l1ValidatorsAccruedFees: opt(IntegerLike),
-  activeL1Validators: opt(IntegerLike),
-  currentSupply: opt(DecimalString),
-  proposerDetails: opt(
-    Schema.Struct({
-      proposerId: opt(Schema.String),
-      proposerParentId: opt(Schema.String),
-      proposerNodeId: opt(Schema.String),
-      proposerPChainHeight: opt(IntegerLike),
-      proposerTimestamp: opt(UnixSeconds)
-    })
-  )
-})
-
-const decode = decoder(Block)
+// every column but the Hive keys is read as its schema declares (`from`)
+const wire = wireDecoder(schema)
 
 const windows: WindowSpec = {
   bases: (job) => job.networks.flatMap((network) => job.primaryBlockchains.map((blockchain) => ({ network, blockchain }))),
@@ -75,28 +50,5 @@ export const dataset: DatasetDef<RestClient> = withGrain({
     timeField: "blockTimestamp",
     pageSize: 100
   }),
-  toRow: (raw, slice) => {
-    const b = decode(raw)
-    const p = b.proposerDetails
-    return {
-      network: slice.params["network"],
-      blockchain: slice.params["blockchain"],
-      block_number: b.blockNumber,
-      block_hash: b.blockHash,
-      parent_hash: b.parentHash,
-      block_timestamp: b.blockTimestamp,
-      block_type: b.blockType,
-      tx_count: b.txCount,
-      transactions: b.transactions,
-      block_size_bytes: b.blockSizeBytes,
-      l1_validators_accrued_fees: b.l1ValidatorsAccruedFees ?? null,
-      active_l1_validators: b.activeL1Validators ?? null,
-      current_supply: b.currentSupply ?? null,
-      proposer_id: p?.proposerId ?? null,
-      proposer_parent_id: p?.proposerParentId ?? null,
-      proposer_node_id: p?.proposerNodeId ?? null,
-      proposer_p_chain_height: p?.proposerPChainHeight ?? null,
-      proposer_timestamp: p?.proposerTimestamp ?? null
-    }
-  }
+  toRow: (raw, slice) => wire(raw, { network: slice.params["network"], blockchain: slice.params["blockchain"] })
 })

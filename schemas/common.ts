@@ -35,6 +35,15 @@
  * Arrow type holds; `ts` and `date` hold 2000-01-01 to 2200-01-01 UTC (`FIRST_INSTANT_MS`,
  * `LAST_INSTANT_MS`); `uint256` 0 to 2^256 − 1 (`uint256Values`).
  *
+ * ## Wire
+ * A column the service hands over as one field says so where it is declared:
+ * `amount("block_number", "Block height", { from: "blockNumber" })`. That one line then drives the
+ * record's decoding (src/transform/WireColumns.ts picks the wire type from the column's type: a
+ * decimal string for `amount`, a JSON integer for `int64`, Unix seconds for `ts`, …; `wire` names
+ * the other spelling where the service uses it), the Arrow type and the catalog comment,
+ * and the pipeline's `toRow` adds only what the record does not hold (slice keys, derived
+ * values). The field is required (present, of its type) unless `optional: true` (absent: null).
+ *
  * `ts` takes both spellings because sources differ: JSON APIs give seconds or ISO strings (a
  * `Date` holds them exactly, at millisecond precision), while node RPCs can give nanosecond
  * clocks that only a bigint of microseconds keeps.
@@ -54,7 +63,24 @@ export interface FieldOptions {
    * Off by default: a negative amount, height, count or index is a reject (see Ranges above).
    */
   readonly signed?: boolean
+  /**
+   * Where the column comes from in the service's record (see "Wire" below): a field name, or a
+   * dotted path into a nested object (`proposerDetails.proposerId`).
+   */
+  readonly from?: string
+  /** With `from`: the service may leave the field out (the column is then null). Off: required. */
+  readonly optional?: boolean
+  /**
+   * With `from`, `amount` and `int64` only: how the service spells the number when it is not the
+   * column's usual spelling (`amount`: a decimal string, `int64`: a JSON integer).
+   */
+  readonly wire?: "decimal-string" | "integer"
 }
+
+/** Metadata keys of a column read straight from the record (`from`, `optional`: see Wire). */
+export const FROM_KEY = "chainetl.from"
+export const OPTIONAL_KEY = "chainetl.optional"
+export const WIRE_KEY = "chainetl.wire"
 
 /** The metadata key that carries a column's or a dataset's comment into the catalog. */
 export const COMMENT_KEY = "comment"
@@ -95,6 +121,15 @@ export class OutOfRange extends RangeError {
 const signedness = (options: FieldOptions | undefined): ReadonlyArray<readonly [string, string]> =>
   options?.signed === true ? [[SIGNED_KEY, "true"]] : []
 
+const wire = (options: FieldOptions | undefined): ReadonlyArray<readonly [string, string]> =>
+  options?.from === undefined
+    ? []
+    : [
+        [FROM_KEY, options.from],
+        ...(options.optional === true ? [[OPTIONAL_KEY, "true"] as const] : []),
+        ...(options.wire === undefined ? [] : [[WIRE_KEY, options.wire] as const])
+      ]
+
 export const SNAKE_CASE = /^[a-z][a-z0-9_]*$/
 
 export const isSnakeCase = (name: string): boolean => SNAKE_CASE.test(name)
@@ -106,7 +141,7 @@ const field = <T extends arrow.DataType>(
   options: FieldOptions | undefined,
   extra: ReadonlyArray<readonly [string, string]> = []
 ): arrow.Field<T> =>
-  new arrow.Field(name, type, options?.nullable ?? true, new Map([[COMMENT_KEY, comment], ...extra]))
+  new arrow.Field(name, type, options?.nullable ?? true, new Map([[COMMENT_KEY, comment], ...extra, ...wire(options)]))
 
 export const str = (name: string, comment: string, options?: FieldOptions) =>
   field(name, new arrow.Utf8(), comment, options)

@@ -6,6 +6,7 @@
  */
 import { Config, Context, Effect, Either, Layer, Option, Redacted } from "effect"
 import { ConfigError } from "./Errors.ts"
+import { type ApiKey, type KeyBudgetInput, resolveApiKeys } from "./source/ApiKeys.ts"
 
 /** Backoff and Retry-After tuning. Not in the environment: tests shrink it to run fast. */
 export interface RetryTuning {
@@ -28,7 +29,11 @@ export interface SourceSettings {
   readonly metricsUrl: string
   /** Node root, without trailing slash; /ext/bc/<chain> is appended. */
   readonly nodeUrl: string
-  readonly apiKey: Option.Option<Redacted.Redacted<string>>
+  /**
+   * The chain-data service's keys with their budgets (source/ApiKeys.ts): none, the one of
+   * CHAINETL_API_KEY (named `default`), or those of CHAINETL_API_KEYS.
+   */
+  readonly apiKeys: ReadonlyArray<ApiKey>
   /** Lower-cased header name carrying the key to the chain-data service. */
   readonly apiKeyHeader: string
   readonly out: string
@@ -56,6 +61,12 @@ export interface SourceSettingsInput {
   readonly metricsUrl?: string
   readonly nodeUrl?: string
   readonly apiKey?: string | Redacted.Redacted<string>
+  /** `name=secret,name=secret` (CHAINETL_API_KEYS). */
+  readonly apiKeys?: string | Redacted.Redacted<string>
+  /** Per key name: its budget (the job's `apiKeys`). */
+  readonly keyBudgets?: Readonly<Record<string, KeyBudgetInput>>
+  /** How errors name where `keyBudgets` came from (the job file). */
+  readonly keyBudgetsField?: string
   readonly apiKeyHeader?: string
   readonly out?: string
   readonly timeoutMs?: number | string
@@ -68,7 +79,7 @@ export interface SourceSettingsInput {
   readonly retry?: Partial<RetryTuning>
 }
 
-type Field = Exclude<keyof SourceSettingsInput, "retry">
+type Field = Exclude<keyof SourceSettingsInput, "retry" | "keyBudgets" | "keyBudgetsField">
 
 /** The name errors use for each field (its environment variable) unless the caller relabels it. */
 export const envNames: Readonly<Record<Field, string>> = {
@@ -76,6 +87,7 @@ export const envNames: Readonly<Record<Field, string>> = {
   metricsUrl: "CHAINETL_METRICS_URL",
   nodeUrl: "CHAINETL_NODE_URL",
   apiKey: "CHAINETL_API_KEY",
+  apiKeys: "CHAINETL_API_KEYS",
   apiKeyHeader: "CHAINETL_API_KEY_HEADER",
   out: "CHAINETL_OUT",
   timeoutMs: "CHAINETL_TIMEOUT_MS",
@@ -250,12 +262,19 @@ export const makeSourceSettings = (
     const rateBurst = yield* parseNumber(label("rateBurst"), input.rateBurst, concurrency, {
       integer: true, min: 1, expected: "a positive integer", example: String(concurrency)
     })
-    const key = typeof input.apiKey === "string" ? Redacted.make(input.apiKey) : input.apiKey
+    const redact = (v: string | Redacted.Redacted<string> | undefined) => (typeof v === "string" ? Redacted.make(v) : v)
+    const apiKeys = yield* resolveApiKeys({
+      single: redact(input.apiKey),
+      list: redact(input.apiKeys),
+      budgets: input.keyBudgets,
+      budgetsField: input.keyBudgetsField ?? "job",
+      defaults: { rate: rateLimit, burst: rateBurst }
+    })
     return {
       baseUrl,
       metricsUrl,
       nodeUrl,
-      apiKey: key === undefined || Redacted.value(key) === "" ? Option.none() : Option.some(key),
+      apiKeys,
       apiKeyHeader: header.toLowerCase(),
       out,
       timeoutMs,
@@ -277,6 +296,7 @@ export const sourceSettingsConfig: Config.Config<SourceSettingsInput> = Config.a
   metricsUrl: optional(envNames.metricsUrl),
   nodeUrl: optional(envNames.nodeUrl),
   apiKey: Config.option(Config.redacted(envNames.apiKey)),
+  apiKeys: Config.option(Config.redacted(envNames.apiKeys)),
   apiKeyHeader: optional(envNames.apiKeyHeader),
   out: optional(envNames.out),
   timeoutMs: optional(envNames.timeoutMs),

@@ -18,6 +18,7 @@ export class SourceError extends Data.TaggedError("SourceError")<{
     | "NoProgress" // a listing went on for too many pages without a key new to this pass
     | "Auth" // 401/403: the service refused our credentials; the run stops (crawl/RunStop.ts)
     | "TooLarge" // an answer's body is past the cap (CHAINETL_MAX_BODY_MB)
+    | "KeyBudget" // the API keys' shared budget (PostgreSQL) could not be asked for a token
   /** Which request: method, service and path (never the API key). */
   readonly request: string
   readonly status?: number

@@ -47,6 +47,27 @@ const SafeInt = Schema.transformOrFail(Schema.Union(Schema.instanceOf(LosslessNu
   encode: (v) => ParseResult.succeed(v)
 })
 
+/** A positive JSON number (fractions allowed): a rate in requests per second. */
+const PositiveRate = Schema.transformOrFail(Schema.Union(Schema.instanceOf(LosslessNumber), Schema.Number), Schema.Number, {
+  strict: true,
+  decode: (n, _, ast) => {
+    const v = typeof n === "number" ? n : Number(n.toString())
+    return Number.isFinite(v) && v > 0 ? ParseResult.succeed(v) : ParseResult.fail(new ParseResult.Type(ast, n, `expected a positive number of requests per second, got ${String(n)}`))
+  },
+  encode: (v) => ParseResult.succeed(v)
+})
+
+/**
+ * apiKeys: the budget of each key by the name CHAINETL_API_KEYS gives it (`default` for
+ * CHAINETL_API_KEY). Never the key itself: job files are committed and shared.
+ */
+export const KeyBudgetSettings = Schema.Struct({
+  /** Requests per second this key may send, all processes sharing it together. */
+  rate: Schema.optional(PositiveRate),
+  /** Requests it may send at once after being idle. */
+  burst: Schema.optional(SafeInt.pipe(Schema.greaterThanOrEqualTo(1, { message: () => "a whole number of at least 1" })))
+})
+
 const ChainId = digits(/^[0-9]{1,20}$/, "an EVM chain id (decimal digits), e.g. 43114")
 const EvmAddress = Schema.String.pipe(Schema.pattern(/^0x[0-9a-fA-F]{40}$/, { message: () => "a 0x-prefixed 20-byte hex address" }))
 const EvmTxHash = Schema.String.pipe(Schema.pattern(/^0x[0-9a-fA-F]{64}$/, { message: () => "a 0x-prefixed 32-byte hex hash" }))
@@ -150,6 +171,14 @@ export const JobSchema = Schema.Struct({
    * key `month`, `date` kept as a column); absent = the grain its pipeline file chose.
    */
   partitionGrain: withDefault(Schema.Record({ key: Schema.String, value: Schema.Literal("day", "month") }), (): Record<string, "day" | "month"> => ({})),
+  /** Per API key name (CHAINETL_API_KEYS): its budget; keys not named get CHAINETL_RATE_LIMIT (README: Several API keys). */
+  apiKeys: withDefault(
+    Schema.Record({
+      key: Schema.String.pipe(Schema.pattern(/^[A-Za-z0-9_.-]{1,40}$/, { message: () => "a key name: letters, digits, _ . - (at most 40)" })),
+      value: KeyBudgetSettings
+    }),
+    (): Record<string, typeof KeyBudgetSettings.Type> => ({})
+  ),
   /** legacy_balances: deprecated node methods, off unless enabled. */
   legacy: withDefault(
     Schema.Struct({

@@ -22,6 +22,7 @@ import { CheckpointStore, writeFileAtomic } from "./crawl/Checkpoint.ts"
 import { emit } from "./crawl/Progress.ts"
 import type { Slice } from "./crawl/Slice.ts"
 import { SourceStats, type StatsSnapshot } from "./source/SourceStats.ts"
+import { KeyLimiter, type KeyReport } from "./source/KeyLimiter.ts"
 import type { Job } from "./Job.ts"
 import { buildCatalog } from "./sink/Catalog.ts"
 import { clearDeadTemps } from "./sink/Leftovers.ts"
@@ -66,6 +67,12 @@ export interface RunReport {
   readonly slices: ReadonlyArray<RunSlice>
   /** Per host: requests, retries, 429s, bytes, time waiting on the limiter and on Retry-After. */
   readonly hosts: StatsSnapshot
+  /**
+   * Per API key of the chain-data service, by name (never the secret): its budget, requests,
+   * 429s, time waited for its tokens, and why the service refused it when it did (the key was
+   * then not used again this run). Empty without keys.
+   */
+  readonly keys: ReadonlyArray<KeyReport>
   readonly catalog: string | null
   /** Tables compacted after the crawl: folders, files merged and written. */
   readonly compaction: CompactionReport["tables"]
@@ -195,6 +202,7 @@ export const startReport = (options: RunOptions, runId: string, started: Date, s
   planned,
   slices: [],
   hosts: {},
+  keys: [],
   catalog: null,
   compaction: [],
   error: null
@@ -239,6 +247,7 @@ export const finishRun = (options: RunOptions, selected: ReadonlyArray<AnyDatase
     ].filter((e): e is string => e !== null)
     // 7.
     const stats = yield* Effect.serviceOption(SourceStats)
+    const keyLimiter = yield* Effect.serviceOption(KeyLimiter)
     const finished = yield* Clock.currentTimeMillis
     let report: RunReport = {
       ...begun,
@@ -246,6 +255,7 @@ export const finishRun = (options: RunOptions, selected: ReadonlyArray<AnyDatase
       status: results.some((r) => r.status === "failed") || errors.length > 0 ? "failed" : "succeeded",
       slices: results,
       hosts: Option.isSome(stats) ? yield* stats.value.snapshot : {},
+      keys: Option.isSome(keyLimiter) ? yield* keyLimiter.value.report : [],
       catalog: Either.isRight(catalog) ? catalog.right.databasePath : null,
       compaction: Either.isRight(compaction) ? compaction.right.tables : [],
       error: errors.length === 0 ? null : errors.join("; ")

@@ -88,11 +88,13 @@ export const runCommand = (args: RunArgs) =>
       // (a distributed run's requests are the workers': they need the URLs, the enqueuer does not)
       const required = args.emulator || args.dryRun === true || distributed ? [] : servicesFor(selected.map((d) => d.name))
       const labels = { out: outLabel }
-      yield* loadSourceSettings({ out }, labels, required)
+      // the job's budgets name keys of the environment (CHAINETL_API_KEYS); checked together
+      const keyBudgets = { keyBudgets: job.apiKeys, keyBudgetsField: jobFile ?? "job" }
+      yield* loadSourceSettings({ out, ...keyBudgets }, labels, required)
       // a bad CHAINETL_STATE_URL is refused before anything is created (it is checked again, and
       // connected to, when the run's layers are built)
       yield* loadStateUrl
-      let overrides: SourceSettingsInput = { out }
+      let overrides: SourceSettingsInput = { out, ...keyBudgets }
       let asOf: number | undefined
       if (args.emulator) {
         const emu = yield* startScopedEmulator({ seed: args.emulatorSeed, scale: args.emulatorScale })

@@ -99,6 +99,10 @@ export const printSummary = (out: string, report: RunReport, elapsedMs: number) 
       `requests: ${hosts.reduce((n, h) => n + h.requests, 0)} (${hosts.reduce((n, h) => n + h.retries, 0)} retries, ${hosts.reduce((n, h) => n + h.rateLimited, 0)} answered 429); ` +
         `waited ${seconds(limiterMs)} on the rate limiter and ${seconds(retryAfterMs)} on Retry-After (summed over concurrent requests)`
     )
+    if (report.keys.length > 1 || report.keys.some((k) => k.refused !== null)) {
+      const keys = report.keys.map((k) => `${k.name} ${k.requests}${k.rateLimited > 0 ? ` (${k.rateLimited} answered 429)` : ""}${k.refused === null ? "" : ` (REFUSED, not used after: ${k.refused})`}`)
+      console.log(`API keys: ${keys.join(", ")}`)
+    }
     console.log(`catalog: ${path.join(out, "catalog.duckdb")} (views: ${report.datasets.join(", ")}, _rejects)`)
     if (report.datasets.includes("primary_blocks")) {
       const result = await queryCatalog(out, EXAMPLE_QUERY).catch((e: unknown) => ({ error: String(e) }))

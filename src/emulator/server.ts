@@ -38,6 +38,8 @@ export interface RunningEmulator {
   advance(seconds: number): void
   /** Same document as GET /_emulator/state. */
   state(): ReturnType<typeof emulatorState>
+  /** With recordKeyArrivals: per API key, when each chain-data request with it arrived (ms, monotonic clock). */
+  keyArrivals(): ReadonlyMap<string, ReadonlyArray<number>>
   /** Stops listening and drops open connections. */
   close(): Promise<void>
 }
@@ -86,6 +88,7 @@ export const startEmulator = async (input: EmulatorOptionsInput = {}, extra: Emu
     options,
     advance: (seconds) => clock.advance(seconds),
     state: () => emulatorState({ clock, options, stats }),
+    keyArrivals: () => stats.keyArrivals,
     close: () => {
       // idempotent: a test's own close and its afterEach hook may both call it
       closing ??= new Promise<void>((resolve, reject) => {

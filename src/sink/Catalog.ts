@@ -123,6 +123,8 @@ const build = async (outDirInput: string, datasets: ReadonlyArray<CatalogDataset
   try {
     const connection = await db.connect()
     try {
+      // one transaction: a commit per statement (over a thousand COMMENTs) cost ~30% more CPU
+      await connection.run("BEGIN TRANSACTION")
       for (const declared of datasets) {
         const dataset = await layoutOnDisk(outDir, declared)
         const files = await datasetFiles(connection, outDir, dataset)
@@ -137,6 +139,7 @@ const build = async (outDirInput: string, datasets: ReadonlyArray<CatalogDataset
         await connection.run(statement)
         statements.push(statement)
       }
+      await connection.run("COMMIT")
     } finally {
       connection.closeSync()
     }

@@ -4,7 +4,6 @@
  * then on no request goes to that host (each fails at once with the same explanation), so the
  * slices in flight stop after one request and the runner starts no other slice (Runner.ts).
  */
-import { Option } from "effect"
 import type { SourceSettings } from "../Config.ts"
 import { SourceError } from "../Errors.ts"
 
@@ -21,12 +20,18 @@ const serviceOf = (settings: SourceSettings, url: string): { readonly name: stri
 /** The error a 401/403 becomes: short, naming the service, what it said and what to set. */
 export const authError = (settings: SourceSettings, url: string, failure: SourceError, scrub: (text: string) => string): SourceError => {
   const service = serviceOf(settings, url)
-  const key = Option.match(settings.apiKey, {
-    onNone: () => "no API key is set",
-    onSome: () => `the key set was sent in the ${settings.apiKeyHeader} header`
-  })
+  const keys = settings.apiKeys
+  // one key named `default` is CHAINETL_API_KEY's (source/ApiKeys.ts)
+  const several = keys.length > 1 || (keys.length === 1 && keys[0]!.name !== "default")
+  const key =
+    keys.length === 0
+      ? "no API key is set"
+      : several
+        ? `every key of CHAINETL_API_KEYS (${keys.map((k) => k.name).join(", ")}) was refused, sent in the ${settings.apiKeyHeader} header`
+        : `the key set was sent in the ${settings.apiKeyHeader} header`
+  const variable = several ? "CHAINETL_API_KEYS to keys" : "CHAINETL_API_KEY to a key"
   const fix = service.takesKey
-    ? `${key}. Set CHAINETL_API_KEY to a key this service accepts (and CHAINETL_API_KEY_HEADER if it expects another header than ${settings.apiKeyHeader})`
+    ? `${key}. Set ${variable} this service accepts (and CHAINETL_API_KEY_HEADER if it expects another header than ${settings.apiKeyHeader})`
     : `chainetl sends it no API key (CHAINETL_API_KEY and CHAINETL_API_KEY_HEADER go to the chain-data service only); check that ${service.variable} is the right service`
   return new SourceError({
     reason: "Auth",

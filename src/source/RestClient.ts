@@ -1,8 +1,9 @@
 /**
- * The chain-data and metrics REST services. The API key goes only to the chain-data service
- * (the metrics service takes none) and only when one is configured.
+ * The chain-data and metrics REST services. An API key goes only to the chain-data service (the
+ * metrics service takes none) and only when one is configured: SourceHttp picks the key per
+ * request (KeyLimiter.ts), so a request here is only marked `keyed`.
  */
-import { Context, Effect, Layer, Option, Redacted } from "effect"
+import { Context, Effect, Layer } from "effect"
 import { SourceConfig, type SourceSettings } from "../Config.ts"
 import type { SourceError } from "../Errors.ts"
 import { SourceHttp } from "./SourceHttp.ts"
@@ -35,9 +36,8 @@ export const makeRestClient = (settings: SourceSettings, http: SourceHttp["Type"
     const path = rawPath.startsWith("/") ? rawPath : `/${rawPath}`
     const url = `${root(service)}${path}${queryString(query)}`
     const headers: Record<string, string> = { accept: "application/json" }
-    if (service === "data" && Option.isSome(settings.apiKey)) headers[settings.apiKeyHeader] = Redacted.value(settings.apiKey.value)
     const request = method === "POST" ? { method, url, headers, body: JSON.stringify(body) } : { method, url, headers }
-    return http.execute({ label: restLabel(method, service, path, query), request })
+    return http.execute({ label: restLabel(method, service, path, query), request, keyed: service === "data" })
   }
 
   return {

@@ -1,14 +1,17 @@
 /**
- * The one HTTP exchange both clients go through: per-host limiter, per-attempt timeout over
- * headers and body, status interpretation, the retry schedule and the stats. RestClient and
- * JsonRpcClient only build requests and labels.
+ * The one HTTP exchange both clients go through: per-host limiter (or, for a keyed request, the
+ * key chosen by KeyLimiter), per-attempt timeout over headers and body, status interpretation,
+ * the retry schedule and the stats. RestClient and JsonRpcClient only build requests and labels.
  */
-import { Clock, Context, Effect, Either, Layer, Option, Redacted, Schedule } from "effect"
+import { Clock, Context, Effect, Either, Layer, Redacted, Schedule } from "effect"
 import { SourceConfig } from "../Config.ts"
 import { SourceError } from "../Errors.ts"
+import { type ApiKey, scrubKeys } from "./ApiKeys.ts"
+import type { KeyStoreError } from "./KeyBuckets.ts"
+import { KeyLimiter } from "./KeyLimiter.ts"
 import { RateLimiter } from "./RateLimiter.ts"
 import { parseJson, statusFailure } from "./Response.ts"
-import { type AttemptFailure, clampRetryAfterMs, type RetryState, retrySchedule } from "./Retry.ts"
+import { type AttemptFailure, attemptFailure, clampRetryAfterMs, type RetryState, retrySchedule } from "./Retry.ts"
 import { SourceStats } from "./SourceStats.ts"
 import { authError, makeAuthStop } from "./AuthStop.ts"
 import { type Answer, type Exchange, Transport } from "./Transport.ts"
@@ -22,7 +25,12 @@ export interface Outgoing {
    * (a JSON-RPC error object) gets the same retry decision as a status code.
    */
   readonly check?: (body: unknown) => Either.Either<unknown, AttemptFailure>
+  /** Goes with an API key when keys are configured (chain-data requests). */
+  readonly keyed?: boolean
 }
+
+/** A key was refused and others remain: the request goes again, on another key. */
+const AGAIN: unique symbol = Symbol("again")
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`
 
@@ -44,19 +52,14 @@ const giveUpError = (failure: AttemptFailure, state: RetryState, scrub: (text: s
   })
 }
 
-const scrubber = (key: Option.Option<Redacted.Redacted<string>>) => (text: string): string =>
-  Option.match(key, {
-    onNone: () => text,
-    onSome: (k) => text.split(Redacted.value(k)).join("<redacted>")
-  })
-
 export const makeSourceHttp = Effect.gen(function* () {
   const settings = yield* SourceConfig
   const transport = yield* Transport
   const limiter = yield* RateLimiter
+  const keyLimiter = yield* KeyLimiter
   const stats = yield* SourceStats
   const policy = { ...settings.retry, maxRetries: settings.maxRetries }
-  const scrub = scrubber(settings.apiKey)
+  const scrub = scrubKeys(settings.apiKeys)
   const authStop = makeAuthStop()
   const limits = { timeoutMs: settings.timeoutMs, maxBodyBytes: settings.maxBodyBytes }
 
@@ -65,24 +68,57 @@ export const makeSourceHttp = Effect.gen(function* () {
     const host = new URL(request.url).host
     const exchange = transport.send(request, limits, label)
 
-    const understand = (answer: Answer): Effect.Effect<unknown, AttemptFailure> =>
+    /** What an answer means; `key` is the key it was sent with, if any. */
+    const understand = (answer: Answer, key?: ApiKey): Effect.Effect<unknown, AttemptFailure> =>
       Effect.gen(function* () {
         yield* stats.add(host, { bytesReceived: answer.bytes.length, serverErrors: answer.status >= 500 ? 1 : 0 })
         if (answer.status >= 200 && answer.status < 300) {
-          // Any 2xx means the host let us through, which is all the limiter wants to know.
-          yield* limiter.onSuccess(host)
+          // Any 2xx means the host (or the key) let us through, which is all the limiter wants to know.
+          yield* key === undefined ? limiter.onSuccess(host) : keyLimiter.onSuccess(key)
           return yield* Either.flatMap(parseJson(label, answer.status, answer.bytes), outgoing.check ?? Either.right)
         }
         const failure = statusFailure(label, answer.status, answer.retryAfter, answer.bytes, yield* Clock.currentTimeMillis)
         if (failure.retry === "rateLimited") {
           yield* stats.add(host, { rateLimited: 1 })
-          yield* limiter.onRateLimited(host, clampRetryAfterMs(failure.retryAfterMs, policy))
+          const pauseMs = clampRetryAfterMs(failure.retryAfterMs, policy)
+          yield* key === undefined ? limiter.onRateLimited(host, pauseMs) : keyLimiter.onRateLimited(key, pauseMs)
         }
         return yield* Effect.fail(failure)
       })
 
-    const attempt = limiter.withPermit(host)(Effect.zipRight(stats.add(host, { requests: 1 }), exchange)).pipe(
-      Effect.flatMap(understand),
+    const unkeyed = limiter.withPermit(host)(Effect.zipRight(stats.add(host, { requests: 1 }), exchange)).pipe(Effect.flatMap((a) => understand(a)))
+
+    /** One attempt on one key; a refused key is dropped and, while others remain, the request goes again on one of them. */
+    const keyed: Effect.Effect<unknown, AttemptFailure> = Effect.suspend(() =>
+      keyLimiter
+        .withKey(host, label)((key) =>
+          Effect.zipRight(
+            stats.add(host, { requests: 1 }),
+            transport.send({ ...request, headers: { ...request.headers, [settings.apiKeyHeader]: Redacted.value(key.secret) } }, limits, label)
+          ).pipe(
+            Effect.flatMap((answer) => understand(answer, key)),
+            Effect.catchIf(
+              (failure) => failure.error.reason === "Auth",
+              (failure) =>
+                Effect.flatMap(keyLimiter.refuse(key, new SourceError({ ...failure.error, detail: scrub(failure.error.detail) })), (others) =>
+                  others ? Effect.succeed(AGAIN) : Effect.fail(failure)
+                )
+            )
+          )
+        )
+        .pipe(
+          Effect.mapError((e: AttemptFailure | SourceError | KeyStoreError): AttemptFailure =>
+            !("_tag" in e)
+              ? e
+              : e._tag === "SourceError"
+                ? attemptFailure(e, "never")
+                : attemptFailure(new SourceError({ reason: "KeyBudget", request: label, detail: e.message }), "transient")
+          ),
+          Effect.flatMap((r) => (r === AGAIN ? keyed : Effect.succeed(r)))
+        )
+    )
+
+    const attempt = (outgoing.keyed === true && keyLimiter.keys.length > 0 ? keyed : unkeyed).pipe(
       Effect.tapError((failure) => Effect.logDebug(scrub(`attempt failed: ${failure.error.message}`)))
     )
 
@@ -117,6 +153,6 @@ export class SourceHttp extends Context.Tag("chainetl/SourceHttp")<
   static readonly layer: Layer.Layer<
     SourceHttp,
     never,
-    SourceConfig | Transport | RateLimiter | SourceStats
+    SourceConfig | Transport | RateLimiter | KeyLimiter | SourceStats
   > = Layer.effect(SourceHttp, makeSourceHttp)
 }

@@ -12,22 +12,38 @@ import { Layer } from "effect"
 import { loadSourceSettings, SourceConfig, type FieldLabels, type SourceSettingsInput } from "../Config.ts"
 import type { ConfigError } from "../Errors.ts"
 import { JsonRpcClient } from "./JsonRpcClient.ts"
+import { KeyBuckets } from "./KeyBuckets.ts"
+import { KeyLimiter } from "./KeyLimiter.ts"
 import { RateLimiter } from "./RateLimiter.ts"
 import { RestClient } from "./RestClient.ts"
 import { SourceHttp } from "./SourceHttp.ts"
 import { SourceStats } from "./SourceStats.ts"
 import { Transport } from "./Transport.ts"
 
-export type Source = RestClient | JsonRpcClient | SourceStats | RateLimiter
+export type Source = RestClient | JsonRpcClient | SourceStats | RateLimiter | KeyLimiter
 
-/** Everything of the source side given settings and a Transport (tests may bring their own). */
-export const sourceLayerWithTransport: Layer.Layer<Source, never, SourceConfig | Transport> = Layer.mergeAll(
+/**
+ * Everything of the source side given settings, a Transport (tests may bring their own) and the
+ * keys' buckets: KeyBuckets.local in one process, PostgreSQL's (state/PgKeyBuckets.ts) to share
+ * each key's budget with every process using it.
+ */
+export const sourceLayerOver: Layer.Layer<Source, never, SourceConfig | Transport | KeyBuckets> = Layer.mergeAll(
   RestClient.layer,
   JsonRpcClient.layer
 ).pipe(
   Layer.provide(SourceHttp.layer),
-  Layer.provideMerge(RateLimiter.layer),
+  Layer.provideMerge(Layer.merge(RateLimiter.layer, KeyLimiter.layer)),
   Layer.provideMerge(SourceStats.layer)
+)
+
+/** Everything of the source side given settings and a Transport, the keys' buckets in this process. */
+export const sourceLayerWithTransport: Layer.Layer<Source, never, SourceConfig | Transport> = sourceLayerOver.pipe(
+  Layer.provide(KeyBuckets.local)
+)
+
+/** Everything of the source side given settings and the keys' buckets. */
+export const sourceLayerWithBuckets: Layer.Layer<Source, never, SourceConfig | KeyBuckets> = sourceLayerOver.pipe(
+  Layer.provide(Transport.layer)
 )
 
 /** Everything of the source side given settings. */

@@ -52,6 +52,19 @@ export const SCHEMA: ReadonlyArray<string> = [
      backend_pid integer NOT NULL,
      since timestamptz NOT NULL,
      PRIMARY KEY (output_id, dataset, slice)
+   )`,
+  // one token bucket per API key, shared by every process using the key (PgKeyBuckets.ts);
+  // times are the server's clock in ms since the epoch, `at_ms` in the future during a pause
+  `CREATE TABLE IF NOT EXISTS chainetl_key_budgets (
+     key_id text PRIMARY KEY,
+     name text NOT NULL,
+     ceiling double precision NOT NULL,
+     rate double precision NOT NULL,
+     burst double precision NOT NULL,
+     tokens double precision NOT NULL,
+     at_ms double precision NOT NULL,
+     last_decrease_ms double precision NOT NULL,
+     updated_at timestamptz NOT NULL DEFAULT now()
    )`
 ]
 

@@ -16,7 +16,7 @@ import { loadJobFile } from "../../src/Job.ts"
 import { main } from "../../src/cli/main.ts"
 
 const BIN = fileURLToPath(new URL("../../bin/chainetl.mjs", import.meta.url))
-const SERVICE_VARS = ["CHAINETL_BASE_URL", "CHAINETL_METRICS_URL", "CHAINETL_NODE_URL", "CHAINETL_OUT"]
+const SERVICE_VARS = ["CHAINETL_BASE_URL", "CHAINETL_METRICS_URL", "CHAINETL_NODE_URL", "CHAINETL_OUT", "CHAINETL_API_KEY", "CHAINETL_API_KEYS"]
 
 interface Row {
   readonly name: string
@@ -186,6 +186,38 @@ const rows: ReadonlyArray<Row> = [
     job: `{ "metrics": { "startTimestamp": 123456789012345678901 } }`,
     exit: 2,
     message: /job\.json: metrics\.startTimestamp: expected a whole number, got 123456789012345678901/
+  },
+  {
+    name: "CHAINETL_API_KEYS with an entry that is not name=key (the entry numbered, its text never shown)",
+    argv: ["run", "--emulator", "delegators", "--out", "$O"],
+    env: { CHAINETL_API_KEYS: "alpha=ka-1,ThisLooksLikeASecret" },
+    exit: 2,
+    message: /^chainetl: CHAINETL_API_KEYS: entry 2 is not name=key with a name of letters, digits, _ \. - \(at most 40\)\. Fix: export CHAINETL_API_KEYS=alpha=<key>,beta=<key>/,
+    notMessage: /ThisLooksLikeASecret|ka-1/
+  },
+  {
+    name: "CHAINETL_API_KEY and CHAINETL_API_KEYS both set",
+    argv: ["run", "--emulator", "delegators", "--out", "$O"],
+    env: { CHAINETL_API_KEY: "k-single", CHAINETL_API_KEYS: "alpha=ka-1" },
+    exit: 2,
+    message: /^chainetl: CHAINETL_API_KEY, CHAINETL_API_KEYS: both are set\. Fix: unset CHAINETL_API_KEY and list every key in CHAINETL_API_KEYS \(its key as default=<key> keeps its name\)/,
+    notMessage: /k-single|ka-1/
+  },
+  {
+    name: "a job budget for a key the environment does not have",
+    argv: ["run", "--emulator", "delegators", "--job", "$S/job.json", "--out", "$O"],
+    env: { CHAINETL_API_KEYS: "alpha=ka-1" },
+    job: `{ "apiKeys": { "beta": { "rate": 5 } } }`,
+    exit: 2,
+    message: /job\.json: apiKeys\.beta: a budget for key 'beta', but the keys set are alpha\. Fix: add beta=<key> to CHAINETL_API_KEYS, or remove apiKeys\.beta from the job/,
+    notMessage: /ka-1/
+  },
+  {
+    name: "a job budget that is not a positive rate",
+    argv: ["run", "--emulator", "delegators", "--job", "$S/job.json", "--out", "$O"],
+    job: `{ "apiKeys": { "alpha": { "rate": 0, "burst": 2 } } }`,
+    exit: 2,
+    message: /job\.json: apiKeys\.alpha\.rate: expected a positive number of requests per second, got 0/
   },
   {
     name: "a run of delegators alone asks only for the chain-data URL",

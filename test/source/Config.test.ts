@@ -1,4 +1,4 @@
-import { ConfigProvider, Effect, Either, Option, Redacted } from "effect"
+import { ConfigProvider, Effect, Either, Redacted } from "effect"
 import { describe, expect, it } from "vitest"
 import { loadSourceSettings, makeSourceSettings } from "../../src/Config.ts"
 import type { ConfigError } from "../../src/Errors.ts"
@@ -29,7 +29,7 @@ describe("Config", () => {
     expect(s.apiKeyHeader).toBe("x-service-api-key")
     expect(s.out).toBe("output")
     expect([s.timeoutMs, s.maxRetries, s.rateLimit, s.concurrency, s.rateBurst]).toEqual([30000, 6, 20, 4, 4])
-    expect(Option.isNone(s.apiKey)).toBe(true)
+    expect(s.apiKeys).toEqual([])
   })
 
   it("given a URL that is not http(s), when validated, then ConfigError names the variable and the fix", () => {
@@ -74,18 +74,42 @@ describe("Config", () => {
     expect(s.baseUrl).toBe("http://flag.example")
     expect(s.apiKeyHeader).toBe("x-api-token")
     expect(s.rateLimit).toBe(2.5)
-    expect(Option.map(s.apiKey, Redacted.value)).toEqual(Option.some("sekret"))
-    expect(String(s.apiKey)).not.toContain("sekret")
+    // CHAINETL_API_KEY is one key named `default` with the host's budget, as before several keys
+    expect(s.apiKeys.map((k) => ({ name: k.name, secret: Redacted.value(k.secret), rate: k.rate, burst: k.burst }))).toEqual([
+      { name: "default", secret: "sekret", rate: 2.5, burst: 4 }
+    ])
+    expect(JSON.stringify(s.apiKeys) + String(s.apiKeys[0]?.secret)).not.toContain("sekret")
 
     const err = leftOf(fromEnv(env, { baseUrl: "nope" }, { baseUrl: "--base-url" }))
     expect(err.message).toBe("--base-url: expected an http(s) URL, got 'nope'. Fix: pass --base-url https://…")
   })
 
   it("given an empty API key, when validated, then no key is configured", () => {
-    expect(Option.isNone(Either.getOrThrow(makeSourceSettings({ ...urls, apiKey: "" })).apiKey)).toBe(true)
+    expect(Either.getOrThrow(makeSourceSettings({ ...urls, apiKey: "" })).apiKeys).toEqual([])
   })
 
   it("given a header name with a space, when validated, then ConfigError names CHAINETL_API_KEY_HEADER", () => {
     expect(leftOf(makeSourceSettings({ ...urls, apiKeyHeader: "x key" })).field).toBe("CHAINETL_API_KEY_HEADER")
+  })
+
+  it("given CHAINETL_API_KEYS and the job's budgets, when loaded, then each key has its name, secret and budget, unnamed ones the defaults, and an id that is a digest, not the secret", () => {
+    const env = { ...Object.fromEntries(Object.entries(urls).map(([k, v]) => [k === "baseUrl" ? "CHAINETL_BASE_URL" : k === "metricsUrl" ? "CHAINETL_METRICS_URL" : "CHAINETL_NODE_URL", v])), CHAINETL_API_KEYS: " alpha=ka-1, beta=kb=2\ngamma=kc-3 ", CHAINETL_RATE_LIMIT: "7" }
+    const s = Either.getOrThrow(fromEnv(env, { keyBudgets: { alpha: { rate: 10, burst: 3 }, beta: { rate: 0.5 } } }))
+    expect(s.apiKeys.map((k) => [k.name, Redacted.value(k.secret), k.rate, k.burst])).toEqual([
+      ["alpha", "ka-1", 10, 3],
+      ["beta", "kb=2", 0.5, 4],
+      ["gamma", "kc-3", 7, 4]
+    ])
+    expect(new Set(s.apiKeys.map((k) => k.id)).size).toBe(3)
+    for (const k of s.apiKeys) expect(k.id).toMatch(/^sha256:[0-9a-f]{32}$/)
+    expect(JSON.stringify(s.apiKeys)).not.toMatch(/ka-1|kb=2|kc-3/)
+  })
+
+  it("given one key listed under two names, a name twice or an empty secret, when validated, then ConfigError names CHAINETL_API_KEYS and never a secret", () => {
+    const twice = leftOf(makeSourceSettings({ ...urls, apiKeys: "alpha=same-secret,beta=same-secret" }))
+    expect(twice.message).toBe("CHAINETL_API_KEYS: keys 'alpha' and 'beta' are the same key (one budget at the service, counted twice here). Fix: list each key once")
+    expect(leftOf(makeSourceSettings({ ...urls, apiKeys: "alpha=s1,alpha=s2" })).detail).toBe("key name 'alpha' is given twice")
+    expect(leftOf(makeSourceSettings({ ...urls, apiKeys: "alpha=" })).detail).toBe("key 'alpha' has an empty secret")
+    expect(leftOf(makeSourceSettings({ ...urls, apiKeys: "s3cret-without-a-name" })).message).not.toContain("s3cret")
   })
 })

@@ -5,6 +5,7 @@ import { errorBody, json, sleep, startFakeServer } from "./support/fakeServer.ts
 import { testSource } from "./support/settings.ts"
 
 const KEY = "k3y-Th4t-Must-N0t-Leak-91f2"
+const KEY2 = "k3y-Tw0-Must-N0t-Leak-either-77c1"
 
 describe("RestClient API key", () => {
   it.scopedLive("given a key, when calling data and metrics, then only data gets the header", () =>
@@ -39,7 +40,24 @@ describe("RestClient API key", () => {
     })
   )
 
-  it.scopedLive("given a key, when every kind of failure happens, then the key is in no error, log line or span", () =>
+  it.scopedLive("given two keys (CHAINETL_API_KEYS), when calling data and metrics, then every data request carries one of them, both are used, and metrics gets none", () =>
+    Effect.gen(function* () {
+      const server = yield* startFakeServer((_, res) => json(res, 200, {}))
+      yield* Effect.gen(function* () {
+        const rest = yield* RestClient
+        yield* Effect.forEach(Array.from({ length: 12 }), () => rest.get("data", "/v1/chains/43114"), { concurrency: 4 })
+        yield* rest.get("metrics", "/v2/chains/43114/metrics/txCount")
+      }).pipe(Effect.provide(testSource(server.url, { apiKeys: `alpha=${KEY},beta=${KEY2}`, keyBudgets: { alpha: { rate: 100, burst: 2 }, beta: { rate: 100, burst: 2 } } })))
+      const sent = server.hits.map((h) => h.headers["x-service-api-key"])
+      expect(sent.at(-1)).toBeUndefined()
+      expect(new Set(sent.slice(0, -1))).toEqual(new Set([KEY, KEY2]))
+    })
+  )
+
+  it.scopedLive.each([
+    { keys: "one key (CHAINETL_API_KEY)", overrides: { apiKey: KEY }, secrets: [KEY] },
+    { keys: "two keys (CHAINETL_API_KEYS)", overrides: { apiKeys: `alpha=${KEY},beta=${KEY2}` }, secrets: [KEY, KEY2] }
+  ])("given $keys, when every kind of failure happens, then no key is in an error, log line or span", ({ overrides: keys, secrets }) =>
     Effect.gen(function* () {
       const server = yield* startFakeServer(async (hit, res) => {
         switch (hit.path) {
@@ -87,7 +105,7 @@ describe("RestClient API key", () => {
           Effect.provide(Logger.replace(Logger.defaultLogger, Logger.map(Logger.logfmtLogger, (line) => void lines.push(line)))),
           Logger.withMinimumLogLevel(LogLevel.All)
         )
-      const overrides = { apiKey: KEY, maxRetries: 1, timeoutMs: 200, retry: { retryAfterMinMs: 10, maxRateLimitedRetries: 1 } }
+      const overrides = { ...keys, maxRetries: 1, timeoutMs: 200, retry: { retryAfterMinMs: 10, maxRateLimitedRetries: 1 } }
 
       // the 401 last: after it no request goes to that host (source/AuthStop.ts)
       const paths = ["/500", "/404", "/429", "/token", "/decode", "/reset", "/slow", "/401"]
@@ -106,19 +124,21 @@ describe("RestClient API key", () => {
       ])
       expect(errors[7]?.detail).toContain("refused the request (Unauthorized: key <redacted> is not valid)")
       // the requests did carry it, so its absence below means something
-      expect(server.hits.every((h) => h.headers["x-service-api-key"] === KEY)).toBe(true)
+      expect(server.hits.every((h) => secrets.includes(String(h.headers["x-service-api-key"])))).toBe(true)
       expect(lines.length).toBeGreaterThan(0)
       // one span per request, named by its label (our transport writes no headers into spans)
       expect(spans.filter((s) => s.name === "chainetl.source.request").length).toBeGreaterThanOrEqual(paths.length + 1)
 
-      for (const e of all) {
-        expect(e.message).not.toContain(KEY)
-        expect(JSON.stringify(e)).not.toContain(KEY)
-        expect(String(e)).not.toContain(KEY)
-      }
-      expect(lines.join("\n")).not.toContain(KEY)
-      for (const s of spans) {
-        expect(JSON.stringify([s.name, ...s.attributes])).not.toContain(KEY)
+      for (const secret of secrets) {
+        for (const e of all) {
+          expect(e.message).not.toContain(secret)
+          expect(JSON.stringify(e)).not.toContain(secret)
+          expect(String(e)).not.toContain(secret)
+        }
+        expect(lines.join("\n")).not.toContain(secret)
+        for (const s of spans) {
+          expect(JSON.stringify([s.name, ...s.attributes])).not.toContain(secret)
+        }
       }
     })
   )

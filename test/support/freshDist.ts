@@ -6,30 +6,12 @@
  * (`npm run build`, as `npm install` does); CI's `npm ci` has just built it, so this finds it fresh.
  */
 import { execFileSync } from "node:child_process"
-import { readdirSync, statSync } from "node:fs"
 import { fileURLToPath } from "node:url"
+import { distIsFresh as isFresh } from "../../bin/freshness.mjs"
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url))
 
-/** Newest mtime of a .ts file below `dir` (bin/chainetl.mjs's own test). */
-const newestSource = (dir: string): number => {
-  let newest = 0
-  for (const e of readdirSync(dir, { withFileTypes: true })) {
-    const p = `${dir}/${e.name}`
-    if (e.isDirectory()) newest = Math.max(newest, newestSource(p))
-    else if (e.name.endsWith(".ts")) newest = Math.max(newest, statSync(p).mtimeMs)
-  }
-  return newest
-}
-
-export const distIsFresh = (): boolean => {
-  try {
-    const built = statSync(`${ROOT}dist/cli/bin.js`).mtimeMs
-    return ["src", "pipelines", "schemas"].every((d) => newestSource(`${ROOT}${d}`) <= built)
-  } catch {
-    return false
-  }
-}
+export const distIsFresh = (): boolean => isFresh(ROOT)
 
 export default function setup(): void {
   // a run that starts no CLI process can say so (the bare copy's run of five files)

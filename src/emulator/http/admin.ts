@@ -19,7 +19,8 @@ export const emulatorState = ({ clock, options, stats }: AdminDeps) => ({
   now: clock.now(),
   seed: options.seed,
   scale: options.scale,
-  requests: stats
+  // the keys themselves stay out of what the admin route serves
+  requests: { ...stats, keyArrivals: undefined }
 })
 
 export const serveAdmin = (method: string, path: string, query: URLSearchParams, deps: AdminDeps): Outcome => {

@@ -105,7 +105,12 @@ const rateLimit = (deps: DispatchDeps, host: Host, apiKey: string | undefined): 
   if (host === "data") {
     const caller = authorize(apiKey, deps.options.auth)
     bucket = caller.kind === "keyed" ? `data:key:${caller.key}` : "data:anonymous"
-    perSecond = caller.kind === "keyed" ? r.keyedPerSecond : r.keylessPerSecond
+    perSecond = caller.kind === "keyed" ? (r.perKey?.[caller.key] ?? r.keyedPerSecond) : r.keylessPerSecond
+    if (caller.kind === "keyed" && deps.options.recordKeyArrivals) {
+      const log = deps.stats.keyArrivals.get(caller.key) ?? []
+      log.push(performance.now())
+      deps.stats.keyArrivals.set(caller.key, log)
+    }
   }
   const retryAfter = deps.limiter.take(bucket, perSecond, r.burst)
   if (retryAfter > 0) {

@@ -20,6 +20,11 @@ export interface RateLimitOptions {
   readonly metricsPerSecond: number
   /** Bucket capacity; undefined means one second's worth of that bucket's rate. */
   readonly burst?: number | undefined
+  /**
+   * Requests/s of particular keys, instead of keyedPerSecond: the service gives each key its own
+   * limit ("a key raises the limits"; keys of different plans differ). Set by tests.
+   */
+  readonly perKey?: Readonly<Record<string, number>> | undefined
 }
 
 /** Rates are probabilities in [0, 1]; everything 0 means a well-behaved service. */
@@ -61,6 +66,11 @@ export interface EmulatorOptions {
   readonly auth: AuthOptions
   readonly rateLimit: RateLimitOptions
   readonly faults: FaultOptions
+  /**
+   * Test-only: note the arrival instant of every chain-data request per API key, read with
+   * RunningEmulator.keyArrivals, so a test counts per key per window at the service.
+   */
+  readonly recordKeyArrivals: boolean
 }
 
 /** What callers may pass: any subset, nested groups included. */
@@ -84,6 +94,7 @@ export const defaultEmulatorOptions: EmulatorOptions = {
   tokenTtlSeconds: 86_400,
   utxoChurn: false,
   nodeNetwork: "mainnet",
+  recordKeyArrivals: false,
   auth: { mode: "optional", validKeys: [], unprivilegedKeys: [] },
   rateLimit: { keylessPerSecond: 200, keyedPerSecond: 1000, metricsPerSecond: 200, burst: undefined },
   faults: {
@@ -131,6 +142,7 @@ export const resolveEmulatorOptions = (input: EmulatorOptionsInput = {}): Emulat
     check(Number.isFinite(r[k]) && r[k] >= 0, `rateLimit.${k} must be >= 0`)
   }
   check(r.burst === undefined || (Number.isFinite(r.burst) && r.burst >= 1), "rateLimit.burst must be >= 1")
+  for (const [k, perSecond] of Object.entries(r.perKey ?? {})) check(Number.isFinite(perSecond) && perSecond >= 0, `rateLimit.perKey of a key must be >= 0, got ${perSecond} for key #${Object.keys(r.perKey ?? {}).indexOf(k) + 1}`)
   for (const k of ["rate5xx", "rate429", "resetRate", "truncateRate", "malformedRate", "extraFieldsRate"] as const) {
     check(isRate(f[k]), `faults.${k} must be in [0, 1], got ${f[k]}`)
   }

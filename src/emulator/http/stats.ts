@@ -10,6 +10,8 @@ export interface EmulatorStats {
   faults: Record<string, number>
   /** The last few fault notes, newest last, e.g. "GET /v1/… malformed index=3 field=blockNumber kind=…". */
   recentFaults: string[]
+  /** With recordKeyArrivals: per API key, the instant (ms, monotonic) each chain-data request carrying it arrived. Not served by /_emulator/state. */
+  readonly keyArrivals: Map<string, number[]>
 }
 
 const RECENT = 50
@@ -20,7 +22,8 @@ export const createStats = (): EmulatorStats => ({
   byStatus: {},
   rateLimited: 0,
   faults: {},
-  recentFaults: []
+  recentFaults: [],
+  keyArrivals: new Map()
 })
 
 /** Counts a fault note under its first word ("malformed index=2 …" → malformed). */

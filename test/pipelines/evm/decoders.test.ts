@@ -4,6 +4,7 @@ import { dataset as evmBlocks } from "../../../pipelines/evm_blocks.ts"
 import { Amount, Money, Uint256 } from "../../../pipelines/_evm.ts"
 import { RecordError } from "../../../src/crawl/Dataset.ts"
 import { makeSlice } from "../../../src/crawl/Slice.ts"
+import { toRows } from "../../../src/transform/ToRows.ts"
 
 const decode = <A, I>(schema: Schema.Schema<A, I>) => Schema.decodeUnknownEither(schema)
 
@@ -27,7 +28,7 @@ describe("EVM decoders", () => {
     expect(decode(Uint256)((1n << 256n).toString())._tag).toBe("Left")
   })
 
-  it("given a block whose gas used has 39 digits, when mapped, then it is a RecordError (a reject), not a failed write", () => {
+  it("given a block whose gas used has 39 digits, when mapped, then it is a reject naming the column, not a failed write, and the page's other block is kept", () => {
     const block = {
       chainId: "43114",
       blockNumber: "7",
@@ -43,7 +44,15 @@ describe("EVM decoders", () => {
       cumulativeTransactions: "1"
     }
     const slice = makeSlice("evm_blocks", { chain_id: "43114" })
-    expect(() => evmBlocks.toRow(block, slice)).toThrow(RecordError)
-    expect(evmBlocks.toRow({ ...block, gasUsed: "21000" }, slice)).toMatchObject({ chain_id: "43114", block_number: 7n, gas_used: 21000n, block_timestamp: new Date("2025-01-01T00:00:00Z") })
+    const { mapped, rejects } = toRows(evmBlocks, slice, [block, { ...block, gasUsed: "21000" }], { runId: "r1", ingestedAt: new Date(0), page: 1 })
+    expect(rejects).toHaveLength(1)
+    expect(rejects[0]?.["reason"]).toMatch(/^column gas_used out of range: 39 digits/)
+    expect(mapped.map((m) => m.row)).toMatchObject([{ chain_id: "43114", block_number: 7n, gas_used: 21000n, block_timestamp: new Date("2025-01-01T00:00:00Z") }])
+  })
+
+  it("given a block without its required gasUsed, when mapped, then toRow throws a RecordError naming the field", () => {
+    const block = { blockNumber: "7", blockTimestamp: 1_735_689_600, blockHash: "0xaa", parentHash: "0xbb", txCount: 1, baseFee: "1", gasLimit: "1", gasCost: "0", feesSpent: "0", cumulativeTransactions: "1" }
+    expect(() => evmBlocks.toRow(block, makeSlice("evm_blocks", { chain_id: "43114" }))).toThrow(/gasUsed/)
+    expect(() => evmBlocks.toRow(block, makeSlice("evm_blocks", { chain_id: "43114" }))).toThrow(RecordError)
   })
 })
