@@ -14,6 +14,7 @@ export const LONGEST_FIRST = [
   "test/cli/rehearsal.test.ts",
   "test/pipelines/node/blocks.test.ts",
   "test/e2e/spine.test.ts",
+  "test/distributed/workers.test.ts",
   "test/reliability/compaction.test.ts",
   "test/cli/backfill.test.ts",
   "test/e2e/catalogue.test.ts",

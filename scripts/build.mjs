@@ -87,7 +87,7 @@ await build({ ...common, entryPoints: { bin: "src/bin.ts" }, outdir: "dist/cli",
  * without loading Effect (the help of a whole command tree costs ~0.4 s CPU to build each time).
  */
 await mkdir(`${root}dist/cli/help`, { recursive: true })
-for (const command of ["", "run", "backfill", "emulator", "catalog", "compact", "status", "query", "report"]) {
+for (const command of ["", "run", "backfill", "worker", "emulator", "catalog", "compact", "status", "query", "report"]) {
   const args = command === "" ? ["--help"] : [command, "--help"]
   const text = execFileSync(process.execPath, [`${root}dist/cli/bin.js`, ...args], { env: { ...process.env, NO_COLOR: "1" } })
   await writeFile(`${root}dist/cli/help/${command || "chainetl"}.txt`, text)

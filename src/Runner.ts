@@ -140,10 +140,10 @@ export const planRun = (datasets: ReadonlyArray<AnyDataset>, job: Job, asOf: num
     return plan
   })
 
-const notRun = (slice: Slice): SliceResult => ({ ...notPlanned(slice.dataset, undefined), slice: slice.id, params: slice.params, status: "not_run" })
+export const notRun = (slice: Slice): SliceResult => ({ ...notPlanned(slice.dataset, undefined), slice: slice.id, params: slice.params, status: "not_run" })
 
 /** The failed line of a dataset that could not be planned (its checkpoint is broken). */
-const notPlanned = (dataset: string, error: CheckpointError | SinkError | undefined): SliceResult => ({
+export const notPlanned = (dataset: string, error: CheckpointError | SinkError | undefined): SliceResult => ({
   dataset,
   slice: error?._tag === "CheckpointError" ? error.slice : "*",
   params: {},
@@ -164,72 +164,152 @@ const notPlanned = (dataset: string, error: CheckpointError | SinkError | undefi
   ...(error === undefined ? {} : { error: `${dataset} not planned: ${error.message}` })
 })
 
+/** Steps 2–3 of a run, once its writer lock is held: leftovers cleared, slices planned. */
+export const prepareRun = (options: RunOptions, started: Date) =>
+  Effect.gen(function* () {
+    const selected = selectDatasets(options.datasets, options.job)
+    // an s3:// output: the working copy is made equal to the bucket once the lock is held, so
+    // that nothing another writer committed before is missed (a folder's store does nothing)
+    const outputStore = yield* Effect.serviceOption(OutputStore)
+    if (Option.isSome(outputStore)) yield* outputStore.value.pull
+    // 2.
+    const sink = yield* ParquetSink
+    yield* sink.clearStaging()
+    yield* clearDeadTemps(options.out)
+    // what a killed compaction left (every table: a killed run may have compacted any of them)
+    const tables = compactionTables(registry)
+    yield* recoverCompaction(options.out, tables.map((t) => t.name), buildCatalog(options.out, catalogEntries()))
+    const asOf = options.asOf ?? Math.floor(started.getTime() / 1000)
+    // slices whose broken checkpoint was deleted lose their parts first: they are fetched again
+    const unprepared = new Map<string, SinkError>()
+    for (const dataset of selected) {
+      const cleared = yield* Effect.either(refetchDeleted(options.out, dataset))
+      if (Either.isLeft(cleared)) unprepared.set(dataset.name, cleared.left)
+    }
+    // 3.
+    const plan = (yield* planRun(selected, options.job, asOf, options.backfill)).map((p) => {
+      const error = unprepared.get(p.dataset.name) ?? p.error
+      return error === undefined ? p : { ...p, slices: [], error }
+    })
+    return { selected, asOf, plan }
+  })
+
+/** The report a run writes when it starts (status running, no slice yet). */
+export const startReport = (options: RunOptions, runId: string, started: Date, selected: ReadonlyArray<AnyDataset>, asOf: number, planned: number): RunReport => ({
+  runId,
+  startedAt: started.toISOString(),
+  finishedAt: null,
+  status: "running",
+  mode: options.backfill === undefined ? "run" : "backfill",
+  backfill: options.backfill ?? null,
+  datasets: selected.map((d) => d.name),
+  asOf,
+  planned,
+  slices: [],
+  hosts: {},
+  keys: [],
+  catalog: null,
+  compaction: [],
+  error: null
+})
+
+/** A report that cannot be written (a full disk) must not stop the run: the slices say more. */
+export const saveStartReport = (out: string, report: RunReport) =>
+  Effect.gen(function* () {
+    const outputStore = yield* Effect.serviceOption(OutputStore)
+    yield* saveReport(out, report).pipe(
+      // a bucket gets the report at once too, so that a killed run's shows there as it does in a folder
+      Effect.zipRight(Option.isNone(outputStore) ? Effect.void : outputStore.value.publish([reportPath(out, report.runId)])),
+      Effect.catchAll((e) => Effect.logWarning(`run report not written at start: ${e.message}`))
+    )
+  })
+
+/**
+ * The slices of a replacing dataset that have a complete version on disk (keepFromSeq set when
+ * they finished): read before they are crawled, so their new version is reported `replacing`.
+ * (A broken checkpoint among them is its own slice's failure, not the run's: read as none.)
+ */
+export const replacingBefore = (dataset: AnyDataset) =>
+  Effect.gen(function* () {
+    const store = yield* CheckpointStore
+    const listed = dataset.rerun === "replace" ? yield* store.list(dataset.name).pipe(Effect.orElseSucceed(() => [])) : []
+    return new Set(listed.filter((c) => c.keepFromSeq !== null).map((c) => c.slice))
+  })
+
+export const markReplacing = (previous: ReadonlySet<string>, done: ReadonlyArray<SliceResult>): ReadonlyArray<RunSlice> =>
+  done.map((r): RunSlice => (r.status === "done" && previous.has(r.slice) ? { ...r, replacing: true } : r))
+
+/** Steps 5–7, once every slice has its outcome: compaction, the catalog, the final report. */
+export const finishRun = (options: RunOptions, selected: ReadonlyArray<AnyDataset>, started: Date, begun: RunReport, results: ReadonlyArray<RunSlice>, stoppedBy: SliceResult | undefined) =>
+  Effect.gen(function* () {
+    // 5. compaction failing (a full disk) leaves the parts as they were: the run reports it
+    const compaction = options.compact === undefined
+      ? Either.right<CompactionReport>({ tables: [], garbage: [] })
+      : yield* Effect.either(compactTables(options.out, compactionTables(selected), options.compact))
+    // 6. a catalog that cannot be rebuilt fails the run, but the report still says so; what
+    // compaction replaced goes only once a catalog that does not read it is in place
+    const catalog = yield* Effect.either(buildCatalog(options.out, catalogEntries()))
+    const finished_ = Either.isRight(catalog) && Either.isRight(compaction) ? yield* Effect.either(finishCompaction(compaction.right)) : Either.right(undefined)
+    const notRunCount = results.filter((r) => r.status === "not_run").length
+    const errors = [
+      stoppedBy === undefined ? null : `stopped: ${stoppedBy.error ?? "a service refused the credentials"}; ${notRunCount} slice(s) not run`,
+      Either.isLeft(catalog) ? `catalog not rebuilt: ${catalog.left.message}` : null,
+      Either.isLeft(compaction) ? `compaction failed: ${compaction.left.message}` : null,
+      Either.isLeft(finished_) ? `compaction not finished: ${finished_.left.message}` : null
+    ].filter((e): e is string => e !== null)
+    // the bucket gets what compaction and the catalog made (parts were published as committed)
+    const outputStore = Option.getOrUndefined(yield* Effect.serviceOption(OutputStore))
+    const pushed = outputStore === undefined ? Either.right(undefined) : yield* Effect.either(outputStore.push)
+    if (Either.isLeft(pushed)) errors.push(`bucket not updated: ${pushed.left.message}`)
+    // 7.
+    const stats = yield* Effect.serviceOption(SourceStats)
+    const keyLimiter = yield* Effect.serviceOption(KeyLimiter)
+    const finished = yield* Clock.currentTimeMillis
+    let report: RunReport = {
+      ...begun,
+      finishedAt: new Date(finished).toISOString(),
+      status: results.some((r) => r.status === "failed") || errors.length > 0 ? "failed" : "succeeded",
+      slices: results,
+      hosts: Option.isSome(stats) ? yield* stats.value.snapshot : {},
+      keys: Option.isSome(keyLimiter) ? yield* keyLimiter.value.report : [],
+      catalog: Either.isRight(catalog) ? catalog.right.databasePath : null,
+      compaction: Either.isRight(compaction) ? compaction.right.tables : [],
+      error: errors.length === 0 ? null : errors.join("; ")
+    }
+    const saved = yield* Effect.either(
+      Effect.zipRight(saveReport(options.out, report), outputStore === undefined || Either.isLeft(pushed) ? Effect.void : outputStore.push)
+    )
+    if (Either.isLeft(saved)) {
+      report = { ...report, status: "failed", error: [report.error, `run report not written: ${saved.left.message}`].filter((e) => e !== null).join("; ") }
+    }
+    yield* emit({ type: "run_finished", at: finished, runId: report.runId, status: report.status === "failed" ? "failed" : "succeeded", durationMs: finished - started.getTime() })
+    return report
+  })
+
+/** Nothing is written through a link planted in the output, the lock included. */
+export const refuseOutputLinks = (options: RunOptions) =>
+  refuseLinks(
+    options.out,
+    compactionTables(registry).map((t) => t.name),
+    compactionTables(selectDatasets(options.datasets, options.job)).map((t) => t.name)
+  )
+
 export const run = (options: RunOptions) =>
   Effect.scoped(
     Effect.gen(function* () {
       const started = new Date(yield* Clock.currentTimeMillis)
       const runId = newRunId(started)
-      const selected = selectDatasets(options.datasets, options.job)
-      const mode = options.backfill === undefined ? "run" : "backfill"
-      // 1. (nothing is written through a link planted in the output, the lock included)
-      yield* refuseLinks(
-        options.out,
-        compactionTables(registry).map((t) => t.name),
-        compactionTables(selected).map((t) => t.name)
-      )
+      // 1.
+      yield* refuseOutputLinks(options)
       yield* (yield* WriterLock).acquire(options.out, runId)
-      // an s3:// output: the working copy is made equal to the bucket once the lock is held, so
-      // that nothing another writer committed before is missed (a folder's store does nothing)
-      const outputStore = Option.getOrUndefined(yield* Effect.serviceOption(OutputStore))
-      if (outputStore !== undefined) yield* outputStore.pull
-      // 2.
-      const sink = yield* ParquetSink
-      yield* sink.clearStaging()
-      yield* clearDeadTemps(options.out)
-      // what a killed compaction left (every table: a killed run may have compacted any of them)
-      const tables = compactionTables(registry)
-      yield* recoverCompaction(options.out, tables.map((t) => t.name), buildCatalog(options.out, catalogEntries()))
-      const asOf = options.asOf ?? Math.floor(started.getTime() / 1000)
-      // slices whose broken checkpoint was deleted lose their parts first: they are fetched again
-      const unprepared = new Map<string, SinkError>()
-      for (const dataset of selected) {
-        const cleared = yield* Effect.either(refetchDeleted(options.out, dataset))
-        if (Either.isLeft(cleared)) unprepared.set(dataset.name, cleared.left)
-      }
-      // 3.
-      const plan = (yield* planRun(selected, options.job, asOf, options.backfill)).map((p) => {
-        const error = unprepared.get(p.dataset.name) ?? p.error
-        return error === undefined ? p : { ...p, slices: [], error }
-      })
+      const { selected, asOf, plan } = yield* prepareRun(options, started)
       const planned = plan.reduce((n, p) => n + p.slices.length, 0)
-      let report: RunReport = {
-        runId,
-        startedAt: started.toISOString(),
-        finishedAt: null,
-        status: "running",
-        mode,
-        backfill: options.backfill ?? null,
-        datasets: selected.map((d) => d.name),
-        asOf,
-        planned,
-        slices: [],
-        hosts: {},
-        keys: [],
-        catalog: null,
-        compaction: [],
-        error: null
-      }
-      // a report that cannot be written (a full disk) must not stop the run: the slices say more
-      yield* saveReport(options.out, report).pipe(
-        // a bucket gets the report at once too, so that a killed run's shows there as it does in a folder
-        Effect.zipRight(outputStore === undefined ? Effect.void : outputStore.publish([reportPath(options.out, runId)])),
-        Effect.catchAll((e) => Effect.logWarning(`run report not written at start: ${e.message}`))
-      )
-      yield* emit({ type: "run_started", at: started.getTime(), runId, mode, datasets: report.datasets, slices: planned })
+      const report = startReport(options, runId, started, selected, asOf, planned)
+      yield* saveStartReport(options.out, report)
+      yield* emit({ type: "run_started", at: started.getTime(), runId, mode: report.mode, datasets: report.datasets, slices: planned })
       // 4.
       const crawl: CrawlOptions = { runId, asOf, ingestedAt: started, partRows: options.partRows }
       const results: RunSlice[] = []
-      const store = yield* CheckpointStore
       // a service that refused our credentials stops the run: no slice starts after that
       let stoppedBy: SliceResult | undefined
       const crawlOrNot = (dataset: AnyDataset, slice: Slice) =>
@@ -238,55 +318,12 @@ export const run = (options: RunOptions) =>
           : crawlSlice(dataset, slice, crawl).pipe(Effect.tap((r) => Effect.sync(() => void (r.stopsRun === true && stoppedBy === undefined ? (stoppedBy = r) : undefined))))
       for (const { dataset, slices, error } of plan) {
         if (error !== undefined) results.push(notPlanned(dataset.name, error))
-        // a replacing slice with a complete version on disk (keepFromSeq set when it finished)
-        // (a broken checkpoint among them is its own slice's failure, not the run's: read as none)
-        const listed = dataset.rerun === "replace" ? yield* store.list(dataset.name).pipe(Effect.orElseSucceed(() => [])) : []
-        const previous = new Set(listed.filter((c) => c.keepFromSeq !== null).map((c) => c.slice))
+        const previous = yield* replacingBefore(dataset)
         const done = yield* Effect.forEach(slices, (slice) => crawlOrNot(dataset, slice), {
           concurrency: options.sliceConcurrency
         })
-        results.push(...done.map((r): RunSlice => (r.status === "done" && previous.has(r.slice) ? { ...r, replacing: true } : r)))
+        results.push(...markReplacing(previous, done))
       }
-      // 5. compaction failing (a full disk) leaves the parts as they were: the run reports it
-      const compaction = options.compact === undefined
-        ? Either.right<CompactionReport>({ tables: [], garbage: [] })
-        : yield* Effect.either(compactTables(options.out, compactionTables(selected), options.compact))
-      // 6. a catalog that cannot be rebuilt fails the run, but the report still says so; what
-      // compaction replaced goes only once a catalog that does not read it is in place
-      const catalog = yield* Effect.either(buildCatalog(options.out, catalogEntries()))
-      const finished_ = Either.isRight(catalog) && Either.isRight(compaction) ? yield* Effect.either(finishCompaction(compaction.right)) : Either.right(undefined)
-      const notRunCount = results.filter((r) => r.status === "not_run").length
-      const errors = [
-        stoppedBy === undefined ? null : `stopped: ${stoppedBy.error ?? "a service refused the credentials"}; ${notRunCount} slice(s) not run`,
-        Either.isLeft(catalog) ? `catalog not rebuilt: ${catalog.left.message}` : null,
-        Either.isLeft(compaction) ? `compaction failed: ${compaction.left.message}` : null,
-        Either.isLeft(finished_) ? `compaction not finished: ${finished_.left.message}` : null
-      ].filter((e): e is string => e !== null)
-      // the bucket gets what compaction and the catalog made (parts were published as committed)
-      const pushed = outputStore === undefined ? Either.right(undefined) : yield* Effect.either(outputStore.push)
-      if (Either.isLeft(pushed)) errors.push(`bucket not updated: ${pushed.left.message}`)
-      // 7.
-      const stats = yield* Effect.serviceOption(SourceStats)
-      const keyLimiter = yield* Effect.serviceOption(KeyLimiter)
-      const finished = yield* Clock.currentTimeMillis
-      report = {
-        ...report,
-        finishedAt: new Date(finished).toISOString(),
-        status: results.some((r) => r.status === "failed") || errors.length > 0 ? "failed" : "succeeded",
-        slices: results,
-        hosts: Option.isSome(stats) ? yield* stats.value.snapshot : {},
-        keys: Option.isSome(keyLimiter) ? yield* keyLimiter.value.report : [],
-        catalog: Either.isRight(catalog) ? catalog.right.databasePath : null,
-        compaction: Either.isRight(compaction) ? compaction.right.tables : [],
-        error: errors.length === 0 ? null : errors.join("; ")
-      }
-      const saved = yield* Effect.either(
-        Effect.zipRight(saveReport(options.out, report), outputStore === undefined || Either.isLeft(pushed) ? Effect.void : outputStore.push)
-      )
-      if (Either.isLeft(saved)) {
-        report = { ...report, status: "failed", error: [report.error, `run report not written: ${saved.left.message}`].filter((e) => e !== null).join("; ") }
-      }
-      yield* emit({ type: "run_finished", at: finished, runId, status: report.status === "failed" ? "failed" : "succeeded", durationMs: finished - started.getTime() })
-      return report
+      return yield* finishRun(options, selected, started, report, results, stoppedBy)
     })
   )

@@ -42,7 +42,10 @@ const crawlFlags = {
   dryRun: Options.boolean("dry-run").pipe(Options.withDescription("Print the slices and a lower bound of requests; fetch and write nothing")),
   quiet: Options.boolean("quiet").pipe(Options.withDescription("No progress and no summary: only errors (exit code says how it went)")),
   json: Options.boolean("json").pipe(Options.withDescription("Progress as JSON lines on stdout (one event per line), no summary table")),
-  noCompact: Options.boolean("no-compact").pipe(Options.withDescription("Skip the compaction of partitions past the threshold after the crawl"))
+  noCompact: Options.boolean("no-compact").pipe(Options.withDescription("Skip the compaction of partitions past the threshold after the crawl")),
+  distributed: Options.boolean("distributed").pipe(
+    Options.withDescription("Plan here, crawl on `chainetl worker` processes: enqueue one job per slice in CHAINETL_STATE_URL's database, wait for the workers, then compact and rebuild the catalog")
+  )
 }
 
 type CrawlFlags = {
@@ -89,6 +92,7 @@ const runArgs = (datasets: ReadonlyArray<string>, a: CrawlFlags, backfill?: Back
       quiet: a.quiet,
       json: a.json,
       noCompact: a.noCompact,
+      distributed: a.distributed,
       ...(backfill === undefined ? {} : { backfill })
     }
   })
@@ -120,6 +124,21 @@ const backfill = Command.make(
       return yield* runCommand(yield* runArgs(a.datasets, a, range.right))
     })
 ).pipe(Command.withDescription("Crawl a range of history [from, to) in parallel windows; a rerun does only the windows still missing"))
+
+const worker = Command.make(
+  "worker",
+  {
+    out,
+    concurrency: Options.integer("concurrency").pipe(Options.withDescription("Slices this worker crawls at once (default 4)"), Options.withDefault(4)),
+    quiet: Options.boolean("quiet").pipe(Options.withDescription("Print nothing but errors"))
+  },
+  (a) =>
+    Effect.gen(function* () {
+      if (a.concurrency < 1) return yield* Effect.fail(new ConfigError({ reason: "Invalid", field: "--concurrency", detail: `got ${a.concurrency}`, fix: "pass a whole number ≥ 1" }))
+      const { workerCommand } = yield* Effect.promise(() => import("./workerCommand.ts"))
+      return yield* workerCommand({ out: Option.getOrUndefined(a.out), concurrency: a.concurrency, quiet: a.quiet })
+    })
+).pipe(Command.withDescription("Crawl the slices that distributed runs and backfills enqueue for this output folder, until stopped (README: Distributed slices)"))
 
 const emulator = Command.make("emulator", emulatorFlags, (flags) =>
   Effect.flatMap(Effect.promise(() => import("./emulatorCommand.ts")), (m) => m.runEmulator(flags))
@@ -219,7 +238,7 @@ const report = Command.make(
 
 export const chainetl = Command.make("chainetl").pipe(
   Command.withDescription("ETL for blockchain data: chain-data REST, metrics and node JSON-RPC to Parquet + DuckDB"),
-  Command.withSubcommands([run, backfill, emulator, catalog, compact, status, query, report])
+  Command.withSubcommands([run, backfill, worker, emulator, catalog, compact, status, query, report])
 )
 
 export const cli = Command.run(chainetl, { name: "chainetl", version: "0.1.0" })

@@ -7,7 +7,7 @@
 import { ConfigError } from "../Errors.ts"
 import { didYouMean } from "./suggest.ts"
 
-const crawl = ["--network", "--job", "--out", "--emulator", "--emulator-seed", "--emulator-scale", "--as-of", "--part-rows", "--concurrency", "--dry-run", "--quiet", "--json", "--no-compact"]
+const crawl = ["--network", "--job", "--out", "--emulator", "--emulator-seed", "--emulator-scale", "--as-of", "--part-rows", "--concurrency", "--dry-run", "--quiet", "--json", "--no-compact", "--distributed"]
 
 export const commandFlags: Readonly<Record<string, ReadonlyArray<string>>> = {
   run: crawl,
@@ -18,6 +18,7 @@ export const commandFlags: Readonly<Record<string, ReadonlyArray<string>>> = {
     "--fault-429", "--fault-429-burst", "--fault-retry-after", "--fault-latency-ms", "--fault-reset", "--fault-truncate",
     "--fault-malformed", "--fault-extra-fields"
   ],
+  worker: ["--out", "--concurrency", "--quiet"],
   catalog: ["--out", "--ddl", "--location", "--database", "--mirror"],
   compact: ["--out", "--target-rows", "--target-mb", "--quiet"],
   status: ["--out", "--live", "--json"],

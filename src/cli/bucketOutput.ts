@@ -100,3 +100,12 @@ export const openBucket = (
       pull: Effect.asVoid(store.pull)
     }
   })
+
+/** Workers keep no working copy of a bucket yet: each would miss the parts the others published. */
+export const bucketNotDistributed = (field: string) =>
+  new ConfigError({
+    reason: "Invalid",
+    field,
+    detail: "distributed runs write to an output folder shared by the workers; an s3:// output is not supported with them yet",
+    fix: "give the enqueuer and every worker the same shared folder as --out, or run without --distributed"
+  })

@@ -10,11 +10,13 @@ import { allServices, loadSourceSettings, type SourceSettingsInput } from "../Co
 import type { SinkError } from "../Errors.ts"
 import { stateLayer } from "../state/StateLayer.ts"
 import type { OutputStore } from "../store/OutputStore.ts"
-import { bucketOut, openBucket } from "./bucketOutput.ts"
+import { bucketNotDistributed, bucketOut, openBucket } from "./bucketOutput.ts"
 import { loadStateUrl } from "../state/StateConfig.ts"
 import type { Backfill } from "../crawl/Dataset.ts"
 import { defaultJob, loadJobFile, type Network } from "../Job.ts"
-import { NIGHTLY_COMPACT, planRun, run, selectDatasets } from "../Runner.ts"
+import { NIGHTLY_COMPACT, planRun, run, type RunOptions, selectDatasets } from "../Runner.ts"
+import { ConfigError } from "../Errors.ts"
+import { requireStateUrl } from "./workerCommand.ts"
 import { isoSeconds } from "../Time.ts"
 import { advanceFor, type AsOf } from "./asOf.ts"
 import { checkIncremental, checkPartitionGrain, checkStoredGrains } from "./backfillPlan.ts"
@@ -54,12 +56,15 @@ export interface RunArgs {
   readonly store?: Layer.Layer<OutputStore>
   /** Runs once every check passed, before the output is created (an s3:// output: its id in the bucket). */
   readonly prepare?: Effect.Effect<void, SinkError>
+  /** `--distributed`: enqueue the slices for `chainetl worker` processes and wait for them. */
+  readonly distributed?: boolean
 }
 
 /** `--out s3://…`: the run works on the bucket's working copy (bucketOutput.ts), else on the folder. */
 export const runCommand = (args: RunArgs) => {
   const bucket = bucketOut(args.out)
   if (bucket === undefined || args.store !== undefined) return runOnFolder(args)
+  if (args.distributed === true && args.dryRun !== true) return Effect.fail(bucketNotDistributed("--distributed"))
   return Effect.scoped(
     Effect.flatMap(openBucket(bucket, { needsState: true }), (opened) =>
       runOnFolder({ ...args, out: opened.dir, store: opened.store, prepare: opened.ensureId })
@@ -76,6 +81,18 @@ const runOnFolder = (args: RunArgs) =>
       const human = args.quiet !== true && args.json !== true
       // everything a user can get wrong is checked before anything is started or written
       yield* checkOutWritable(out, outLabel)
+      const distributed = args.distributed === true && args.dryRun !== true
+      if (distributed && args.emulator) {
+        return yield* Effect.fail(
+          new ConfigError({
+            reason: "Invalid",
+            field: "--distributed",
+            detail: "workers cannot reach an emulator started inside this process",
+            fix: "start `chainetl emulator` and set CHAINETL_BASE_URL, CHAINETL_METRICS_URL and CHAINETL_NODE_URL to it on every worker, or drop --emulator"
+          })
+        )
+      }
+      const stateUrl = distributed ? yield* requireStateUrl(`${args.backfill === undefined ? "run" : "backfill"} --distributed`) : undefined
       const jobFile = args.job ?? (args.emulator ? EMULATOR_JOB : undefined)
       const loaded = jobFile === undefined ? Either.right(defaultJob) : yield* Effect.promise(() => loadJobFile(jobFile))
       const checked = Either.flatMap(
@@ -87,7 +104,8 @@ const runOnFolder = (args: RunArgs) =>
       const selected = selectDatasets(args.datasets, job)
       yield* checkStoredGrains(out, selected, jobFile ?? "job")
       // only the services these datasets call must be configured (the emulator brings its own)
-      const required = args.emulator || args.dryRun === true ? [] : servicesFor(selected.map((d) => d.name))
+      // (a distributed run's requests are the workers': they need the URLs, the enqueuer does not)
+      const required = args.emulator || args.dryRun === true || distributed ? [] : servicesFor(selected.map((d) => d.name))
       const labels = { out: outLabel }
       // the job's budgets name keys of the environment (CHAINETL_API_KEYS); checked together
       const keyBudgets = { keyBudgets: job.apiKeys, keyBudgetsField: jobFile ?? "job" }
@@ -124,7 +142,7 @@ const runOnFolder = (args: RunArgs) =>
       if (args.prepare !== undefined) yield* args.prepare
       yield* createOut(out, outLabel)
       const progress = progressLayer(args.quiet === true ? "quiet" : args.json === true ? "json" : "auto")
-      const report = yield* run({
+      const runOptions: RunOptions = {
         out,
         job,
         datasets: args.datasets,
@@ -133,7 +151,19 @@ const runOnFolder = (args: RunArgs) =>
         ...(args.noCompact === true ? {} : { compact: NIGHTLY_COMPACT }),
         ...(asOf === undefined ? {} : { asOf }),
         ...(args.backfill === undefined ? {} : { backfill: args.backfill })
-      }).pipe(Effect.provide(Layer.merge(runLayers(out, settings, args.store), progress)))
+      }
+      const layers = Layer.merge(runLayers(out, settings, args.store), progress)
+      const report =
+        stateUrl === undefined
+          ? yield* run(runOptions).pipe(Effect.provide(layers))
+          : yield* Effect.gen(function* () {
+              // the queue's engine loads only here: local runs never import it
+              const [{ runDistributed }, { distributedLayer }, { loadDistributedSettings }] = yield* Effect.promise(() =>
+                Promise.all([import("../distributed/Enqueuer.ts"), import("../distributed/Layers.ts"), import("../distributed/Settings.ts")])
+              )
+              const d = yield* loadDistributedSettings
+              return yield* runDistributed(runOptions, d).pipe(Effect.provide(Layer.merge(layers, distributedLayer(out, stateUrl, d))))
+            })
       if (human) yield* printSummary(out, report, Date.now() - started)
       if (report.status === "failed") {
         return yield* Effect.fail(

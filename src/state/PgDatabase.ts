@@ -41,6 +41,18 @@ export const SCHEMA: ReadonlyArray<string> = [
      backend_pid integer NOT NULL,
      started_at timestamptz NOT NULL
    )`,
+  // which worker crawls which slice of a distributed run, while it holds the slice's advisory lock
+  `CREATE TABLE IF NOT EXISTS chainetl_slice_holders (
+     output_id text NOT NULL,
+     dataset text NOT NULL,
+     slice text NOT NULL,
+     run_id text NOT NULL,
+     pid integer NOT NULL,
+     hostname text NOT NULL,
+     backend_pid integer NOT NULL,
+     since timestamptz NOT NULL,
+     PRIMARY KEY (output_id, dataset, slice)
+   )`,
   // one token bucket per API key, shared by every process using the key (PgKeyBuckets.ts);
   // times are the server's clock in ms since the epoch, `at_ms` in the future during a pause
   `CREATE TABLE IF NOT EXISTS chainetl_key_budgets (

@@ -20,8 +20,12 @@ import { SinkError } from "../Errors.ts"
 import { WriterLock } from "../sink/WriterLock.ts"
 import { ensureOutputId } from "./OutputId.ts"
 
-/** The advisory lock's 64-bit key: a hash of the id, namespaced so no other program's lock collides by accident. */
-const KEY = "hashtextextended('chainetl writer ' || $1, 0)"
+/**
+ * The advisory lock's 64-bit key: a hash of the id, namespaced so no other program's lock collides
+ * by accident. A distributed run and its workers take it shared (distributed/SliceLocks.ts), so a
+ * local run, which takes it exclusive, is refused while they write, and they while it does.
+ */
+export const KEY = "hashtextextended('chainetl writer ' || $1, 0)"
 
 interface Holder {
   readonly run_id: string

@@ -1,0 +1,152 @@
+/**
+ * `chainetl run --distributed` and `backfill --distributed`: the run of Runner.ts with its crawl
+ * step handed to `chainetl worker` processes through the queue. The recipe:
+ *  1. hold the output (one distributed run at a time; the writer lock exclusive, as a local run);
+ *  2–3. clear leftovers and plan exactly as a local run does (Runner.prepareRun);
+ *  4. let the workers in (the writer lock shared), enqueue one job per slice (its key fixed by
+ *     output, dataset and slice: enqueueing again joins the jobs already queued), and wait for
+ *     every job to finish, reporting slices as workers finish them;
+ *  5–7. once every job has finished, take the writer lock exclusive again (no worker writes),
+ *     clear what killed workers staged, compact, rebuild the catalog and write the run report
+ *     (Runner.finishRun): the enqueuer, not a worker, since it alone knows when all are done.
+ * A 401/403 reported by a worker stops the run as locally: the jobs still waiting are withdrawn.
+ */
+import { Clock, Effect, Option, Schedule } from "effect"
+import { SourceStats } from "../source/SourceStats.ts"
+import { emit } from "../crawl/Progress.ts"
+import { ParquetSink } from "../sink/ParquetSink.ts"
+import { ensureOutputId } from "../state/OutputId.ts"
+import {
+  type RunOptions,
+  type RunSlice,
+  finishRun,
+  markReplacing,
+  newRunId,
+  notPlanned,
+  notRun,
+  prepareRun,
+  refuseOutputLinks,
+  replacingBefore,
+  saveStartReport,
+  startReport
+} from "../Runner.ts"
+import type { DistributedSettings } from "./Settings.ts"
+import { type JobOutcome, SliceQueue } from "./SliceQueue.ts"
+import { jobId, type SliceJob } from "./SliceJob.ts"
+import { holdRun } from "./SliceLocks.ts"
+
+export const runDistributed = (options: RunOptions, settings: DistributedSettings) =>
+  Effect.scoped(
+    Effect.gen(function* () {
+      const started = new Date(yield* Clock.currentTimeMillis)
+      const runId = newRunId(started)
+      const queue = yield* SliceQueue
+      // 1.
+      yield* refuseOutputLinks(options)
+      const outputId = yield* ensureOutputId(options.out)
+      const hold = yield* holdRun(options.out, outputId, runId)
+      // 2–3.
+      const { selected, asOf, plan } = yield* prepareRun(options, started)
+      const planned = plan.reduce((n, p) => n + p.slices.length, 0)
+      const report = startReport(options, runId, started, selected, asOf, planned)
+      yield* saveStartReport(options.out, report)
+      yield* emit({ type: "run_started", at: started.getTime(), runId, mode: report.mode, datasets: report.datasets, slices: planned })
+      // 4.
+      const previous = new Map<string, ReadonlySet<string>>()
+      for (const { dataset } of plan) previous.set(dataset.name, yield* replacingBefore(dataset))
+      const jobs = plan.flatMap(({ dataset, slices }) =>
+        slices.map((slice) => {
+          const job: SliceJob = {
+            outputId,
+            runId,
+            dataset: dataset.name,
+            grain: dataset.grain,
+            slice,
+            asOf,
+            ingestedAt: started.toISOString(),
+            partRows: options.partRows
+          }
+          return { id: jobId(outputId, dataset.name, slice.id), job }
+        })
+      )
+      // workers in first: a job taken while the output is still exclusive would only be handed back
+      yield* hold.share
+      yield* queue.enqueue(jobs)
+      const outcomes = yield* waitForJobs(jobs.map((j) => j.job), jobs.map((j) => j.id), settings)
+      // 5–7.
+      yield* hold.exclusive(2 * settings.leaseSeconds + 30)
+      // no worker writes now: what killed workers left staged can go
+      yield* (yield* ParquetSink).clearStaging()
+      const results: RunSlice[] = []
+      let stoppedBy: RunSlice | undefined
+      for (const { dataset, slices, error } of plan) {
+        if (error !== undefined) results.push(notPlanned(dataset.name, error))
+        const done = slices.map((slice): RunSlice => {
+          const outcome = outcomes.get(jobId(outputId, dataset.name, slice.id))
+          if (outcome?.result !== undefined) return outcome.result
+          if (outcome?.state === "failed" && outcome.error === WITHDRAWN) return notRun(slice)
+          return { ...notPlanned(dataset.name, undefined), slice: slice.id, params: slice.params, error: `job queue gave the slice up: ${outcome?.error ?? "no outcome"}` }
+        })
+        stoppedBy ??= done.find((r) => r.stopsRun === true)
+        results.push(...markReplacing(previous.get(dataset.name) ?? new Set(), done))
+      }
+      // the requests were the workers': their slices' counters, summed under one entry
+      const stats = yield* Effect.serviceOption(SourceStats)
+      if (Option.isSome(stats)) {
+        for (const r of results) {
+          yield* stats.value.add(WORKERS_HOST, { requests: r.requests, retries: r.retries, rateLimited: r.rateLimited, bytesReceived: r.bytes, limiterWaitMs: r.waitMs })
+        }
+      }
+      return yield* finishRun(options, selected, started, report, results, stoppedBy)
+    })
+  )
+
+/** The run report's `hosts` entry of a distributed run (its waits: limiter and Retry-After together). */
+export const WORKERS_HOST = "workers"
+
+const WITHDRAWN = "withdrawn: the run stopped"
+
+/** Polls the jobs until each has finished; slices are reported (progress events) as they finish. */
+const waitForJobs = (jobs: ReadonlyArray<SliceJob>, ids: ReadonlyArray<string>, settings: DistributedSettings) =>
+  Effect.gen(function* () {
+    const queue = yield* SliceQueue
+    const byId = new Map(ids.map((id, i) => [id, jobs[i]!]))
+    const seen = new Map<string, JobOutcome["state"]>()
+    const finished = new Map<string, JobOutcome>()
+    let withdrawn = false
+    const poll = Effect.gen(function* () {
+      const now = yield* Clock.currentTimeMillis
+      for (const o of yield* queue.outcomes(ids)) {
+        const job = byId.get(o.id)
+        if (job === undefined || finished.has(o.id)) continue
+        if (o.state === "running" && seen.get(o.id) !== "running") {
+          yield* emit({ type: "slice_started", at: now, dataset: job.dataset, slice: job.slice.id, params: job.slice.params })
+        }
+        seen.set(o.id, o.state)
+        if (o.state !== "done" && o.state !== "failed") continue
+        finished.set(o.id, withdrawn && o.state === "failed" ? { ...o, error: WITHDRAWN } : o)
+        const r = o.result
+        yield* emit({
+          type: "slice_finished",
+          at: now,
+          dataset: job.dataset,
+          slice: job.slice.id,
+          status: r === undefined || r.status === "not_run" ? "failed" : r.status,
+          pages: r?.pages ?? 0,
+          rows: r?.rows ?? 0,
+          rejects: r?.rejects ?? 0,
+          requests: r?.requests ?? 0,
+          durationMs: r?.durationMs ?? 0,
+          ...(r?.error === undefined && o.error === undefined ? {} : { error: r?.error ?? o.error ?? "" })
+        })
+        // a service refused the credentials: no slice starts after that, as in a local run
+        if (r?.stopsRun === true && !withdrawn) {
+          withdrawn = true
+          yield* queue.withdraw(ids.filter((id) => !finished.has(id)))
+        }
+      }
+      return finished.size === ids.length
+    })
+    yield* poll.pipe(Effect.repeat({ schedule: Schedule.spaced(`${settings.pollMs} millis`), until: (all) => all }))
+    return finished
+  })

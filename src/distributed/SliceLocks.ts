@@ -1,0 +1,131 @@
+/**
+ * The fencing of a distributed run, in PostgreSQL advisory locks (session locks: the server frees
+ * them the moment their connection ends, however the process ends):
+ *  - a worker crawls a slice only while holding that slice's lock, exclusive, and the output's
+ *    writer lock, shared, on one connection it keeps for the slice. The queue's lease decides who
+ *    *should* crawl a slice; the slice lock decides who *can*: a worker whose lease ran out while
+ *    it was still alive (stalled, cut off) keeps its lock until it stops, and its successor waits;
+ *  - the output's writer lock is the one a local run takes exclusive (state/PgWriterLock.ts): held
+ *    shared by the enqueuer and by every worker mid-slice, it keeps a local run (or `compact`) off
+ *    the output while a distributed run writes, and the distributed run off it while a local one
+ *    does. The enqueuer takes it exclusive before planning and again for compaction and the
+ *    catalog, when no worker writes;
+ *  - one distributed run per output at a time (its own lock), so two enqueuers never wait on
+ *    each other's shared hold.
+ * The checkpoint of a slice is saved only after its lock's connection answers (`alive`), so a
+ * checkpoint never advances for a worker that has lost its lock.
+ */
+import { SqlClient } from "@effect/sql"
+import type { Connection } from "@effect/sql/SqlConnection"
+import type { SqlError } from "@effect/sql/SqlError"
+import { Effect, Schedule, type Scope } from "effect"
+import * as os from "node:os"
+import * as path from "node:path"
+import { SinkError } from "../Errors.ts"
+import { KEY as WRITER_KEY } from "../state/PgWriterLock.ts"
+import type { SliceJob } from "./SliceJob.ts"
+
+const RUN_KEY = "hashtextextended('chainetl distributed ' || $1, 0)"
+const SLICE_KEY = "hashtextextended('chainetl slice ' || $1 || ' ' || $2 || ' ' || $3, 0)"
+
+const lockError = (outDir: string, e: SqlError | SinkError) =>
+  e._tag === "SinkError"
+    ? e
+    : new SinkError({ reason: "Io", path: `PostgreSQL locks of ${path.resolve(outDir)}`, detail: `${e.message}${e.cause instanceof Error ? `: ${e.cause.message}` : ""}` })
+
+const one = (conn: Connection, text: string, values: ReadonlyArray<unknown>) =>
+  Effect.map(conn.execute(text, values, undefined), (rows) => rows[0] as Record<string, unknown> | undefined)
+
+/** A slice held by this worker: `alive` fails or says false once the lock may be someone else's. */
+export interface HeldSlice {
+  readonly alive: Effect.Effect<boolean>
+}
+
+/**
+ * The slice's lock and the output's shared lock, for the enclosing scope; "busy" when a local run
+ * has the output or another worker still crawls the slice.
+ */
+export const holdSlice = (outDir: string, job: SliceJob): Effect.Effect<HeldSlice | "output busy" | "slice busy", SinkError, Scope.Scope | SqlClient.SqlClient> =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    const conn = yield* sql.reserve
+    // whatever this session took goes with the scope (a lost connection has lost them already)
+    yield* Effect.addFinalizer(() =>
+      conn.execute("SELECT pg_advisory_unlock_all()", [], undefined).pipe(
+        Effect.andThen(conn.execute("DELETE FROM chainetl_slice_holders WHERE output_id = $1 AND dataset = $2 AND slice = $3 AND backend_pid = pg_backend_pid()", [job.outputId, job.dataset, job.slice.id], undefined)),
+        Effect.ignore
+      )
+    )
+    const shared = yield* one(conn, `SELECT pg_try_advisory_lock_shared(${WRITER_KEY}) AS ok`, [job.outputId])
+    if (shared?.["ok"] !== true) return "output busy" as const
+    const own = yield* one(conn, `SELECT pg_try_advisory_lock(${SLICE_KEY}) AS ok`, [job.outputId, job.dataset, job.slice.id])
+    if (own?.["ok"] !== true) return "slice busy" as const
+    yield* conn.execute(
+      `INSERT INTO chainetl_slice_holders (output_id, dataset, slice, run_id, pid, hostname, backend_pid, since)
+       VALUES ($1, $2, $3, $4, $5, $6, pg_backend_pid(), now())
+       ON CONFLICT (output_id, dataset, slice) DO UPDATE SET run_id = EXCLUDED.run_id, pid = EXCLUDED.pid, hostname = EXCLUDED.hostname,
+         backend_pid = EXCLUDED.backend_pid, since = EXCLUDED.since`,
+      [job.outputId, job.dataset, job.slice.id, job.runId, process.pid, os.hostname()],
+      undefined
+    )
+    return { alive: conn.execute("SELECT 1", [], undefined).pipe(Effect.as(true), Effect.orElseSucceed(() => false)) }
+  }).pipe(Effect.mapError((e) => lockError(outDir, e)))
+
+/** The enqueuer's hold on its output: exclusive while it prepares and finishes, shared between. */
+export interface RunHold {
+  /** Let workers in: the writer lock shared, its exclusive hold let go. */
+  readonly share: Effect.Effect<void, SinkError>
+  /** Workers done: the writer lock exclusive again (waiting up to `waitSeconds` for a worker still finishing). */
+  readonly exclusive: (waitSeconds: number) => Effect.Effect<void, SinkError>
+}
+
+export const holdRun = (outDir: string, outputId: string, runId: string): Effect.Effect<RunHold, SinkError, Scope.Scope | SqlClient.SqlClient> =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    const conn = yield* sql.reserve
+    yield* Effect.addFinalizer(() =>
+      conn.execute("SELECT pg_advisory_unlock_all()", [], undefined).pipe(
+        Effect.andThen(conn.execute("DELETE FROM chainetl_writer WHERE output_id = $1 AND run_id = $2", [outputId, runId], undefined)),
+        Effect.ignore
+      )
+    )
+    const locked = (detail: string) => new SinkError({ reason: "Locked", path: `PostgreSQL writer lock of ${path.resolve(outDir)} (output id ${outputId})`, detail })
+    const run = yield* one(conn, `SELECT pg_try_advisory_lock(${RUN_KEY}) AS ok`, [outputId])
+    if (run?.["ok"] !== true) return yield* Effect.fail(locked("another distributed run (chainetl run --distributed or backfill --distributed) is under way on this output. Wait for it to finish or stop it"))
+    const writer = yield* one(conn, `SELECT pg_try_advisory_lock(${WRITER_KEY}) AS ok`, [outputId])
+    if (writer?.["ok"] !== true) {
+      const holder = yield* one(conn, "SELECT run_id, pid, hostname FROM chainetl_writer WHERE output_id = $1", [outputId])
+      return yield* Effect.fail(
+        locked(
+          holder === undefined
+            ? "a chainetl run, or workers of an earlier distributed run still crawling, hold this output. Wait for them to finish or stop them"
+            : `output folder is in use by run ${String(holder["run_id"])} (pid ${String(holder["pid"])} on ${String(holder["hostname"])}). Wait for it to finish or stop it`
+        )
+      )
+    }
+    // who holds the output, for the message a local run gets while this run is under way
+    yield* conn.execute(
+      `INSERT INTO chainetl_writer (output_id, location, run_id, pid, hostname, backend_pid, started_at)
+       VALUES ($1, $2, $3, $4, $5, pg_backend_pid(), now())
+       ON CONFLICT (output_id) DO UPDATE SET location = EXCLUDED.location, run_id = EXCLUDED.run_id, pid = EXCLUDED.pid,
+         hostname = EXCLUDED.hostname, backend_pid = EXCLUDED.backend_pid, started_at = EXCLUDED.started_at`,
+      [outputId, path.resolve(outDir), `${runId} (distributed)`, process.pid, os.hostname()],
+      undefined
+    )
+    const share = Effect.asVoid(
+      conn.execute(`SELECT pg_advisory_lock_shared(${WRITER_KEY}), pg_advisory_unlock(${WRITER_KEY})`, [outputId], undefined)
+    ).pipe(Effect.mapError((e) => lockError(outDir, e)))
+    const exclusive = (waitSeconds: number) =>
+      one(conn, `SELECT pg_try_advisory_lock(${WRITER_KEY}) AS ok`, [outputId]).pipe(
+        Effect.mapError((e) => lockError(outDir, e)),
+        Effect.filterOrFail(
+          (r) => r?.["ok"] === true,
+          () => locked(`a worker still holds a slice of this output ${waitSeconds} s after every job finished; the catalog was not rebuilt (run chainetl catalog once it is done)`)
+        ),
+        Effect.retry(Schedule.spaced("1 second").pipe(Schedule.upTo(`${waitSeconds} seconds`))),
+        // the exclusive hold is ours: the shared one can go (the session held both a moment)
+        Effect.andThen(conn.execute(`SELECT pg_advisory_unlock_shared(${WRITER_KEY})`, [outputId], undefined).pipe(Effect.mapError((e) => lockError(outDir, e)))),
+        Effect.asVoid
+      )
+    return { share, exclusive }
+  }).pipe(Effect.mapError((e) => lockError(outDir, e)))

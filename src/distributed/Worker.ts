@@ -1,0 +1,147 @@
+/**
+ * `chainetl worker`: takes slices of distributed runs on one output folder from the queue and
+ * crawls them with the same crawler a local run uses, `concurrency` at a time, until stopped.
+ * For each job:
+ *  1. hold the slice's lock and the output's shared lock (SliceLocks.ts); when a local run has the
+ *     output or another worker still crawls the slice, hand the job back and take another;
+ *  2. a slice this run already finished (its holder died after its last checkpoint, before
+ *     reporting) is reported done without a request;
+ *  3. crawl it, resuming from its checkpoint, renewing the lease every third of it; a lease lost
+ *     or a lock connection gone stops the crawl (the slice's next holder resumes it from its
+ *     checkpoint, and recovery removes whatever this one wrote past it);
+ *  4. report the outcome to the queue.
+ * Every checkpoint is saved only after the slice lock's connection answered (fenced store).
+ */
+import { SqlClient } from "@effect/sql"
+import { Clock, Duration, Effect, Schedule } from "effect"
+import { datasets as registry } from "../../pipelines/index.ts"
+import type { SourceSettings } from "../Config.ts"
+import { CheckpointStore } from "../crawl/Checkpoint.ts"
+import { crawlSlice } from "../crawl/Crawler.ts"
+import { withGrain } from "../crawl/Grain.ts"
+import { CheckpointError } from "../Errors.ts"
+import { notPlanned, type RunSlice } from "../Runner.ts"
+import { servicesOf } from "../cli/services.ts"
+import type { DistributedSettings } from "./Settings.ts"
+import { holdSlice } from "./SliceLocks.ts"
+import { type Lease, SliceQueue } from "./SliceQueue.ts"
+
+const URL_OF = { data: ["baseUrl", "CHAINETL_BASE_URL"], metrics: ["metricsUrl", "CHAINETL_METRICS_URL"], node: ["nodeUrl", "CHAINETL_NODE_URL"] } as const
+
+const failedLine = (lease: Lease, error: string): RunSlice => ({
+  ...notPlanned(lease.job.dataset, undefined),
+  slice: lease.job.slice.id,
+  params: lease.job.slice.params,
+  error
+})
+
+/** A service this worker has no URL for: the slice fails saying so (another worker may have it). */
+const missingService = (lease: Lease, settings: SourceSettings): string | undefined => {
+  const missing = (servicesOf[lease.job.dataset] ?? []).filter((s) => settings[URL_OF[s][0]] === "")
+  return missing.length === 0 ? undefined : `worker has no ${missing.map((s) => URL_OF[s][1]).join(", ")}: set it on every worker`
+}
+
+export interface WorkerOptions {
+  readonly out: string
+  readonly concurrency: number
+  readonly settings: SourceSettings
+  readonly distributed: DistributedSettings
+  readonly quiet: boolean
+}
+
+// straight to stderr: the CLI holds its Console's error lines for its own one-line failures (main.ts)
+const say = (quiet: boolean, line: string) => (quiet ? Effect.void : Effect.sync(() => void process.stderr.write(`worker ${process.pid}: ${line}\n`)))
+
+export const workOne = (options: WorkerOptions, lease: Lease) =>
+  Effect.scoped(
+    Effect.gen(function* () {
+      const queue = yield* SliceQueue
+      const { job } = lease
+      const name = `${job.dataset}/${job.slice.id}`
+      const declared = registry.find((d) => d.name === job.dataset)
+      if (declared === undefined) return yield* queue.complete(lease, failedLine(lease, `this worker does not know dataset ${job.dataset} (a different chainetl version?)`))
+      const missing = missingService(lease, options.settings)
+      if (missing !== undefined) return yield* queue.complete(lease, failedLine(lease, missing))
+      // 1.
+      const held = yield* holdSlice(options.out, job)
+      if (held === "output busy" || held === "slice busy") {
+        yield* say(options.quiet, `${name}: ${held === "output busy" ? "a local run holds the output" : "another worker still holds the slice"}, handed back`)
+        return yield* queue.release(lease, held)
+      }
+      // 2.
+      const store = yield* CheckpointStore
+      const loaded = yield* store.load(job.slice).pipe(Effect.orElseSucceed(() => undefined))
+      if (loaded?.status === "done" && loaded.runId === job.runId) {
+        yield* say(options.quiet, `${name}: already finished by this run`)
+        return yield* queue.complete(lease, { ...notPlanned(job.dataset, undefined), slice: job.slice.id, params: job.slice.params, status: "done" })
+      }
+      const fenced: CheckpointStore["Type"] = {
+        ...store,
+        save: (state) =>
+          Effect.flatMap(held.alive, (ok) =>
+            ok ? store.save(state) : Effect.fail(new CheckpointError({ reason: "Io", slice: state.slice, detail: "this worker lost the slice's lock (its PostgreSQL connection ended); the slice's next holder resumes it" }))
+          )
+      }
+      // 3.
+      if (lease.generation > 0) yield* say(options.quiet, `${name}: taken over (hold ${lease.generation + 1}), resuming from its checkpoint`)
+      const startedAt = yield* Clock.currentTimeMillis
+      const crawl = crawlSlice(withGrain(declared, job.grain), job.slice, {
+        runId: job.runId,
+        asOf: job.asOf,
+        ingestedAt: new Date(job.ingestedAt),
+        partRows: job.partRows
+      }).pipe(Effect.provideService(CheckpointStore, fenced))
+      const stillOurs = Effect.zipWith(queue.renew(lease).pipe(Effect.orElseSucceed(() => false)), held.alive, (a, b) => a && b)
+      const lost = stillOurs.pipe(
+        Effect.repeat({ schedule: Schedule.spaced(Duration.millis((queue.leaseSeconds * 1000) / 3)), while: (ok) => ok }),
+        Effect.as(undefined)
+      )
+      const result = yield* Effect.race(crawl, Effect.delay(lost, Duration.millis((queue.leaseSeconds * 1000) / 3))).pipe(
+        // a worker told to stop (SIGTERM, Ctrl-C) hands its slices back at once rather than at lease end
+        Effect.onInterrupt(() => queue.release(lease, "worker stopped").pipe(Effect.ignore))
+      )
+      if (result === undefined) {
+        return yield* say(options.quiet, `${name}: lease lost after ${((Date.now() - startedAt) / 1000).toFixed(1)} s, stopped; its next holder resumes it`)
+      }
+      // 4.
+      yield* queue.complete(lease, result)
+      yield* say(options.quiet, `${name}: ${result.status} (${result.pages} pages, ${result.rows} rows, ${result.requests} requests) in ${(result.durationMs / 1000).toFixed(1)} s${result.error === undefined ? "" : `: ${result.error}`}`)
+    })
+  )
+
+/** One slot: take a job (polling while none waits), work it, again, forever. */
+const slot = (options: WorkerOptions) =>
+  Effect.gen(function* () {
+    const queue = yield* SliceQueue
+    const next = queue.take.pipe(
+      Effect.filterOrFail((l): l is Lease => l !== undefined, () => "idle" as const),
+      // the database away a moment is waited out like an empty queue, and said
+      Effect.tapError((e) => (e === "idle" ? Effect.void : say(false, e.message))),
+      Effect.retry(Schedule.spaced(Duration.millis(options.distributed.pollMs)))
+    )
+    for (;;) {
+      const lease = yield* next
+      // a failure of one job (the database gone a moment) costs that job's lease, not the worker
+      yield* workOne(options, lease).pipe(Effect.catchAll((e) => say(false, `${lease.job.dataset}/${lease.job.slice.id}: ${e.message}; the job goes back to the queue when its lease ends`)))
+    }
+  })
+
+/** Resolves on SIGTERM or SIGINT: the worker stops, its slices unlocked and handed back. */
+const stopSignal = Effect.async<void>((resume) => {
+  const stop = () => resume(Effect.void)
+  process.once("SIGTERM", stop)
+  process.once("SIGINT", stop)
+  return Effect.sync(() => {
+    process.off("SIGTERM", stop)
+    process.off("SIGINT", stop)
+  })
+})
+
+export const runWorker = (options: WorkerOptions) =>
+  Effect.gen(function* () {
+    yield* SqlClient.SqlClient
+    yield* say(options.quiet, `serving ${options.out}, ${options.concurrency} slice(s) at a time, lease ${options.distributed.leaseSeconds} s`)
+    const slots = Effect.all(Array.from({ length: options.concurrency }, () => slot(options)), { concurrency: "unbounded", discard: true })
+    yield* Effect.raceFirst(slots, stopSignal)
+    yield* say(options.quiet, "stopped")
+  })
