@@ -39,8 +39,6 @@ export class KeyStoreError extends Data.TaggedError("KeyStoreError")<{
 export interface KeyBucketsService {
   /** `n` tokens on whichever of `candidates` can give the last of them soonest. */
   readonly reserve: (candidates: ReadonlyArray<ApiKey>, n: number) => Effect.Effect<Reservation, KeyStoreError>
-  /** Tokens reserved and not used (the key was paused meanwhile) go back. */
-  readonly giveBack: (key: ApiKey, n: number) => Effect.Effect<void, KeyStoreError>
   /** A 429 on `key`: halve its rate, pause it for `pauseMs`. */
   readonly rateLimited: (key: ApiKey, pauseMs: number) => Effect.Effect<void, KeyStoreError>
   /** A run of successes on `key`: raise its rate one step towards its budget. */
@@ -96,12 +94,6 @@ export const makeLocalKeyBuckets: Effect.Effect<KeyBucketsService> = Effect.sync
         const waitsMs = Array.from({ length: n }, (_, i) => Math.max(0, readyAt(b, i + 1) - now))
         b.tokens -= n
         return { key, waitsMs, rate: b.rate }
-      }),
-    giveBack: (key, n) =>
-      Effect.map(Clock.currentTimeMillis, (now) => {
-        const b = bucketOf(key, now)
-        refill(key, b, now)
-        b.tokens = Math.min(key.burst, b.tokens + n)
       }),
     rateLimited: (key, pauseMs) =>
       Effect.map(Clock.currentTimeMillis, (now) => {

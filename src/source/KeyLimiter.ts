@@ -51,8 +51,12 @@ export interface KeyReport {
   readonly limiterWaitMs: number
   /** Round-trips to the buckets' store that reserved this key's tokens (one per batch of waiting requests). */
   readonly reservations: number
-  /** Tokens given back unused: their request could not leave on time, or the key was paused or refused meanwhile. */
-  readonly tokensReturned: number
+  /**
+   * Tokens dropped unused: their request could not leave on time, or the key was paused or
+   * refused meanwhile. Dropped, not given back: later requests were already handed the tokens
+   * after it, so one given back would be sent twice over (a key's budget exceeded, seen under load).
+   */
+  readonly tokensDropped: number
   /** Why the service refused the key (it was not used again this run); null when it was not. */
   readonly refused: string | null
 }
@@ -86,7 +90,7 @@ interface Grant {
 interface Counters {
   requests: number
   reservations: number
-  tokensReturned: number
+  tokensDropped: number
   rateLimited: number
   limiterWaitMs: number
   successes: number
@@ -102,7 +106,7 @@ export const makeKeyLimiter = Effect.gen(function* () {
   const stats = yield* SourceStats
   const keys = settings.apiKeys
   const counters = new Map<string, Counters>(
-    keys.map((k) => [k.id, { requests: 0, reservations: 0, tokensReturned: 0, rateLimited: 0, limiterWaitMs: 0, successes: 0, rate: k.rate, pausedUntil: -Infinity, refused: null }])
+    keys.map((k) => [k.id, { requests: 0, reservations: 0, tokensDropped: 0, rateLimited: 0, limiterWaitMs: 0, successes: 0, rate: k.rate, pausedUntil: -Infinity, refused: null }])
   )
   const of = (key: ApiKey) => counters.get(key.id)!
   const live = () => keys.filter((k) => of(k).refused === null)
@@ -149,7 +153,7 @@ export const makeKeyLimiter = Effect.gen(function* () {
       Effect.zipRight(Queue.offer(waiting, { request, done }), Deferred.await(done))
     )
 
-  /** A key and its token, ready to send; a key paused while we waited gives its token back. */
+  /** A key and its token, ready to send; a token that cannot be used at its instant is dropped and another asked for. */
   const takeToken = (request: string): Effect.Effect<ApiKey, SourceError | KeyStoreError> =>
     Effect.gen(function* () {
       const { key, waitMs, askedAt } = yield* grant(request)
@@ -159,8 +163,7 @@ export const makeKeyLimiter = Effect.gen(function* () {
       const now = yield* Clock.currentTimeMillis
       const c = of(key)
       if (c.pausedUntil > now || c.refused !== null || now - (askedAt + waitMs) > LATE_MS + 2 * (usualTrip ?? 0)) {
-        c.tokensReturned += 1
-        yield* Effect.ignore(buckets.giveBack(key, 1))
+        c.tokensDropped += 1
         return yield* takeToken(request)
       }
       return key
@@ -243,7 +246,7 @@ export const makeKeyLimiter = Effect.gen(function* () {
         rateLimited: c.rateLimited,
         limiterWaitMs: c.limiterWaitMs,
         reservations: c.reservations,
-        tokensReturned: c.tokensReturned,
+        tokensDropped: c.tokensDropped,
         refused: c.refused
       }
     })

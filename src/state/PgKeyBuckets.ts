@@ -2,7 +2,7 @@
  * The API keys' token buckets in PostgreSQL: one row per key in `chainetl_key_budgets`, so every
  * process using a key (any number, on any machine) takes its tokens from one bucket and together
  * they stay within the key's budget. Each operation is one statement on the row, under its row
- * lock: refill from the server's clock, then take, give back, pause or raise, atomically.
+ * lock: refill from the server's clock, then take, pause or raise, atomically.
  *
  * Times are the database server's clock (`clock_timestamp()`), so the processes' own clocks need
  * not agree. A reservation answers how long each token's request must wait from the moment the
@@ -42,12 +42,6 @@ const RESERVE = `
   FROM pick, c
   WHERE b.key_id = pick.key_id
   RETURNING b.key_id, b.tokens, b.at_ms, b.rate, c.now_ms`
-
-const GIVE_BACK = `
-  WITH c AS (SELECT ${NOW} AS now_ms)
-  UPDATE chainetl_key_budgets b
-  SET tokens = least(b.burst, ${REFILLED} + $2::float8), at_ms = greatest(b.at_ms, c.now_ms), updated_at = now()
-  FROM c WHERE b.key_id = $1`
 
 // 429s of one burst are one signal: the rate halves at most once a second (KeyBuckets.ts)
 const RATE_LIMITED = `
@@ -109,7 +103,6 @@ export const makePgKeyBuckets = (url: Redacted.Redacted<string>) =>
           const waitsMs = Array.from({ length: n }, (_, i) => Math.max(0, at + (Math.max(0, i + 1 - before) * 1000) / rate - now))
           return { key, waitsMs, rate }
         }),
-      giveBack: (key: ApiKey, n: number) => Effect.asVoid(run(GIVE_BACK, [key.id, n])),
       rateLimited: (key: ApiKey, pauseMs: number) => Effect.asVoid(run(RATE_LIMITED, [key.id, pauseMs])),
       raise: (key: ApiKey) => Effect.asVoid(run(RAISE, [key.id]))
     }
