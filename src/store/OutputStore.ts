@@ -9,6 +9,8 @@
  *    data the bucket lacks (data first, checkpoint second).
  *  - `unpublish`: a file deleted locally (recovery, a take-back) is deleted at its key.
  *  - `pull`: make the local copy equal to the store (under the writer lock, before reading it).
+ *  - `pullSlice`: make one slice's files (and its tables' manifests) in the local copy equal to
+ *    the store, for a worker about to crawl that slice (src/store/SlicePull.ts says why).
  *  - `push`: make the store equal to the local copy in an order that keeps every reader exact
  *    (data, then schemas and manifests, then run reports and the catalog, deletes last).
  *
@@ -31,6 +33,7 @@ export interface OutputStoreService {
   readonly publish: (files: ReadonlyArray<string>) => Effect.Effect<void, SinkError>
   readonly unpublish: (files: ReadonlyArray<string>) => Effect.Effect<void>
   readonly pull: Effect.Effect<SyncStats, SinkError>
+  readonly pullSlice: (tables: ReadonlyArray<string>, slice: string) => Effect.Effect<SyncStats, SinkError>
   readonly push: Effect.Effect<SyncStats, SinkError>
 }
 
@@ -45,6 +48,7 @@ export class OutputStore extends Context.Tag("chainetl/OutputStore")<OutputStore
       publish: () => Effect.void,
       unpublish: () => Effect.void,
       pull: Effect.succeed(none),
+      pullSlice: () => Effect.succeed(none),
       push: Effect.succeed(none)
     })
 }
