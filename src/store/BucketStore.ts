@@ -115,14 +115,13 @@ export const bucketStore = (b: BucketOutput): OutputStoreService => ({
       try: () => pool(files, 4, (f) => b.client.upload(f, keyOf(b.target, relOf(b, f)))),
       catch: (e) => ioError(`${b.target.url}/${files.length === 1 ? relOf(b, files[0]!) : ""}`, e)
     }),
-  // best effort: a key left behind is deleted by the next push, as its file is gone locally
   unpublish: (files) =>
     files.length === 0
       ? Effect.void
       : Effect.tryPromise({
           try: () => b.client.remove(files.map((f) => keyOf(b.target, relOf(b, f)))),
           catch: (e) => ioError(b.target.url, e)
-        }).pipe(Effect.catchAll((e) => Effect.logWarning(`not deleted from the bucket yet (the next push does): ${e.message}`))),
+        }),
   pull: Effect.tryPromise({ try: () => pull(b.sync), catch: (e) => ioError(b.target.url, e) }).pipe(
     Effect.tap((s) => Effect.logDebug(`bucket: pulled ${s.transferred} objects (${s.bytes} bytes), dropped ${s.deleted} local files`))
   ),

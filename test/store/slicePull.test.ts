@@ -83,4 +83,19 @@ describe("a worker's pull of one slice", () => {
     expect(pulled).toMatchObject({ transferred: 0, deleted: 1 })
     expect(await fs.stat(stale).catch(() => undefined)).toBeUndefined()
   })
+
+  it("given the bucket refuses to delete an object past the checkpoint, when recovery runs, then it fails naming the bucket (the slice does not go on with that object in place), and a later recovery deletes it", async () => {
+    const dead = await worker("dead-refused")
+    await dead.run(Effect.flatMap(ParquetSink, (sink) => Effect.zipRight(sink.writePart(input("s-3", 0, ["a"])), sink.writePart(input("s-3", 1, ["a"])))))
+    const successor = await worker("successor-refused")
+    objects.failRemovals = /part-s-3-000001/
+    const refused = await successor.run(
+      Effect.either(Effect.zipRight(Effect.flatMap(OutputStore, (store) => store.pullSlice(["blocks"], "s-3")), Effect.flatMap(ParquetSink, (sink) => sink.removePartsAfter("blocks", "s-3", 0))))
+    )
+    objects.failRemovals = undefined
+    expect(refused).toMatchObject({ _tag: "Left", left: { _tag: "SinkError", reason: "Io" } })
+    expect(keys().filter((k) => k.includes("part-s-3-"))).toEqual(["pre/blocks/chain=a/part-s-3-000000.parquet", "pre/blocks/chain=a/part-s-3-000001.parquet"])
+    await successor.run(Effect.zipRight(Effect.flatMap(OutputStore, (store) => store.pullSlice(["blocks"], "s-3")), Effect.flatMap(ParquetSink, (sink) => sink.removePartsAfter("blocks", "s-3", 0))))
+    expect(keys().filter((k) => k.includes("part-s-3-"))).toEqual(["pre/blocks/chain=a/part-s-3-000000.parquet"])
+  })
 })
