@@ -50,12 +50,12 @@ export const workerCommand = (args: WorkerArgs) => {
       const opened = yield* openBucket(bucket, { needsState: true, dir: { kind: "worker" } })
       // the queue is named by the output's id: the bucket's, as the enqueuer's copy has it
       yield* opened.ensureId
-      return yield* workerOnFolder({ ...args, out: opened.dir }, opened.store)
+      return yield* workerOnFolder({ ...args, out: opened.dir }, opened.store, opened.target.url)
     })
   )
 }
 
-const workerOnFolder = (args: WorkerArgs, store: Layer.Layer<OutputStore> | undefined) =>
+const workerOnFolder = (args: WorkerArgs, store: Layer.Layer<OutputStore> | undefined, location?: string) =>
   Effect.scoped(
     Effect.gen(function* () {
       const out = resolveOut(args.out)
@@ -69,7 +69,7 @@ const workerOnFolder = (args: WorkerArgs, store: Layer.Layer<OutputStore> | unde
       yield* createOut(out, outLabel)
       const [{ runWorker }, { distributedLayer }] = yield* Effect.promise(() => Promise.all([import("../distributed/Worker.ts"), import("../distributed/Layers.ts")]))
       // the keys' rows keep the budgets jobs wrote: this worker's defaults only fill missing ones
-      yield* runWorker({ out, concurrency: args.concurrency, settings, distributed, quiet: args.quiet }).pipe(
+      yield* runWorker({ out, concurrency: args.concurrency, settings, distributed, quiet: args.quiet, ...(location === undefined ? {} : { location }) }).pipe(
         Effect.provide(Layer.merge(runLayers(out, settings, store, { keyBudgets: "keep" }), distributedLayer(out, url, distributed)))
       )
     })

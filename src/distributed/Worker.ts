@@ -1,12 +1,13 @@
 /**
- * `chainetl worker`: takes slices of distributed runs on one output folder from the queue and
+ * `chainetl worker`: takes slices of distributed runs on one output (a shared folder, or this
+ * worker's working copy of an s3:// prefix) from the queue and
  * crawls them with the same crawler a local run uses, `concurrency` at a time, until stopped.
  * For each job:
  *  1. hold the slice's lock and the output's shared lock (SliceLocks.ts); when a local run has the
  *     output or another worker still crawls the slice, hand the job back and take another;
  *  2. pull the slice's files of an s3:// output (SlicePull.ts) and write the job's key budgets
- *     into the keys' shared rows; a slice this run already finished (its holder died after its last checkpoint, before
- *     reporting) is reported done without a request;
+ *     into the keys' shared rows; a slice this run already finished (its holder died after its
+ *     last checkpoint, before reporting) is reported done without a request;
  *  3. crawl it, resuming from its checkpoint, renewing the lease every third of it; a lease lost
  *     or a lock connection gone stops the crawl (the slice's next holder resumes it from its
  *     checkpoint, and recovery removes whatever this one wrote past it);
@@ -51,6 +52,8 @@ export interface WorkerOptions {
   readonly settings: SourceSettings
   readonly distributed: DistributedSettings
   readonly quiet: boolean
+  /** What the output is called in its lines: the bucket's URL for an s3:// output (`out` is then this worker's copy). */
+  readonly location?: string
 }
 
 // straight to stderr: the CLI holds its Console's error lines for its own one-line failures (main.ts)
@@ -149,7 +152,7 @@ const stopSignal = Effect.async<void>((resume) => {
 export const runWorker = (options: WorkerOptions) =>
   Effect.gen(function* () {
     yield* SqlClient.SqlClient
-    yield* say(options.quiet, `serving ${options.out}, ${options.concurrency} slice(s) at a time, lease ${options.distributed.leaseSeconds} s`)
+    yield* say(options.quiet, `serving ${options.location ?? options.out}, ${options.concurrency} slice(s) at a time, lease ${options.distributed.leaseSeconds} s`)
     const slots = Effect.all(Array.from({ length: options.concurrency }, () => slot(options)), { concurrency: "unbounded", discard: true })
     yield* Effect.raceFirst(slots, stopSignal)
     yield* say(options.quiet, "stopped")
