@@ -5,7 +5,7 @@
  * giving the two keys budgets (C-chain blocks at scale 20: six 8-hour windows, about six pages each).
  * The third worker starts after the jobs are queued (a worker added mid-run: its own default budgets
  * must not replace the job's). One worker is SIGKILLed the moment s3rver has stored one of its
- * parts (seq ≥ 2, the third, so the slice is mid-way, that part past its checkpoint): another takes the slice
+ * parts (seq ≥ 2: at least its third, so the slice is mid-way, that part past its checkpoint): another takes the slice
  * over, and then
  *  - the bucket's rows, downloaded through the SDK and read with DuckDB, equal a single-process
  *    backfill of the same job into a folder (EXCEPT ALL both ways);
@@ -148,6 +148,16 @@ const killMidSlice = (workers: ReadonlyArray<CliProcess>): Promise<Kill> =>
 const arrivalsIn = (key: string, from: number, to: number) => (emu.keyArrivals().get(key) ?? []).filter((t) => t >= from && t <= to)
 
 describe("chainetl worker on an s3:// output", () => {
+  it("given a worker on an s3:// output without CHAINETL_STATE_URL, when it starts, then it is refused (exit 2) naming the variable, and nothing is written to the bucket", async () => {
+    const { CHAINETL_STATE_URL: _, ...rest } = env()
+    const refused = await runCli(["worker", "--out", `s3://${S3_BUCKET}/no-state`], rest)
+    expect(refused.code).toBe(2)
+    expect(refused.stderr).toContain("CHAINETL_STATE_URL")
+    expect(refused.stderr).not.toContain("not supported")
+    for (const secret of SECRETS) expect(refused.stdout + refused.stderr).not.toContain(secret)
+    expect(await s3.keys("no-state")).toEqual([])
+  }, 60_000)
+
   it("given three workers, two API keys with job budgets and a distributed backfill into a bucket, when one worker is SIGKILLed mid-slice, then the bucket equals a local backfill, every slice is committed once, no key exceeds its budget and no secret is anywhere", async () => {
     const out = `s3://${S3_BUCKET}/${PREFIX}`
     const workers: CliProcess[] = []
