@@ -15,6 +15,7 @@ export const LONGEST_FIRST = [
   "test/pipelines/node/blocks.test.ts",
   "test/e2e/spine.test.ts",
   "test/distributed/workers.test.ts",
+  "test/distributed/bucketWorkers.test.ts",
   "test/reliability/compaction.test.ts",
   "test/cli/backfill.test.ts",
   "test/e2e/catalogue.test.ts",

@@ -45,9 +45,16 @@ export interface OpenOptions {
   /**
    * Where the working copy is: the shared one (default; locked while in use, so two commands on
    * this machine never change it at once), a folder of the caller's (`catalog --mirror`, locked
-   * the same way), or a private temporary one removed at the end (`status`, which only reads).
+   * the same way), a private temporary one removed at the end (`status`, which only reads), or
+   * a worker's: its own folder beside the shared copy (so any number of workers share a machine),
+   * not filled at start (a worker pulls each slice's files before crawling it, SlicePull.ts) and
+   * removed when the worker stops.
    */
-  readonly dir?: { readonly kind: "shared" } | { readonly kind: "given"; readonly path: string; readonly label: string } | { readonly kind: "private" }
+  readonly dir?:
+    | { readonly kind: "shared" }
+    | { readonly kind: "given"; readonly path: string; readonly label: string }
+    | { readonly kind: "private" }
+    | { readonly kind: "worker" }
 }
 
 /** Parses and checks everything about the bucket output, then locks and fills the working copy. */
@@ -74,6 +81,13 @@ export const openBucket = (
     if (where.kind === "given") {
       dir = path.resolve(where.path)
       label = where.label
+    } else if (where.kind === "worker") {
+      const mine = `${loaded.workDir}.worker-${process.pid}`
+      dir = yield* Effect.acquireRelease(
+        // a killed worker with this pid before us left its copy: nothing in it is trusted
+        Effect.promise(() => fs.rm(mine, { recursive: true, force: true }).then(() => mine)),
+        (d) => Effect.promise(() => fs.rm(d, { recursive: true, force: true }))
+      )
     } else if (where.kind === "private") {
       dir = yield* Effect.acquireRelease(
         Effect.promise(() => fs.mkdtemp(path.join(os.tmpdir(), "chainetl-s3-read-"))),
@@ -88,9 +102,9 @@ export const openBucket = (
     yield* createOut(dir, label)
     // one command at a time changes a working copy on this machine (the PostgreSQL lock is the
     // output's; this one is the copy's, which pulls would otherwise change under a run)
-    if (where.kind !== "private") yield* acquireOutputLock(dir, `working-copy-${process.pid}`)
+    if (where.kind === "shared" || where.kind === "given") yield* acquireOutputLock(dir, `working-copy-${process.pid}`)
     const store = bucketModule.bucketStore(bucket)
-    yield* store.pull
+    if (where.kind !== "worker") yield* store.pull
     return {
       target,
       settings,
@@ -99,13 +113,4 @@ export const openBucket = (
       ensureId: Effect.asVoid(bucketModule.ensureBucketOutputId(bucket)),
       pull: Effect.asVoid(store.pull)
     }
-  })
-
-/** Workers keep no working copy of a bucket yet: each would miss the parts the others published. */
-export const bucketNotDistributed = (field: string) =>
-  new ConfigError({
-    reason: "Invalid",
-    field,
-    detail: "distributed runs write to an output folder shared by the workers; an s3:// output is not supported with them yet",
-    fix: "give the enqueuer and every worker the same shared folder as --out, or run without --distributed"
   })

@@ -18,11 +18,18 @@ import { stateLayer } from "../state/StateLayer.ts"
 /**
  * `settings` are validated before the run touches anything (runCommand). `store` is where committed
  * files end up: the folder itself (nothing to do) or, for an s3:// output, the bucket `out` is a
- * working copy of.
+ * working copy of. `keyBudgets`: "write" (a run: its budgets go into the keys' shared rows) or
+ * "keep" (a worker: rows that exist keep the budgets a job wrote; its own only fill missing rows).
+ * The keys' buckets are in the context too, so that a worker can write a job's budgets into them.
  */
-export const runLayers = (out: string, settings: SourceSettings, store: Layer.Layer<OutputStore> = OutputStore.folder(out)) =>
+export const runLayers = (
+  out: string,
+  settings: SourceSettings,
+  store: Layer.Layer<OutputStore> = OutputStore.folder(out),
+  options: { readonly keyBudgets: "write" | "keep" } = { keyBudgets: "write" }
+) =>
   Layer.mergeAll(
-    sourceLayerWithBuckets.pipe(Layer.provide(keyBucketsLayer(settings)), Layer.provideMerge(SourceConfig.layerOf(settings))),
+    sourceLayerWithBuckets.pipe(Layer.provideMerge(keyBucketsLayer(settings, options.keyBudgets)), Layer.provideMerge(SourceConfig.layerOf(settings))),
     ParquetSink.layer(out).pipe(Layer.provide(store)),
     stateLayer(out),
     CommittedKeys.layer(out),

@@ -10,7 +10,7 @@ import { allServices, loadSourceSettings, type SourceSettingsInput } from "../Co
 import type { SinkError } from "../Errors.ts"
 import { stateLayer } from "../state/StateLayer.ts"
 import type { OutputStore } from "../store/OutputStore.ts"
-import { bucketNotDistributed, bucketOut, openBucket } from "./bucketOutput.ts"
+import { bucketOut, openBucket } from "./bucketOutput.ts"
 import { loadStateUrl } from "../state/StateConfig.ts"
 import type { Backfill } from "../crawl/Dataset.ts"
 import { defaultJob, loadJobFile, type Network } from "../Job.ts"
@@ -60,11 +60,14 @@ export interface RunArgs {
   readonly distributed?: boolean
 }
 
-/** `--out s3://…`: the run works on the bucket's working copy (bucketOutput.ts), else on the folder. */
+/**
+ * `--out s3://…`: the run works on the bucket's working copy (bucketOutput.ts), else on the folder.
+ * With --distributed too: the enqueuer's copy is the one that is pulled, compacted, catalogued and
+ * pushed; workers publish their parts to the bucket from copies of their own (workerCommand.ts).
+ */
 export const runCommand = (args: RunArgs) => {
   const bucket = bucketOut(args.out)
   if (bucket === undefined || args.store !== undefined) return runOnFolder(args)
-  if (args.distributed === true && args.dryRun !== true) return Effect.fail(bucketNotDistributed("--distributed"))
   return Effect.scoped(
     Effect.flatMap(openBucket(bucket, { needsState: true }), (opened) =>
       runOnFolder({ ...args, out: opened.dir, store: opened.store, prepare: opened.ensureId })

@@ -1,6 +1,6 @@
 /**
- * `chainetl worker`: serve the slices of distributed runs on one output folder (shared by every
- * worker and the enqueuer) until stopped (Ctrl-C, SIGTERM or a kill: a killed worker's slices go
+ * `chainetl worker`: serve the slices of distributed runs on one output (a folder shared by every
+ * worker and the enqueuer, or an s3:// prefix) until stopped (Ctrl-C, SIGTERM or a kill: a killed worker's slices go
  * to the others within the lease, README "Distributed slices"). Needs CHAINETL_STATE_URL and the
  * URLs of the services its slices call.
  */
@@ -8,7 +8,8 @@ import { Effect, Layer, Option } from "effect"
 import { loadSourceSettings } from "../Config.ts"
 import { ConfigError } from "../Errors.ts"
 import { loadStateUrl, STATE_URL_ENV } from "../state/StateConfig.ts"
-import { bucketNotDistributed, bucketOut } from "./bucketOutput.ts"
+import type { OutputStore } from "../store/OutputStore.ts"
+import { bucketOut, openBucket } from "./bucketOutput.ts"
 import { runLayers } from "./layers.ts"
 import { checkOutWritable, createOut } from "./outPath.ts"
 import { resolveOut } from "./output.ts"
@@ -35,10 +36,28 @@ export const requireStateUrl = (what: string) =>
     })
   )
 
-export const workerCommand = (args: WorkerArgs) =>
+/**
+ * `--out s3://…`: the worker opens a working copy of its own (no lock shared with other processes
+ * on the machine, nothing pulled at start: each slice's files are pulled before it is crawled, and
+ * every part is published before its checkpoint), then serves the queue as on a folder.
+ */
+export const workerCommand = (args: WorkerArgs) => {
+  const bucket = bucketOut(args.out)
+  if (bucket === undefined) return workerOnFolder(args, undefined)
+  return Effect.scoped(
+    Effect.gen(function* () {
+      yield* requireStateUrl("chainetl worker")
+      const opened = yield* openBucket(bucket, { needsState: true, dir: { kind: "worker" } })
+      // the queue is named by the output's id: the bucket's, as the enqueuer's copy has it
+      yield* opened.ensureId
+      return yield* workerOnFolder({ ...args, out: opened.dir }, opened.store, opened.target.url)
+    })
+  )
+}
+
+const workerOnFolder = (args: WorkerArgs, store: Layer.Layer<OutputStore> | undefined, location?: string) =>
   Effect.scoped(
     Effect.gen(function* () {
-      if (bucketOut(args.out) !== undefined) return yield* Effect.fail(bucketNotDistributed("--out"))
       const out = resolveOut(args.out)
       const outLabel = args.out === undefined && process.env["CHAINETL_OUT"] !== undefined ? "CHAINETL_OUT" : "--out"
       yield* checkOutWritable(out, outLabel)
@@ -49,8 +68,9 @@ export const workerCommand = (args: WorkerArgs) =>
       const settings = yield* loadSourceSettings({ out }, { out: outLabel }, [])
       yield* createOut(out, outLabel)
       const [{ runWorker }, { distributedLayer }] = yield* Effect.promise(() => Promise.all([import("../distributed/Worker.ts"), import("../distributed/Layers.ts")]))
-      yield* runWorker({ out, concurrency: args.concurrency, settings, distributed, quiet: args.quiet }).pipe(
-        Effect.provide(Layer.merge(runLayers(out, settings), distributedLayer(out, url, distributed)))
+      // the keys' rows keep the budgets jobs wrote: this worker's defaults only fill missing ones
+      yield* runWorker({ out, concurrency: args.concurrency, settings, distributed, quiet: args.quiet, ...(location === undefined ? {} : { location }) }).pipe(
+        Effect.provide(Layer.merge(runLayers(out, settings, store, { keyBudgets: "keep" }), distributedLayer(out, url, distributed)))
       )
     })
   )

@@ -7,12 +7,17 @@
  *     output, dataset and slice: enqueueing again joins the jobs already queued), and wait for
  *     every job to finish, reporting slices as workers finish them;
  *  5–7. once every job has finished, take the writer lock exclusive again (no worker writes),
- *     clear what killed workers staged, compact, rebuild the catalog and write the run report
+ *     pull the bucket (an s3:// output: the workers' parts are there, not in this working copy),
+ *     clear what killed workers staged, compact, rebuild the catalog, push, and write the run report
  *     (Runner.finishRun): the enqueuer, not a worker, since it alone knows when all are done.
  * A 401/403 reported by a worker stops the run as locally: the jobs still waiting are withdrawn.
  */
 import { Clock, Effect, Option, Schedule } from "effect"
+import { SourceConfig } from "../Config.ts"
+import type { ApiKey } from "../source/ApiKeys.ts"
+import type { KeyBudgetOf } from "../source/KeyBuckets.ts"
 import { SourceStats } from "../source/SourceStats.ts"
+import { OutputStore } from "../store/OutputStore.ts"
 import { emit } from "../crawl/Progress.ts"
 import { ParquetSink } from "../sink/ParquetSink.ts"
 import { ensureOutputId } from "../state/OutputId.ts"
@@ -54,6 +59,9 @@ export const runDistributed = (options: RunOptions, settings: DistributedSetting
       // 4.
       const previous = new Map<string, ReadonlySet<string>>()
       for (const { dataset } of plan) previous.set(dataset.name, yield* replacingBefore(dataset))
+      // the job's key budgets travel with each job (workers read no job file); the rows already
+      // have them, written when this process's layers were built
+      const keyBudgets = jobKeyBudgets(options, (yield* SourceConfig).apiKeys)
       const jobs = plan.flatMap(({ dataset, slices }) =>
         slices.map((slice) => {
           const job: SliceJob = {
@@ -64,7 +72,8 @@ export const runDistributed = (options: RunOptions, settings: DistributedSetting
             slice,
             asOf,
             ingestedAt: started.toISOString(),
-            partRows: options.partRows
+            partRows: options.partRows,
+            ...(keyBudgets.length === 0 ? {} : { keyBudgets })
           }
           return { id: jobId(outputId, dataset.name, slice.id), job }
         })
@@ -75,6 +84,10 @@ export const runDistributed = (options: RunOptions, settings: DistributedSetting
       const outcomes = yield* waitForJobs(jobs.map((j) => j.job), jobs.map((j) => j.id), settings)
       // 5–7.
       yield* hold.exclusive(2 * settings.leaseSeconds + 30)
+      // an s3:// output: the workers published their parts to the bucket, not to this copy; it is
+      // made equal to the bucket before compaction and the catalog read it (a folder: nothing)
+      const outputStore = yield* Effect.serviceOption(OutputStore)
+      if (Option.isSome(outputStore)) yield* outputStore.value.pull
       // no worker writes now: what killed workers left staged can go
       yield* (yield* ParquetSink).clearStaging()
       const results: RunSlice[] = []
@@ -100,6 +113,12 @@ export const runDistributed = (options: RunOptions, settings: DistributedSetting
       return yield* finishRun(options, selected, started, report, results, stoppedBy)
     })
   )
+
+/** The keys the job gives a budget (`apiKeys`), as they travel in a job: by digest, never the secret. */
+const jobKeyBudgets = (options: RunOptions, keys: ReadonlyArray<ApiKey>): ReadonlyArray<KeyBudgetOf> => {
+  const named = new Set(Object.keys(options.job.apiKeys ?? {}))
+  return keys.filter((k) => named.has(k.name)).map((k) => ({ id: k.id, name: k.name, rate: k.rate, burst: k.burst }))
+}
 
 /** The run report's `hosts` entry of a distributed run (its waits: limiter and Retry-After together). */
 export const WORKERS_HOST = "workers"

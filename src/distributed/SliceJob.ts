@@ -5,6 +5,7 @@
  */
 import { createHash } from "node:crypto"
 import type { Grain } from "../crawl/Grain.ts"
+import type { KeyBudgetOf } from "../source/KeyBuckets.ts"
 import type { Slice } from "../crawl/Slice.ts"
 
 export interface SliceJob {
@@ -17,6 +18,12 @@ export interface SliceJob {
   readonly asOf: number
   readonly ingestedAt: string
   readonly partRows: number
+  /**
+   * The budgets the run's job gives its API keys (`apiKeys`), by the keys' digests, never their
+   * secrets: a worker reads no job file, so it writes these into the keys' shared rows before it
+   * crawls the slice. Absent from jobs enqueued before budgets travelled, and when the job gives none.
+   */
+  readonly keyBudgets?: ReadonlyArray<KeyBudgetOf>
 }
 
 /**

@@ -1,11 +1,13 @@
 /**
- * `chainetl worker`: takes slices of distributed runs on one output folder from the queue and
+ * `chainetl worker`: takes slices of distributed runs on one output (a shared folder, or this
+ * worker's working copy of an s3:// prefix) from the queue and
  * crawls them with the same crawler a local run uses, `concurrency` at a time, until stopped.
  * For each job:
  *  1. hold the slice's lock and the output's shared lock (SliceLocks.ts); when a local run has the
  *     output or another worker still crawls the slice, hand the job back and take another;
- *  2. a slice this run already finished (its holder died after its last checkpoint, before
- *     reporting) is reported done without a request;
+ *  2. pull the slice's files of an s3:// output (SlicePull.ts) and write the job's key budgets
+ *     into the keys' shared rows; a slice this run already finished (its holder died after its
+ *     last checkpoint, before reporting) is reported done without a request;
  *  3. crawl it, resuming from its checkpoint, renewing the lease every third of it; a lease lost
  *     or a lock connection gone stops the crawl (the slice's next holder resumes it from its
  *     checkpoint, and recovery removes whatever this one wrote past it);
@@ -23,6 +25,9 @@ import { CheckpointError } from "../Errors.ts"
 import { notPlanned, type RunSlice } from "../Runner.ts"
 import { servicesOf } from "../cli/services.ts"
 import type { DistributedSettings } from "./Settings.ts"
+import { KeyBuckets } from "../source/KeyBuckets.ts"
+import { OutputStore } from "../store/OutputStore.ts"
+import { rejectsDataset } from "../transform/Rejects.ts"
 import { holdSlice } from "./SliceLocks.ts"
 import { type Lease, SliceQueue } from "./SliceQueue.ts"
 
@@ -47,6 +52,8 @@ export interface WorkerOptions {
   readonly settings: SourceSettings
   readonly distributed: DistributedSettings
   readonly quiet: boolean
+  /** What the output is called in its lines: the bucket's URL for an s3:// output (`out` is then this worker's copy). */
+  readonly location?: string
 }
 
 // straight to stderr: the CLI holds its Console's error lines for its own one-line failures (main.ts)
@@ -68,7 +75,12 @@ export const workOne = (options: WorkerOptions, lease: Lease) =>
         yield* say(options.quiet, `${name}: ${held === "output busy" ? "a local run holds the output" : "another worker still holds the slice"}, handed back`)
         return yield* queue.release(lease, held)
       }
-      // 2.
+      // 2. an s3:// output: this worker's copy gets the slice's parts as the bucket has them (a
+      // worker that held it before may have published parts past its checkpoint): recovery then
+      // sees them and deletes their objects too. The job's key budgets go into the keys' rows.
+      const tables = [job.dataset, ...(declared.children ?? []).map((c) => c.name), rejectsDataset.name]
+      yield* (yield* OutputStore).pullSlice(tables, job.slice.id)
+      if (job.keyBudgets !== undefined && job.keyBudgets.length > 0) yield* (yield* KeyBuckets).apply(job.keyBudgets)
       const store = yield* CheckpointStore
       const loaded = yield* store.load(job.slice).pipe(Effect.orElseSucceed(() => undefined))
       if (loaded?.status === "done" && loaded.runId === job.runId) {
@@ -140,7 +152,7 @@ const stopSignal = Effect.async<void>((resume) => {
 export const runWorker = (options: WorkerOptions) =>
   Effect.gen(function* () {
     yield* SqlClient.SqlClient
-    yield* say(options.quiet, `serving ${options.out}, ${options.concurrency} slice(s) at a time, lease ${options.distributed.leaseSeconds} s`)
+    yield* say(options.quiet, `serving ${options.location ?? options.out}, ${options.concurrency} slice(s) at a time, lease ${options.distributed.leaseSeconds} s`)
     const slots = Effect.all(Array.from({ length: options.concurrency }, () => slot(options)), { concurrency: "unbounded", discard: true })
     yield* Effect.raceFirst(slots, stopSignal)
     yield* say(options.quiet, "stopped")

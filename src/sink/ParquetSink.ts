@@ -237,7 +237,7 @@ export const makeParquetSink = (outDirInput: string, db: DuckDBInstance, publish
       // files of it already in place, so that no row past the checkpoint shows meanwhile
       // (a kill leaves them to the next run's recovery instead)
       await takeBackFiles(renamed)
-      if (publisher !== undefined) await Effect.runPromise(publisher.unpublish(renamed))
+      if (publisher !== undefined) await Effect.runPromise(bestEffort(publisher.unpublish(renamed)))
       throw e
     } finally {
       await fs.rm(staged, { recursive: true, force: true }).catch(() => undefined)
@@ -258,7 +258,7 @@ export const makeParquetSink = (outDirInput: string, db: DuckDBInstance, publish
 
   const takeBack = (parts: ReadonlyArray<WrittenPart>): Effect.Effect<void> =>
     Effect.promise(() => takeBackFiles(parts.map((p) => p.path))).pipe(
-      Effect.zipRight(publisher === undefined ? Effect.void : publisher.unpublish(parts.map((p) => p.path)))
+      Effect.zipRight(publisher === undefined ? Effect.void : bestEffort(publisher.unpublish(parts.map((p) => p.path))))
     )
 
   const removePartsWhere = (dataset: string, slice: string, seq: number, remove: (partSeq: number) => boolean) =>
@@ -293,7 +293,11 @@ export const makeParquetSink = (outDirInput: string, db: DuckDBInstance, publish
             removed.push(path.join(entry.parentPath, entry.name))
           }
           for (const dir of dirs) await fsyncPath(dir)
-          if (publisher !== undefined) await Effect.runPromise(publisher.unpublish(removed))
+          // strict: a slice must not go on (and finish) with an object past its checkpoint
+          if (publisher !== undefined) {
+            const unpublished = await Effect.runPromise(Effect.either(publisher.unpublish(removed)))
+            if (Either.isLeft(unpublished)) throw unpublished.left
+          }
           return removed.length
         },
         catch: asSinkError("Io", root)
@@ -316,6 +320,13 @@ export const makeParquetSink = (outDirInput: string, db: DuckDBInstance, publish
 
   return { outDir, writePart, takeBack, removePartsAfter, removePartsBefore, clearStaging, close: writer.close }
 }
+
+/**
+ * A take-back's deletion in the bucket: its slice did not advance past the part, so the next crawl
+ * of the slice pulls the object and its recovery deletes it; meanwhile it is only said.
+ */
+const bestEffort = (unpublish: Effect.Effect<void, SinkError>): Effect.Effect<void> =>
+  unpublish.pipe(Effect.catchAll((e) => Effect.logWarning(`not deleted from the bucket yet (the slice's next recovery does): ${e.message}`)))
 
 /** Best effort: deletes committed files again and fsyncs their folders; never fails. */
 const takeBackFiles = async (files: ReadonlyArray<string>): Promise<void> => {

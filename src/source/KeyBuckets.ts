@@ -43,6 +43,20 @@ export interface KeyBucketsService {
   readonly rateLimited: (key: ApiKey, pauseMs: number) => Effect.Effect<void, KeyStoreError>
   /** A run of successes on `key`: raise its rate one step towards its budget. */
   readonly raise: (key: ApiKey) => Effect.Effect<void, KeyStoreError>
+  /**
+   * Budgets that win over the ones this process started with (a distributed job's, written by
+   * its worker before it crawls the job's slice): from then on the keys they name keep them.
+   */
+  readonly apply: (budgets: ReadonlyArray<KeyBudgetOf>) => Effect.Effect<void, KeyStoreError>
+}
+
+/** A key's budget as it may travel (a job's payload, a database row): by the key's digest, never its secret. */
+export interface KeyBudgetOf {
+  /** ApiKeys.ts `keyId`: a digest of the secret. */
+  readonly id: string
+  readonly name: string
+  readonly rate: number
+  readonly burst: number
 }
 
 /** Concurrent 429s from one burst are one signal: halve at most once per this many ms. */
@@ -63,6 +77,12 @@ interface Bucket {
 /** The buckets in this process: exact, no round-trip; what a single process needs. */
 export const makeLocalKeyBuckets: Effect.Effect<KeyBucketsService> = Effect.sync(() => {
   const buckets = new Map<string, Bucket>()
+  // budgets applied since the start win over the keys' own (a worker's job budgets)
+  const applied = new Map<string, KeyBudgetOf>()
+  const budgetOf = (key: ApiKey): ApiKey => {
+    const a = applied.get(key.id)
+    return a === undefined ? key : { ...key, rate: a.rate, burst: a.burst }
+  }
   const bucketOf = (key: ApiKey, now: number): Bucket => {
     let b = buckets.get(key.id)
     if (b === undefined) {
@@ -84,7 +104,8 @@ export const makeLocalKeyBuckets: Effect.Effect<KeyBucketsService> = Effect.sync
     reserve: (candidates, n) =>
       Effect.map(Clock.currentTimeMillis, (now) => {
         let best: { key: ApiKey; b: Bucket; ready: number } | undefined
-        for (const key of candidates) {
+        for (const given of candidates) {
+          const key = budgetOf(given)
           const b = bucketOf(key, now)
           refill(key, b, now)
           const ready = readyAt(b, n)
@@ -93,10 +114,11 @@ export const makeLocalKeyBuckets: Effect.Effect<KeyBucketsService> = Effect.sync
         const { key, b } = best!
         const waitsMs = Array.from({ length: n }, (_, i) => Math.max(0, readyAt(b, i + 1) - now))
         b.tokens -= n
-        return { key, waitsMs, rate: b.rate }
+        return { key: candidates.find((k) => k.id === key.id)!, waitsMs, rate: b.rate }
       }),
-    rateLimited: (key, pauseMs) =>
+    rateLimited: (given, pauseMs) =>
       Effect.map(Clock.currentTimeMillis, (now) => {
+        const key = budgetOf(given)
         const b = bucketOf(key, now)
         refill(key, b, now)
         if (now - b.lastDecreaseAt >= DECREASE_COOLDOWN_MS) {
@@ -107,12 +129,24 @@ export const makeLocalKeyBuckets: Effect.Effect<KeyBucketsService> = Effect.sync
         // nothing accrues during the pause, so it does not end in a burst
         b.at = Math.max(b.at, now + pauseMs)
       }),
-    raise: (key) =>
+    raise: (given) =>
       Effect.map(Clock.currentTimeMillis, (now) => {
+        const key = budgetOf(given)
         const b = bucketOf(key, now)
         if (b.rate >= key.rate) return
         refill(key, b, now)
         b.rate = Math.min(key.rate, b.rate + rateStep(key.rate))
+      }),
+    apply: (budgets) =>
+      Effect.sync(() => {
+        for (const a of budgets) {
+          applied.set(a.id, a)
+          const b = buckets.get(a.id)
+          if (b === undefined) continue
+          // a lower budget applies at once (a higher one is climbed to by `raise`); tokens never above the new burst
+          b.rate = Math.min(b.rate, a.rate)
+          b.tokens = Math.min(b.tokens, a.burst)
+        }
       })
   }
 })

@@ -12,6 +12,9 @@
  * Rows are keyed by a digest of the secret (ApiKeys.ts `keyId`), never the secret. A process
  * starting writes its budget into the row (the last one started wins; processes sharing a key
  * should be given the same budget) and keeps the row's tokens: a restart gets no fresh burst.
+ * A `chainetl worker` is the exception: it reads no job file, so its own budgets are only
+ * defaults; it creates rows that are missing and otherwise writes the budgets each job carries
+ * (`apply`, before the job's slice is crawled), which are the enqueuer's job file's.
  */
 import { SqlClient } from "@effect/sql"
 import type { SqlError } from "@effect/sql/SqlError"
@@ -72,6 +75,12 @@ const UPSERT = `
     tokens = least(b.tokens, EXCLUDED.burst),
     updated_at = now()`
 
+// a worker starting: its own budgets only fill rows nobody wrote (a job's budgets stay)
+const INSERT_MISSING = `
+  INSERT INTO chainetl_key_budgets (key_id, name, ceiling, rate, burst, tokens, at_ms, last_decrease_ms)
+  VALUES ($1, $2, $3, $3, $4, $4, ${NOW}, 0)
+  ON CONFLICT (key_id) DO NOTHING`
+
 interface Reserved {
   readonly key_id: string
   readonly tokens: number
@@ -80,14 +89,18 @@ interface Reserved {
   readonly now_ms: number
 }
 
-export const makePgKeyBuckets = (url: Redacted.Redacted<string>) =>
+/**
+ * `budgets`: "write" puts this process's budgets in the rows (a run, an enqueuer); "keep" only
+ * creates missing rows (a worker: the budgets that count are its jobs', written by `apply`).
+ */
+export const makePgKeyBuckets = (url: Redacted.Redacted<string>, budgets: "write" | "keep" = "write") =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const settings = yield* SourceConfig
     const failed = (e: SqlError) => new KeyStoreError({ reason: "Unavailable", detail: `PostgreSQL (CHAINETL_STATE_URL): ${sqlDetail(url, e)}` })
     const run = <A extends object>(text: string, params: ReadonlyArray<unknown>) => sql.unsafe<A>(text, params).pipe(Effect.mapError(failed))
 
-    for (const k of settings.apiKeys) yield* run(UPSERT, [k.id, k.name, k.rate, k.burst])
+    for (const k of settings.apiKeys) yield* run(budgets === "write" ? UPSERT : INSERT_MISSING, [k.id, k.name, k.rate, k.burst])
 
     const service: KeyBucketsService = {
       reserve: (candidates, n) =>
@@ -104,11 +117,18 @@ export const makePgKeyBuckets = (url: Redacted.Redacted<string>) =>
           return { key, waitsMs, rate }
         }),
       rateLimited: (key: ApiKey, pauseMs: number) => Effect.asVoid(run(RATE_LIMITED, [key.id, pauseMs])),
-      raise: (key: ApiKey) => Effect.asVoid(run(RAISE, [key.id]))
+      raise: (key: ApiKey) => Effect.asVoid(run(RAISE, [key.id])),
+      // only keys this process has: a budget for a key it does not use would only create a row
+      apply: (given) =>
+        Effect.forEach(
+          given.filter((b) => settings.apiKeys.some((k) => k.id === b.id)),
+          (b) => run(UPSERT, [b.id, b.name, b.rate, b.burst]),
+          { discard: true }
+        )
     }
     return service
   })
 
 /** The keys' buckets in the database at `url` (its own pool; the tables made if missing). */
-export const pgKeyBucketsLayer = (url: Redacted.Redacted<string>): Layer.Layer<KeyBuckets, ConfigError | KeyStoreError, SourceConfig> =>
-  Layer.effect(KeyBuckets, makePgKeyBuckets(url)).pipe(Layer.provide(pgDatabase(url)))
+export const pgKeyBucketsLayer = (url: Redacted.Redacted<string>, budgets: "write" | "keep" = "write"): Layer.Layer<KeyBuckets, ConfigError | KeyStoreError, SourceConfig> =>
+  Layer.effect(KeyBuckets, makePgKeyBuckets(url, budgets)).pipe(Layer.provide(pgDatabase(url)))

@@ -13,6 +13,7 @@ import { OUTPUT_ID_FILE } from "../state/OutputId.ts"
 import { type ObjectStoreClient, OutputStore, type OutputStoreService } from "./OutputStore.ts"
 import { type BucketTarget, keyOf, type S3Settings, S3_ENDPOINT_ENV } from "./OutputTarget.ts"
 import { describeS3Error, makeS3Client, s3Objects } from "./S3Objects.ts"
+import { pullSlice } from "./SlicePull.ts"
 import { OUTPUT_ID_REL, pool, pull, push, type SyncTarget } from "./Sync.ts"
 
 export interface BucketOutput {
@@ -114,17 +115,20 @@ export const bucketStore = (b: BucketOutput): OutputStoreService => ({
       try: () => pool(files, 4, (f) => b.client.upload(f, keyOf(b.target, relOf(b, f)))),
       catch: (e) => ioError(`${b.target.url}/${files.length === 1 ? relOf(b, files[0]!) : ""}`, e)
     }),
-  // best effort: a key left behind is deleted by the next push, as its file is gone locally
   unpublish: (files) =>
     files.length === 0
       ? Effect.void
       : Effect.tryPromise({
           try: () => b.client.remove(files.map((f) => keyOf(b.target, relOf(b, f)))),
           catch: (e) => ioError(b.target.url, e)
-        }).pipe(Effect.catchAll((e) => Effect.logWarning(`not deleted from the bucket yet (the next push does): ${e.message}`))),
+        }),
   pull: Effect.tryPromise({ try: () => pull(b.sync), catch: (e) => ioError(b.target.url, e) }).pipe(
     Effect.tap((s) => Effect.logDebug(`bucket: pulled ${s.transferred} objects (${s.bytes} bytes), dropped ${s.deleted} local files`))
   ),
+  pullSlice: (tables, slice) =>
+    Effect.tryPromise({ try: () => pullSlice(b.sync, tables, slice), catch: (e) => ioError(b.target.url, e) }).pipe(
+      Effect.tap((s) => Effect.logDebug(`bucket: slice ${slice}: pulled ${s.transferred} objects (${s.bytes} bytes), dropped ${s.deleted} local files`))
+    ),
   push: Effect.tryPromise({ try: () => push(b.sync, b.target.url), catch: (e) => ioError(b.target.url, e) }).pipe(
     Effect.tap((s) => Effect.logDebug(`bucket: pushed ${s.transferred} files (${s.bytes} bytes), deleted ${s.deleted} objects`))
   )

@@ -1,7 +1,8 @@
 /**
  * An object store in memory, for tests of what the bucket output does without a server: the same
  * calls as the SDK client (S3Objects.ts), ETags as S3 gives them for a single PUT (the MD5), and a
- * log of every call. `failUploads` makes uploads whose key matches fail, as a server refusing them.
+ * log of every call. `failUploads` and `failRemovals` make uploads or deletions whose key matches
+ * fail, as a server refusing them.
  */
 import { createHash } from "node:crypto"
 import * as fs from "node:fs/promises"
@@ -13,6 +14,8 @@ export interface MemoryObjects {
   /** `put <key>`, `get <key>`, `delete <key>` in the order they happened. */
   readonly log: string[]
   failUploads: RegExp | undefined
+  /** Deletions of keys matching it fail, as a server refusing them. */
+  failRemovals: RegExp | undefined
 }
 
 export const memoryObjects = (): MemoryObjects => {
@@ -22,6 +25,7 @@ export const memoryObjects = (): MemoryObjects => {
     objects,
     log,
     failUploads: undefined,
+    failRemovals: undefined,
     client: {
       list: async (prefix) =>
         [...objects].filter(([k]) => k.startsWith(prefix)).map(([key, b]) => ({ key, size: b.length, etag: createHash("md5").update(b).digest("hex") })),
@@ -37,6 +41,8 @@ export const memoryObjects = (): MemoryObjects => {
         objects.set(key, await fs.readFile(file))
       },
       remove: async (keys) => {
+        const refused = keys.find((k) => self.failRemovals?.test(k) === true)
+        if (refused !== undefined) throw new Error(`AccessDenied: delete of ${refused} refused`)
         for (const k of keys) {
           log.push(`delete ${k}`)
           objects.delete(k)

@@ -7,8 +7,13 @@
  *    its key. The folder's own files are already where they belong: nothing to do. The sink
  *    publishes each part before it returns, so the checkpoint that follows never points past
  *    data the bucket lacks (data first, checkpoint second).
- *  - `unpublish`: a file deleted locally (recovery, a take-back) is deleted at its key.
+ *  - `unpublish`: a file deleted locally (recovery, a take-back) is deleted at its key. It fails
+ *    when the store refuses: recovery must not go on past an object it could not delete (the
+ *    slice would finish with a part past its checkpoint in the bucket); a take-back ignores it
+ *    (its slice did not advance, so its next crawl's recovery deletes the object).
  *  - `pull`: make the local copy equal to the store (under the writer lock, before reading it).
+ *  - `pullSlice`: make one slice's files (and its tables' manifests) in the local copy equal to
+ *    the store, for a worker about to crawl that slice (src/store/SlicePull.ts says why).
  *  - `push`: make the store equal to the local copy in an order that keeps every reader exact
  *    (data, then schemas and manifests, then run reports and the catalog, deletes last).
  *
@@ -29,8 +34,9 @@ export interface OutputStoreService {
   /** The folder, or `s3://bucket/prefix`: what messages name. */
   readonly location: string
   readonly publish: (files: ReadonlyArray<string>) => Effect.Effect<void, SinkError>
-  readonly unpublish: (files: ReadonlyArray<string>) => Effect.Effect<void>
+  readonly unpublish: (files: ReadonlyArray<string>) => Effect.Effect<void, SinkError>
   readonly pull: Effect.Effect<SyncStats, SinkError>
+  readonly pullSlice: (tables: ReadonlyArray<string>, slice: string) => Effect.Effect<SyncStats, SinkError>
   readonly push: Effect.Effect<SyncStats, SinkError>
 }
 
@@ -45,6 +51,7 @@ export class OutputStore extends Context.Tag("chainetl/OutputStore")<OutputStore
       publish: () => Effect.void,
       unpublish: () => Effect.void,
       pull: Effect.succeed(none),
+      pullSlice: () => Effect.succeed(none),
       push: Effect.succeed(none)
     })
 }

@@ -43,7 +43,7 @@ export const managed = (rel: string): boolean =>
 const rank = (rel: string): number =>
   rel.startsWith("_state/manifests/") ? 2 : rel.startsWith("_runs/") ? 3 : rel.startsWith("_state/") ? 1 : 0
 
-interface LocalFile {
+export interface LocalFile {
   readonly rel: string
   readonly file: string
   readonly size: number
@@ -80,7 +80,7 @@ const md5Of = (file: string): Promise<string> =>
  * slice, which publishes it itself: its size says enough. State files are rewritten in place, so
  * their MD5 is compared with the ETag (an ETag that is no MD5, as with SSE-KMS, only costs a transfer).
  */
-const same = async (local: LocalFile, remote: ObjectInfo): Promise<boolean> => {
+export const same = async (local: LocalFile, remote: ObjectInfo): Promise<boolean> => {
   if (local.size !== remote.size) return false
   if (local.rel.endsWith(".parquet")) return true
   return remote.etag !== undefined && (await md5Of(local.file)) === remote.etag

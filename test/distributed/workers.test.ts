@@ -145,16 +145,20 @@ describe("chainetl worker: distributed slices", () => {
       const enqueuer = startCli(backfillArgs(jobFile, out, ["--distributed"]), env)
 
       const victim = await sliceMidWay(workers)
-      // meanwhile a local run on the same output is refused: the distributed run holds it
-      const local = await runCli(backfillArgs(jobFile, out), env)
-      expect(local.code).toBe(1)
-      expect(local.stderr).toMatch(/in use by run \S+ \(distributed\)/)
-
+      // killed at once: a loaded machine could otherwise let the victim finish its slice first
       const killed = workers.find((w) => w.pid === victim.pid)!
       killed.kill()
       const killedAt = Date.now()
-      const successor = { pid: await until("the slice's takeover", async () => ((await holderOf(victim)) ?? victim.pid) === victim.pid ? undefined : holderOf(victim), 120_000) }
-      const takeoverSeconds = (Date.now() - killedAt) / 1000
+      const [{ successor, takeoverSeconds }, local] = await Promise.all([
+        until("the slice's takeover", async () => {
+          const pid = await holderOf(victim)
+          return pid === undefined || pid === victim.pid ? undefined : { successor: { pid }, takeoverSeconds: (Date.now() - killedAt) / 1000 }
+        }, 120_000),
+        // meanwhile a local run on the same output is refused: the distributed run holds it
+        runCli(backfillArgs(jobFile, out), env)
+      ])
+      expect(local.code).toBe(1)
+      expect(local.stderr).toMatch(/in use by run \S+ \(distributed\)/)
       console.log(`takeover of ${victim.dataset}/${victim.slice}: ${takeoverSeconds.toFixed(1)} s after SIGKILL (lease ${LEASE_SECONDS} s, sweep 1 s, poll 0.2 s), by pid ${successor.pid}`)
       // bounded: lease + sweep + poll, with room for a loaded machine
       expect(takeoverSeconds).toBeLessThan(LEASE_SECONDS + 30)

@@ -6,10 +6,11 @@
  * CHAINETL_STATE_URL) each spend the whole budget, so together they exceed it: the check can fail.
  */
 import { SqlClient } from "@effect/sql"
-import { Effect, Layer, Redacted } from "effect"
+import { Context, Effect, Layer, Redacted } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { SourceConfig } from "../../src/Config.ts"
 import { type RunningEmulator, startEmulator } from "../../src/emulator/index.ts"
+import { KeyBuckets } from "../../src/source/KeyBuckets.ts"
 import { KeyLimiter, type KeyReport } from "../../src/source/KeyLimiter.ts"
 import { RestClient } from "../../src/source/RestClient.ts"
 import { sourceLayer, sourceLayerWithBuckets } from "../../src/source/SourceLayer.ts"
@@ -111,5 +112,36 @@ describe("a key's budget shared through PostgreSQL", () => {
     )
     const a = since(ALPHA, start)
     expect(busiestWindow(a, 1_000)).toBeGreaterThan(bucketBound(budgets.alpha, 1_000, JITTER_MS + stallMs))
+  }, 60_000)
+
+  it("given rows holding a job's budgets, when a worker starts with its own default budgets (\"keep\"), then the rows keep the job's; when the worker applies a job's budgets, then the rows take them", async () => {
+    const rowsOf = () =>
+      Effect.runPromise(
+        Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ name: string; ceiling: number; burst: number }>`SELECT name, ceiling, burst FROM chainetl_key_budgets ORDER BY name`).pipe(
+          Effect.provide(pgDatabase(Redacted.make(pg.url))),
+          Effect.orDie
+        )
+      )
+    const url = Redacted.make(pg.url)
+    // the enqueuer's layer ("write") leaves the job's budgets in the rows
+    const enqueuer = SourceConfig.layerWith(testSettings(emu.baseUrl, { apiKeys: `alpha=${ALPHA},beta=${BETA}`, keyBudgets: budgets }))
+    await Effect.runPromise(Effect.scoped(Layer.build(pgKeyBucketsLayer(url, "write").pipe(Layer.provide(enqueuer), Layer.orDie))))
+    // a worker has no job file: its keys get the default budget (rateLimit 1000/s here)
+    const workerSettings = SourceConfig.layerWith(testSettings(emu.baseUrl, { apiKeys: `alpha=${ALPHA},beta=${BETA}` }))
+    const worker = pgKeyBucketsLayer(url, "keep").pipe(Layer.provide(workerSettings), Layer.orDie)
+    const rows = await Effect.runPromise(
+      Effect.scoped(
+        Effect.gen(function* () {
+          const context = yield* Layer.build(worker)
+          const after = yield* Effect.promise(rowsOf)
+          const buckets = Context.get(context, KeyBuckets)
+          const keys = (yield* Effect.provide(SourceConfig, workerSettings.pipe(Layer.orDie))).apiKeys
+          yield* buckets.apply([{ id: keys[0]!.id, name: "alpha", rate: 3, burst: 1 }]).pipe(Effect.orDie)
+          return { after, applied: yield* Effect.promise(rowsOf) }
+        })
+      )
+    )
+    expect(rows.after.map((r) => [r.name, Number(r.ceiling), Number(r.burst)])).toEqual([["alpha", 8, 2], ["beta", 4, 1]])
+    expect(rows.applied.map((r) => [r.name, Number(r.ceiling), Number(r.burst)])).toEqual([["alpha", 3, 1], ["beta", 4, 1]])
   }, 60_000)
 })
