@@ -18,7 +18,7 @@ import * as path from "node:path"
 import { MANIFEST_DIR } from "../sink/Manifest.ts"
 import { SEQ_DIGITS } from "../sink/PartName.ts"
 import type { ObjectInfo, SyncStats } from "./OutputStore.ts"
-import { downloadTo, type LocalFile, pool, same, type SyncTarget } from "./Sync.ts"
+import { type LocalFile, mirror, type SyncTarget } from "./Sync.ts"
 
 const slicePart = (slice: string): RegExp => new RegExp(`^part-${slice.replace(/[^a-z0-9_-]/g, "")}-\\d{${SEQ_DIGITS},}\\.parquet$`)
 
@@ -66,17 +66,5 @@ export const pullSlice = async (t: SyncTarget, tables: ReadonlyArray<string>, sl
     const l = await localFile(t.dir, rel)
     if (l !== undefined) local.set(rel, l)
   }
-  const wanted: Array<readonly [string, ObjectInfo]> = []
-  for (const [rel, o] of remote) {
-    const l = local.get(rel)
-    if (l === undefined || !(await same(l, o))) wanted.push([rel, o])
-  }
-  let bytes = 0
-  await pool(wanted, 8, async ([rel, o]) => {
-    await downloadTo(t, o.key, path.join(t.dir, ...rel.split("/")))
-    bytes += o.size
-  })
-  const gone = [...local.values()].filter((l) => !remote.has(l.rel))
-  for (const l of gone) await fs.rm(l.file, { force: true })
-  return { transferred: wanted.length, deleted: gone.length, bytes }
+  return mirror(t, remote, local)
 }

@@ -138,9 +138,11 @@ export const downloadTo = async (t: SyncTarget, key: string, file: string): Prom
 }
 
 /** Makes the working copy equal to the bucket: downloads what differs, deletes what the bucket lacks. */
-export const pull = async (t: SyncTarget): Promise<SyncStats> => {
-  const remote = await remoteFiles(t)
-  const local = new Map((await listLocal(t.dir)).map((f) => [f.rel, f]))
+export const pull = async (t: SyncTarget): Promise<SyncStats> =>
+  mirror(t, await remoteFiles(t), new Map((await listLocal(t.dir)).map((f) => [f.rel, f])))
+
+/** Makes these local files equal to these objects (by relative path): the part of a pull after listing. */
+export const mirror = async (t: SyncTarget, remote: ReadonlyMap<string, ObjectInfo>, local: ReadonlyMap<string, LocalFile>): Promise<SyncStats> => {
   const wanted: Array<readonly [string, ObjectInfo]> = []
   for (const [rel, o] of remote) {
     const l = local.get(rel)
