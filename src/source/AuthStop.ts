@@ -29,9 +29,10 @@ export const authError = (settings: SourceSettings, url: string, failure: Source
       : several
         ? `every key of CHAINETL_API_KEYS (${keys.map((k) => k.name).join(", ")}) was refused, sent in the ${settings.apiKeyHeader} header`
         : `the key set was sent in the ${settings.apiKeyHeader} header`
-  const variable = several ? "CHAINETL_API_KEYS to keys" : "CHAINETL_API_KEY to a key"
+  // the variable the user sets, then what it should hold
+  const [variable, what] = several ? ["CHAINETL_API_KEYS", "keys"] : ["CHAINETL_API_KEY", "a key"]
   const fix = service.takesKey
-    ? `${key}. Set ${variable} this service accepts (and CHAINETL_API_KEY_HEADER if it expects another header than ${settings.apiKeyHeader})`
+    ? `${key}. Set ${variable} to ${what} this service accepts (and CHAINETL_API_KEY_HEADER if it expects another header than ${settings.apiKeyHeader})`
     : `chainetl sends it no API key (CHAINETL_API_KEY and CHAINETL_API_KEY_HEADER go to the chain-data service only); check that ${service.variable} is the right service`
   return new SourceError({
     reason: "Auth",
