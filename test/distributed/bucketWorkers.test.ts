@@ -16,7 +16,6 @@
  *  - no secret (the API keys, the S3 secret, the database password) is in any object, job payload
  *    or log line.
  */
-import { SqlClient } from "@effect/sql"
 import { Effect, Redacted } from "effect"
 import { promises as fs } from "node:fs"
 import * as path from "node:path"
@@ -29,8 +28,8 @@ import type { RunReport } from "../../src/Runner.ts"
 import { buildCatalog } from "../../src/sink/Catalog.ts"
 import { fileSet, readManifest } from "../../src/sink/Manifest.ts"
 import { keyId } from "../../src/source/ApiKeys.ts"
-import { pgDatabase } from "../../src/state/PgDatabase.ts"
 import { tempDir } from "../reliability/campaign.ts"
+import { queryPg, until } from "./support.ts"
 import { type CliExit, type CliProcess, runCli, startCli } from "../reliability/cli.ts"
 import { compareCatalogs } from "../reliability/compare.ts"
 import { bucketBound, busiestWindow, withLoopStalls } from "../support/keyWindows.ts"
@@ -69,20 +68,7 @@ afterAll(async () => {
   if (dir !== undefined) await fs.rm(dir, { recursive: true, force: true })
 })
 
-const query = <A>(f: (sql: SqlClient.SqlClient) => Effect.Effect<ReadonlyArray<A>, unknown>) =>
-  Effect.runPromise(
-    Effect.scoped(Effect.flatMap(SqlClient.SqlClient, f)).pipe(Effect.provide(pgDatabase(Redacted.make(pg.url)))) as Effect.Effect<ReadonlyArray<A>, never>
-  )
-
-const until = async <A>(what: string, f: () => Promise<A | undefined>, ms = 60_000): Promise<A> => {
-  const deadline = Date.now() + ms
-  for (;;) {
-    const got = await f()
-    if (got !== undefined) return got
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((r) => setTimeout(r, 100))
-  }
-}
+const query = queryPg(() => pg.url)
 
 const backfillArgs = (out: string, extra: ReadonlyArray<string> = []) =>
   ["backfill", "primary_blocks", "--from", "2024-12-31", "--to", "2025-01-02", "--window", "8h", "--part-rows", "20", "--job", jobFile, "--out", out, "--quiet", ...extra]

@@ -9,8 +9,7 @@
  * both ways). Besides: a local run is refused while the distributed one holds the output, and
  * `--distributed` without CHAINETL_STATE_URL is refused naming it.
  */
-import { SqlClient } from "@effect/sql"
-import { Effect, Redacted } from "effect"
+import { Effect } from "effect"
 import { promises as fs } from "node:fs"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -19,8 +18,8 @@ import { type RunningEmulator, startEmulator } from "../../src/emulator/index.ts
 import type { RunReport } from "../../src/Runner.ts"
 import { queueName } from "../../src/distributed/SliceJob.ts"
 import { readOutputId } from "../../src/state/OutputId.ts"
-import { pgDatabase } from "../../src/state/PgDatabase.ts"
 import { tempDir } from "../reliability/campaign.ts"
+import { queryPg, until } from "./support.ts"
 import { type CliProcess, runCli, startCli } from "../reliability/cli.ts"
 import { compareCatalogs, filesBelow } from "../reliability/compare.ts"
 import { forward, startProxy, type Proxy } from "../reliability/support.ts"
@@ -45,20 +44,7 @@ afterAll(async () => {
   await pg?.stop()
 })
 
-const query = <A>(f: (sql: SqlClient.SqlClient) => Effect.Effect<ReadonlyArray<A>, unknown>) =>
-  Effect.runPromise(
-    Effect.scoped(Effect.flatMap(SqlClient.SqlClient, f)).pipe(Effect.provide(pgDatabase(Redacted.make(pg.url)))) as Effect.Effect<ReadonlyArray<A>, never>
-  )
-
-const until = async <A>(what: string, f: () => Promise<A | undefined>, ms = 60_000): Promise<A> => {
-  const deadline = Date.now() + ms
-  for (;;) {
-    const got = await f()
-    if (got !== undefined) return got
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((r) => setTimeout(r, 100))
-  }
-}
+const query = queryPg(() => pg.url)
 
 const backfillArgs = (job: string, out: string, extra: ReadonlyArray<string> = [], range: readonly [string, string, string] = [FROM, TO, WINDOW]) => [
   "backfill",
