@@ -97,8 +97,17 @@ export const pgBossQueueLayer = (
           [name, lease.id, settings.leaseSeconds, lease.generation]
         ).pipe(Effect.map((r) => r.rows.length === 1))
 
+      // pg-boss 10's own completion (plans.js completeJobs) plus the lease's retry_count, as in
+      // renew: a worker whose job has passed to another (it lost its lock, its save was refused)
+      // must not complete the job its successor is working, which would report a finished slice
+      // as failed. Its completion then changes nothing
       const complete: SliceQueue["Type"]["complete"] = (lease: Lease, result: RunSlice) =>
-        Effect.tryPromise({ try: () => boss.complete(name, lease.id, result as unknown as object), catch: (e) => new QueueError({ reason: "Complete", detail: detail(e) }) }).pipe(Effect.asVoid)
+        sql(
+          "Complete",
+          `UPDATE ${SCHEMA}.job SET completed_on = now(), state = 'completed', output = $3::jsonb
+           WHERE name = $1 AND id = $2 AND state = 'active' AND retry_count = $4`,
+          [name, lease.id, JSON.stringify(result), lease.generation]
+        ).pipe(Effect.asVoid)
 
       const release: SliceQueue["Type"]["release"] = (lease, why) =>
         Effect.tryPromise({ try: () => boss.fail(name, lease.id, { message: why }), catch: (e) => new QueueError({ reason: "Complete", detail: detail(e) }) }).pipe(Effect.asVoid)

@@ -8,7 +8,8 @@
  *    within about `leaseSeconds` plus the engine's sweep and a poll;
  *  - `renew` says whether the lease is still this worker's (false: another worker may have the job);
  *  - `withdraw` drops jobs no worker has taken yet (a run stopped by a refused key);
- *  - `complete` records the slice's outcome; `release` hands the job back for another try soon.
+ *  - `complete` records the slice's outcome, only while the lease still holds the job (a worker
+ *    whose job passed to another changes nothing); `release` hands the job back for another try soon.
  * The lease alone does not keep two workers off one slice (an expired-but-alive worker): the
  * slice lock does (SliceLocks.ts).
  */
