@@ -14,7 +14,7 @@ import type { RunReport } from "../../src/Runner.ts"
 import { CAMPAIGN_DATASETS, CI_FAULTS, FAULT_CAMPAIGN_SOURCE, campaignJob, tempDir } from "./campaign.ts"
 import { runArgs, runCli } from "./cli.ts"
 import { compareCatalogs, leftovers, readCheckpoints } from "./compare.ts"
-import { forward, runInProcess, startProxy } from "./support.ts"
+import { DELEGATORS, runInProcess, startBrokenDelegators } from "./support.ts"
 
 const SEED = 1
 
@@ -68,13 +68,7 @@ describe("a fault that outlasts the retry budget", () => {
   })
 
   it("given delegators' later pages answer 503 beyond the budget, when the CLI runs, then that slice alone fails, exit 1 names it, and the next run resumes it to the clean result", async () => {
-    const DELEGATORS = "/v1/networks/mainnet/delegators"
-    let broken = true
-    const proxy = await startProxy(emu.baseUrl, (req) =>
-      broken && req.url.pathname === DELEGATORS && req.url.searchParams.has("pageToken")
-        ? { kind: "answer", status: 503, body: JSON.stringify({ message: "upstream maintenance", statusCode: 503, error: "Service Unavailable" }) }
-        : forward
-    )
+    const proxy = await startBrokenDelegators(emu.baseUrl)
     try {
       const dir = await tempDir("budget")
       const jobFile = path.join(dir, "job.json")
@@ -105,7 +99,7 @@ describe("a fault that outlasts the retry budget", () => {
       expect(firstRunPages).toBe(1 + 3) // page 1, then page 2 three times (1 + 2 retries)
 
       // 2. the upstream heals: the next run fetches only the pages after the checkpoint
-      broken = false
+      proxy.heal()
       const second = await runCli(args, env)
       expect(second.code, second.stderr).toBe(0)
       const resumedPages = proxy.hits.filter((h) => h.url.pathname === DELEGATORS).slice(firstRunPages)

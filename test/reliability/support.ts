@@ -149,3 +149,21 @@ export const pageCounter = (pathname: string) => {
     return page
   }
 }
+
+/** Route 8, the delegators listing the resume tests break after its first page. */
+export const DELEGATORS = "/v1/networks/mainnet/delegators"
+
+/**
+ * A proxy whose delegators listing answers 503 to every page after the first (a page token) until
+ * `heal()`; everything else is forwarded. The first page commits, the slice then fails past its
+ * retries, and the run after healing shows whether it resumed from its checkpoint.
+ */
+export const startBrokenDelegators = async (target: string): Promise<Proxy & { readonly heal: () => void }> => {
+  let broken = true
+  const proxy = await startProxy(target, (req) =>
+    broken && req.url.pathname === DELEGATORS && req.url.searchParams.has("pageToken")
+      ? { kind: "answer", status: 503, body: JSON.stringify({ message: "upstream maintenance", statusCode: 503, error: "Service Unavailable" }) }
+      : forward
+  )
+  return Object.assign(proxy, { heal: () => void (broken = false) })
+}

@@ -16,7 +16,7 @@ import { pgDatabase } from "../../src/state/PgDatabase.ts"
 import { campaignJob, tempDir } from "../reliability/campaign.ts"
 import { runArgs, runCli, startCli } from "../reliability/cli.ts"
 import { compareCatalogs, filesBelow } from "../reliability/compare.ts"
-import { forward, runInProcess, startProxy } from "../reliability/support.ts"
+import { DELEGATORS, forward, runInProcess, startBrokenDelegators, startProxy } from "../reliability/support.ts"
 import { PG_PASSWORD, type RunningPostgres, startPostgres } from "../support/postgres.ts"
 
 let pg: RunningPostgres
@@ -38,16 +38,10 @@ const checkpointsOf = async (out: string): Promise<CheckpointState[]> => {
   return rows.map((r) => r.state)
 }
 
-const DELEGATORS = "/v1/networks/mainnet/delegators"
 
 describe("chainetl run with its state in PostgreSQL", () => {
   it("given delegators' later pages fail beyond the retry budget, when the CLI runs and then reruns once the service heals, then it resumes from the database's checkpoint, equals a clean run, and writes no checkpoint file", async () => {
-    let broken = true
-    const proxy = await startProxy(emu.baseUrl, (req) =>
-      broken && req.url.pathname === DELEGATORS && req.url.searchParams.has("pageToken")
-        ? { kind: "answer", status: 503, body: JSON.stringify({ message: "upstream maintenance", statusCode: 503, error: "Service Unavailable" }) }
-        : forward
-    )
+    const proxy = await startBrokenDelegators(emu.baseUrl)
     try {
       const dir = await tempDir("pg-resume")
       const jobFile = path.join(dir, "job.json")
@@ -73,7 +67,7 @@ describe("chainetl run with its state in PostgreSQL", () => {
       const firstRunPages = proxy.hits.filter((h) => h.url.pathname === DELEGATORS).length
 
       // 2. healed: only the pages after the database's checkpoint are fetched
-      broken = false
+      proxy.heal()
       const second = await runCli(args, env)
       expect(second.code, second.stderr).toBe(0)
       const resumed = proxy.hits.filter((h) => h.url.pathname === DELEGATORS).slice(firstRunPages)
