@@ -77,6 +77,16 @@ const envOf = () => ({
 
 type Held = { pid: number; dataset: string; slice: string }
 
+/** A job of the mainnet C-chain's blocks in a fresh folder, and `n` workers serving its output one slice at a time. */
+const startWorkers = async (name: string, n: number) => {
+  const dir = await tempDir(name)
+  const jobFile = path.join(dir, "job.json")
+  await fs.writeFile(jobFile, JSON.stringify({ networks: ["mainnet"], primaryBlockchains: ["c-chain"] }))
+  const out = path.join(dir, "out")
+  const workers: CliProcess[] = Array.from({ length: n }, () => startCli(["worker", "--out", out, "--concurrency", "1"], envOf()))
+  return { dir, jobFile, out, workers }
+}
+
 /** A slice held by one of `workers`, with a part committed and more to come. */
 const sliceMidWay = (workers: ReadonlyArray<CliProcess>) =>
   until("a slice mid-way", async () => {
@@ -120,14 +130,9 @@ describe("chainetl worker: distributed slices", () => {
   }, 60_000)
 
   it("given three workers and a distributed backfill, when one worker is SIGKILLed mid-slice, then its slice is taken over within the lease, every slice is committed once and the rows equal a local backfill", async () => {
-    const dir = await tempDir("dist")
-    const jobFile = path.join(dir, "job.json")
-    await fs.writeFile(jobFile, JSON.stringify({ networks: ["mainnet"], primaryBlockchains: ["c-chain"] }))
-    const out = path.join(dir, "out")
+    const { dir, jobFile, out, workers } = await startWorkers("dist", 3)
     const env = envOf()
-    const workers: CliProcess[] = []
     try {
-      for (let i = 0; i < 3; i++) workers.push(startCli(["worker", "--out", out, "--concurrency", "1"], env))
       const enqueuer = startCli(backfillArgs(jobFile, out, ["--distributed"]), env)
 
       const victim = await sliceMidWay(workers)
@@ -198,14 +203,9 @@ describe("chainetl worker: distributed slices", () => {
 
   it("given a worker stalled past its lease (SIGSTOP) mid-slice, when its job goes to another worker, then that worker cannot crawl the slice while the stalled one holds its lock, and once the stalled one resumes it stops and the slice is finished once", async () => {
     const range = ["2025-01-01", "2025-01-02", "12h"] as const
-    const dir = await tempDir("dist-stall")
-    const jobFile = path.join(dir, "job.json")
-    await fs.writeFile(jobFile, JSON.stringify({ networks: ["mainnet"], primaryBlockchains: ["c-chain"] }))
-    const out = path.join(dir, "out")
+    const { dir, jobFile, out, workers } = await startWorkers("dist-stall", 2)
     const env = envOf()
-    const workers: CliProcess[] = []
     try {
-      for (let i = 0; i < 2; i++) workers.push(startCli(["worker", "--out", out, "--concurrency", "1"], env))
       const enqueuer = startCli(backfillArgs(jobFile, out, ["--distributed"], range), env)
       const victim = await sliceMidWay(workers)
       const stalled = workers.find((w) => w.pid === victim.pid)!
