@@ -49,7 +49,7 @@ export interface TransportService {
 const mb = (bytes: number): string => String(Math.round((bytes / 1024 / 1024) * 100) / 100)
 
 /** `ECONNRESET socket hang up`: the code when there is one, then the message. */
-export const describeError = (error: unknown): string => {
+const describeError = (error: unknown): string => {
   if (error instanceof Error) {
     const code = (error as { code?: unknown }).code
     return `${typeof code === "string" ? `${code} ` : ""}${error.message}`

@@ -6,6 +6,7 @@
  * sent W + jitter apart into one window at the service: the bound counted there is
  * burst + rate·(W + jitter), rounded down (a count is whole).
  */
+import { expect } from "vitest"
 
 /** The most arrivals (ms) in any closed window of `windowMs` starting at an arrival. */
 export const busiestWindow = (arrivalsMs: ReadonlyArray<number>, windowMs: number): number => {
@@ -37,5 +38,22 @@ export const withLoopStalls = async <A>(measure: () => Promise<A>): Promise<{ re
     return { value, stallMs: histogram.max / 1e6 }
   } finally {
     histogram.disable()
+  }
+}
+
+/**
+ * Each key's arrivals at the service, in every window of each length, within its bucket's bound
+ * (`bucketBound` with `jitterMs`); a failure names the key, the window and `note` (the loop stall).
+ */
+export const expectWithinBudgets = (
+  keys: Readonly<Record<string, { readonly arrivals: ReadonlyArray<number>; readonly budget: { readonly rate: number; readonly burst: number } }>>,
+  windowsMs: ReadonlyArray<number>,
+  jitterMs: number,
+  note = ""
+): void => {
+  for (const windowMs of windowsMs) {
+    for (const [name, { arrivals, budget }] of Object.entries(keys)) {
+      expect(busiestWindow(arrivals, windowMs), `${name} in ${windowMs} ms${note}`).toBeLessThanOrEqual(bucketBound(budget, windowMs, jitterMs))
+    }
   }
 }
