@@ -12,8 +12,8 @@
  *    catalog, when no worker writes;
  *  - one distributed run per output at a time (its own lock), so two enqueuers never wait on
  *    each other's shared hold.
- * The checkpoint of a slice is saved only after its lock's connection answers (`alive`), so a
- * checkpoint never advances for a worker that has lost its lock.
+ * A slice's checkpoint is saved on its lock's own session (`execute`), so it lands only while the
+ * lock is held; its files are fenced by confirmations of the lock in time (SliceFence.ts).
  */
 import { SqlClient } from "@effect/sql"
 import type { Connection } from "@effect/sql/SqlConnection"
@@ -24,6 +24,7 @@ import * as path from "node:path"
 import { SinkError } from "../Errors.ts"
 import { KEY as WRITER_KEY } from "../state/PgWriterLock.ts"
 import type { SliceJob } from "./SliceJob.ts"
+import { LOCK_DELAY_SQL, type SliceFence, makeSliceFence } from "./SliceFence.ts"
 
 const RUN_KEY = "hashtextextended('chainetl distributed ' || $1, 0)"
 const SLICE_KEY = "hashtextextended('chainetl slice ' || $1 || ' ' || $2 || ' ' || $3, 0)"
@@ -36,16 +37,20 @@ const lockError = (outDir: string, e: SqlError | SinkError) =>
 const one = (conn: Connection, text: string, values: ReadonlyArray<unknown>) =>
   Effect.map(conn.execute(text, values, undefined), (rows) => rows[0] as Record<string, unknown> | undefined)
 
-/** A slice held by this worker: `alive` fails or says false once the lock may be someone else's. */
+/** A slice held by this worker. */
 export interface HeldSlice {
-  readonly alive: Effect.Effect<boolean>
+  /** How long to wait before touching the slice: what is left of its last holder's fence (SliceFence.ts). */
+  readonly waitMs: number
+  readonly fence: SliceFence
+  /** Runs a statement on the lock's own session: it takes effect only while the lock is held. */
+  readonly execute: (text: string, values: ReadonlyArray<unknown>) => Effect.Effect<void, SqlError>
 }
 
 /**
  * The slice's lock and the output's shared lock, for the enclosing scope; "busy" when a local run
  * has the output or another worker still crawls the slice.
  */
-export const holdSlice = (outDir: string, job: SliceJob): Effect.Effect<HeldSlice | "output busy" | "slice busy", SinkError, Scope.Scope | SqlClient.SqlClient> =>
+export const holdSlice = (outDir: string, job: SliceJob, fenceMs: number): Effect.Effect<HeldSlice | "output busy" | "slice busy", SinkError, Scope.Scope | SqlClient.SqlClient> =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const conn = yield* sql.reserve
@@ -60,15 +65,23 @@ export const holdSlice = (outDir: string, job: SliceJob): Effect.Effect<HeldSlic
     if (shared?.["ok"] !== true) return "output busy" as const
     const own = yield* one(conn, `SELECT pg_try_advisory_lock(${SLICE_KEY}) AS ok`, [job.outputId, job.dataset, job.slice.id])
     if (own?.["ok"] !== true) return "slice busy" as const
+    // a row left behind is a holder that did not let go cleanly: it may still write until its fence ends
+    const left = yield* one(conn, LOCK_DELAY_SQL, [job.outputId, job.dataset, job.slice.id, fenceMs])
+    const confirmedFrom = performance.now()
     yield* conn.execute(
-      `INSERT INTO chainetl_slice_holders (output_id, dataset, slice, run_id, pid, hostname, backend_pid, since)
-       VALUES ($1, $2, $3, $4, $5, $6, pg_backend_pid(), now())
+      `INSERT INTO chainetl_slice_holders (output_id, dataset, slice, run_id, pid, hostname, backend_pid, since, confirmed_at)
+       VALUES ($1, $2, $3, $4, $5, $6, pg_backend_pid(), now(), clock_timestamp())
        ON CONFLICT (output_id, dataset, slice) DO UPDATE SET run_id = EXCLUDED.run_id, pid = EXCLUDED.pid, hostname = EXCLUDED.hostname,
-         backend_pid = EXCLUDED.backend_pid, since = EXCLUDED.since`,
+         backend_pid = EXCLUDED.backend_pid, since = EXCLUDED.since, confirmed_at = EXCLUDED.confirmed_at`,
       [job.outputId, job.dataset, job.slice.id, job.runId, process.pid, os.hostname()],
       undefined
     )
-    return { alive: conn.execute("SELECT 1", [], undefined).pipe(Effect.as(true), Effect.orElseSucceed(() => false)) }
+    const keys = [job.outputId, job.dataset, job.slice.id] as const
+    return {
+      waitMs: Math.ceil(Number(left?.["wait_ms"] ?? 0)),
+      fence: makeSliceFence(conn, keys, fenceMs, `${path.resolve(outDir)} (${job.dataset}/${job.slice.id})`, confirmedFrom),
+      execute: (text: string, values: ReadonlyArray<unknown>) => Effect.asVoid(conn.execute(text, values, undefined))
+    }
   }).pipe(Effect.mapError((e) => lockError(outDir, e)))
 
 /** The enqueuer's hold on its output: exclusive while it prepares and finishes, shared between. */

@@ -4,15 +4,18 @@
  * crawls them with the same crawler a local run uses, `concurrency` at a time, until stopped.
  * For each job:
  *  1. hold the slice's lock and the output's shared lock (SliceLocks.ts); when a local run has the
- *     output or another worker still crawls the slice, hand the job back and take another;
+ *     output or another worker still crawls the slice, hand the job back and take another; when
+ *     the slice's last holder did not let go cleanly, wait out its fence (SliceFence.ts);
  *  2. pull the slice's files of an s3:// output (SlicePull.ts) and write the job's key budgets
  *     into the keys' shared rows; a slice this run already finished (its holder died after its
  *     last checkpoint, before reporting) is reported done without a request;
- *  3. crawl it, resuming from its checkpoint, renewing the lease every third of it; a lease lost
- *     or a lock connection gone stops the crawl (the slice's next holder resumes it from its
- *     checkpoint, and recovery removes whatever this one wrote past it);
+ *  3. crawl it, resuming from its checkpoint, renewing the lease and confirming the lock every
+ *     third of the lease (from the moment the lock is held); a lease or lock lost stops the crawl
+ *     (the slice's next holder resumes it from its checkpoint, and recovery removes whatever this
+ *     one wrote past it);
  *  4. report the outcome to the queue.
- * Every checkpoint is saved only after the slice lock's connection answered (fenced store).
+ * Every checkpoint is saved on the slice lock's own session, and every file written within the
+ * lock's fence (FencedSink.ts).
  */
 import { SqlClient } from "@effect/sql"
 import { Clock, Duration, Effect, Schedule } from "effect"
@@ -28,6 +31,9 @@ import type { DistributedSettings } from "./Settings.ts"
 import { KeyBuckets } from "../source/KeyBuckets.ts"
 import { OutputStore } from "../store/OutputStore.ts"
 import { rejectsDataset } from "../transform/Rejects.ts"
+import { ParquetSink } from "../sink/ParquetSink.ts"
+import { checkpointUpsert } from "../state/PgCheckpointStore.ts"
+import { fencedSink } from "./FencedSink.ts"
 import { holdSlice } from "./SliceLocks.ts"
 import { type Lease, SliceQueue } from "./SliceQueue.ts"
 
@@ -70,54 +76,71 @@ export const workOne = (options: WorkerOptions, lease: Lease) =>
       const missing = missingService(lease, options.settings)
       if (missing !== undefined) return yield* queue.complete(lease, failedLine(lease, missing))
       // 1.
-      const held = yield* holdSlice(options.out, job)
+      const fenceMs = (queue.leaseSeconds * 1000) / 2
+      const held = yield* holdSlice(options.out, job, fenceMs)
       if (held === "output busy" || held === "slice busy") {
         yield* say(options.quiet, `${name}: ${held === "output busy" ? "a local run holds the output" : "another worker still holds the slice"}, handed back`)
         return yield* queue.release(lease, held)
       }
-      // 2. an s3:// output: this worker's copy gets the slice's parts as the bucket has them (a
-      // worker that held it before may have published parts past its checkpoint): recovery then
-      // sees them and deletes their objects too. The job's key budgets go into the keys' rows.
-      const tables = [job.dataset, ...(declared.children ?? []).map((c) => c.name), rejectsDataset.name]
-      yield* (yield* OutputStore).pullSlice(tables, job.slice.id)
-      if (job.keyBudgets !== undefined && job.keyBudgets.length > 0) yield* (yield* KeyBuckets).apply(job.keyBudgets)
-      const store = yield* CheckpointStore
-      const loaded = yield* store.load(job.slice).pipe(Effect.orElseSucceed(() => undefined))
-      if (loaded?.status === "done" && loaded.runId === job.runId) {
-        yield* say(options.quiet, `${name}: already finished by this run`)
-        return yield* queue.complete(lease, { ...notPlanned(job.dataset, undefined), slice: job.slice.id, params: job.slice.params, status: "done" })
-      }
-      const fenced: CheckpointStore["Type"] = {
-        ...store,
-        save: (state) =>
-          Effect.flatMap(held.alive, (ok) =>
-            ok ? store.save(state) : Effect.fail(new CheckpointError({ reason: "Io", slice: state.slice, detail: "this worker lost the slice's lock (its PostgreSQL connection ended); the slice's next holder resumes it" }))
-          )
-      }
-      // 3.
-      if (lease.generation > 0) yield* say(options.quiet, `${name}: taken over (hold ${lease.generation + 1}), resuming from its checkpoint`)
-      const startedAt = yield* Clock.currentTimeMillis
-      const crawl = crawlSlice(withGrain(declared, job.grain), job.slice, {
-        runId: job.runId,
-        asOf: job.asOf,
-        ingestedAt: new Date(job.ingestedAt),
-        partRows: job.partRows
-      }).pipe(Effect.provideService(CheckpointStore, fenced))
-      const stillOurs = Effect.zipWith(queue.renew(lease).pipe(Effect.orElseSucceed(() => false)), held.alive, (a, b) => a && b)
+      const stillOurs = Effect.zipWith(queue.renew(lease).pipe(Effect.orElseSucceed(() => false)), held.fence.confirm, (a, b) => a && b)
       const lost = stillOurs.pipe(
         Effect.repeat({ schedule: Schedule.spaced(Duration.millis((queue.leaseSeconds * 1000) / 3)), while: (ok) => ok }),
         Effect.as(undefined)
       )
-      const result = yield* Effect.race(crawl, Effect.delay(lost, Duration.millis((queue.leaseSeconds * 1000) / 3))).pipe(
+      const startedAt = yield* Clock.currentTimeMillis
+      const work = Effect.gen(function* () {
+        // a holder that did not let go cleanly may write until its fence ends: nothing is read before
+        if (held.waitMs > 0) {
+          yield* say(options.quiet, `${name}: its last holder did not let go cleanly; waiting ${(held.waitMs / 1000).toFixed(1)} s for its last writes to be over`)
+          yield* Effect.sleep(Duration.millis(held.waitMs))
+        }
+        // 2. an s3:// output: this worker's copy gets the slice's parts as the bucket has them (a
+        // worker that held it before may have published parts past its checkpoint): recovery then
+        // sees them and deletes their objects too. The job's key budgets go into the keys' rows.
+        const tables = [job.dataset, ...(declared.children ?? []).map((c) => c.name), rejectsDataset.name]
+        yield* (yield* OutputStore).pullSlice(tables, job.slice.id)
+        if (job.keyBudgets !== undefined && job.keyBudgets.length > 0) yield* (yield* KeyBuckets).apply(job.keyBudgets)
+        const store = yield* CheckpointStore
+        const loaded = yield* store.load(job.slice).pipe(Effect.orElseSucceed(() => undefined))
+        if (loaded?.status === "done" && loaded.runId === job.runId) {
+          return { ...notPlanned(job.dataset, undefined), slice: job.slice.id, params: job.slice.params, status: "done" as const, already: true }
+        }
+        // the checkpoint lands only on the lock's own session; the files only within its fence
+        const fencedStore: CheckpointStore["Type"] = {
+          ...store,
+          save: (state) =>
+            held.execute(...checkpointUpsert(job.outputId, state)).pipe(
+              Effect.mapError(
+                (e) => new CheckpointError({ reason: "Io", slice: state.slice, detail: `not saved on the slice lock's PostgreSQL session (${e.message}): this worker may have lost the slice, whose next holder resumes it` })
+              )
+            )
+        }
+        // 3.
+        if (lease.generation > 0) yield* say(options.quiet, `${name}: taken over (hold ${lease.generation + 1}), resuming from its checkpoint`)
+        const result = yield* crawlSlice(withGrain(declared, job.grain), job.slice, {
+          runId: job.runId,
+          asOf: job.asOf,
+          ingestedAt: new Date(job.ingestedAt),
+          partRows: job.partRows
+        }).pipe(Effect.provideService(CheckpointStore, fencedStore), Effect.provideService(ParquetSink, fencedSink(yield* ParquetSink, held.fence)))
+        return { ...result, already: false }
+      })
+      const raced = yield* Effect.race(work, Effect.delay(lost, Duration.millis((queue.leaseSeconds * 1000) / 3))).pipe(
         // a worker told to stop (SIGTERM, Ctrl-C) hands its slices back at once rather than at lease end
         Effect.onInterrupt(() => queue.release(lease, "worker stopped").pipe(Effect.ignore))
       )
-      if (result === undefined) {
-        return yield* say(options.quiet, `${name}: lease lost after ${((Date.now() - startedAt) / 1000).toFixed(1)} s, stopped; its next holder resumes it`)
+      if (raced === undefined) {
+        return yield* say(options.quiet, `${name}: lease or lock lost after ${((Date.now() - startedAt) / 1000).toFixed(1)} s, stopped; its next holder resumes it`)
       }
       // 4.
+      const { already, ...result } = raced
       yield* queue.complete(lease, result)
-      yield* say(options.quiet, `${name}: ${result.status} (${result.pages} pages, ${result.rows} rows, ${result.requests} requests) in ${(result.durationMs / 1000).toFixed(1)} s${result.error === undefined ? "" : `: ${result.error}`}`)
+      yield* say(
+        options.quiet,
+        already
+          ? `${name}: already finished by this run`
+          : `${name}: ${result.status} (${result.pages} pages, ${result.rows} rows, ${result.requests} requests) in ${(result.durationMs / 1000).toFixed(1)} s${result.error === undefined ? "" : `: ${result.error}`}`
+      )
     })
   )
 

@@ -23,6 +23,7 @@ import type { Row } from "../../schemas/common.ts"
 import { SinkError } from "../Errors.ts"
 import { OutputStore, type OutputStoreService } from "../store/OutputStore.ts"
 import { ensureDir, fsyncPath } from "./Durable.ts"
+import { type PartFence, QUICK_WRITE_MS, fenceLost, isFenceLost } from "./PartFence.ts"
 import { assertDatasetName, isInside, partitionDir } from "./HivePath.ts"
 import { holdsPartOf, readManifest } from "./Manifest.ts"
 import { SEQ_DIGITS, partFileName } from "./PartName.ts"
@@ -51,6 +52,8 @@ export interface WritePartInput {
   readonly schema: arrow.Schema
   readonly rows: ReadonlyArray<Row>
   readonly partitionBy: ReadonlyArray<PartitionSpec>
+  /** The writer's right to write the slice, when it can lapse (a distributed worker's): src/sink/PartFence.ts. */
+  readonly fence?: PartFence
 }
 
 export interface WrittenPart {
@@ -88,6 +91,8 @@ export interface ParquetSinkService {
 }
 
 export const STAGING_DIR = "_staging"
+/** What a fenced part's uploads may take: past it they are abandoned and the part fails (PartFence.ts). */
+const UPLOAD_MS = 5_000
 const SLICE_ID = /^[a-z0-9_-]{1,80}$/
 
 export { partFileName }
@@ -194,6 +199,9 @@ export const makeParquetSink = (outDirInput: string, db: DuckDBInstance, publish
       `${input.dataset}.${input.slice}.${input.seq}.${process.pid}.${randomBytes(6).toString("hex")}`
     )
     const renamed: string[] = []
+    const fence = input.fence
+    // a fenced writer's moment past which nothing it starts may land (PartFence.ts)
+    const within = (needMs: number): Promise<number> => (fence === undefined ? Promise.resolve(Infinity) : fence.deadline(needMs))
     try {
       const files = await writer
         .write(compiledRows, input.rows, { groupOf: groups.groupOf, groupCount: groups.partitions.length }, staged)
@@ -212,6 +220,8 @@ export const makeParquetSink = (outDirInput: string, db: DuckDBInstance, publish
         })
       )
       for (let k = 0; k < files.length; k++) {
+        // the fence answers from its last confirmation while enough of it is left
+        await within(QUICK_WRITE_MS)
         try {
           await ensureDir(path.dirname(dests[k]!))
           await fs.rename(files[k]!, dests[k]!)
@@ -228,16 +238,28 @@ export const makeParquetSink = (outDirInput: string, db: DuckDBInstance, publish
         )
       )
       if (publisher !== undefined) {
-        const published = await Effect.runPromise(Effect.either(publisher.publish(renamed)))
+        const publish = publisher.publish(renamed)
+        const bounded =
+          fence === undefined
+            ? publish
+            : Effect.flatMap(
+                Effect.tryPromise({ try: () => within(UPLOAD_MS), catch: (e) => e as SinkError }),
+                // an upload still under way at the deadline is abandoned (its request aborted)
+                (end) => Effect.timeoutFail(publish, { duration: Math.max(0, end - performance.now()), onTimeout: () => fenceLost(renamed[0] ?? outDir, "its uploads outlasted the lock's confirmation") })
+              )
+        const published = await Effect.runPromise(Effect.either(bounded))
         if (Either.isLeft(published)) throw published.left
       }
       return files.map((_, k) => ({ path: dests[k]!, rows: groups.counts[k]!, bytes: sizes[k]!, partition: groups.partitions[k]! }))
     } catch (e) {
       // the part fails whole (e.g. the disk filled up at its third partition): take back the
       // files of it already in place, so that no row past the checkpoint shows meanwhile
-      // (a kill leaves them to the next run's recovery instead)
-      await takeBackFiles(renamed)
-      if (publisher !== undefined) await Effect.runPromise(bestEffort(publisher.unpublish(renamed)))
+      // (a kill leaves them to the next run's recovery instead). Not a writer that lost its
+      // right: a file of the same name may be its successor's by now (PartFence.ts)
+      if (!isFenceLost(e)) {
+        await takeBackFiles(renamed)
+        if (publisher !== undefined) await Effect.runPromise(bestEffort(publisher.unpublish(renamed)))
+      }
       throw e
     } finally {
       await fs.rm(staged, { recursive: true, force: true }).catch(() => undefined)

@@ -31,6 +31,17 @@ interface Row {
 export const rowName = (outputId: string, dataset: string, slice: string): string =>
   `PostgreSQL row chainetl_checkpoints (output_id '${outputId}', dataset '${dataset}', slice '${slice}')`
 
+/**
+ * The statement that saves a checkpoint, with its values: a distributed worker runs it on its
+ * slice lock's own session (distributed/Worker.ts), so it lands only while the lock is held.
+ */
+export const checkpointUpsert = (outputId: string, state: CheckpointState): readonly [string, ReadonlyArray<unknown>] => [
+  `INSERT INTO chainetl_checkpoints (output_id, dataset, slice, state, updated_at)
+   VALUES ($1, $2, $3, $4::jsonb, now())
+   ON CONFLICT (output_id, dataset, slice) DO UPDATE SET state = EXCLUDED.state, updated_at = EXCLUDED.updated_at`,
+  [outputId, state.dataset, state.slice, JSON.stringify({ ...state, updatedAt: new Date().toISOString() })]
+]
+
 const io = (slice: string) => (e: SqlError | SinkError) =>
   new CheckpointError({ reason: "Io", slice, detail: e._tag === "SqlError" ? `PostgreSQL: ${e.message}${e.cause instanceof Error ? `: ${e.cause.message}` : ""}` : e.message })
 
@@ -63,11 +74,8 @@ export const makePgCheckpointStore = (out: string): Effect.Effect<CheckpointStor
     const save: CheckpointStore["Type"]["save"] = (state) =>
       Effect.gen(function* () {
         const id = yield* idOrCreate
-        const json = JSON.stringify({ ...state, updatedAt: new Date().toISOString() })
-        yield* sql`
-          INSERT INTO chainetl_checkpoints (output_id, dataset, slice, state, updated_at)
-          VALUES (${id}, ${state.dataset}, ${state.slice}, ${json}::jsonb, now())
-          ON CONFLICT (output_id, dataset, slice) DO UPDATE SET state = EXCLUDED.state, updated_at = EXCLUDED.updated_at`
+        const [text, values] = checkpointUpsert(id, state)
+        yield* sql.unsafe(text, values)
       }).pipe(Effect.catchTags({ SqlError: (e) => Effect.fail(io(state.slice)(e)), SinkError: (e) => Effect.fail(io(state.slice)(e)) }))
 
     const list: CheckpointStore["Type"]["list"] = (only) =>

@@ -51,8 +51,12 @@ export const SCHEMA: ReadonlyArray<string> = [
      hostname text NOT NULL,
      backend_pid integer NOT NULL,
      since timestamptz NOT NULL,
+     -- the holder's last confirmation of its lock: its successor waits out its fence (distributed/SliceFence.ts)
+     confirmed_at timestamptz,
      PRIMARY KEY (output_id, dataset, slice)
    )`,
+  // databases made before the fence
+  `ALTER TABLE chainetl_slice_holders ADD COLUMN IF NOT EXISTS confirmed_at timestamptz`,
   // one token bucket per API key, shared by every process using the key (PgKeyBuckets.ts);
   // times are the server's clock in ms since the epoch, `at_ms` in the future during a pause
   `CREATE TABLE IF NOT EXISTS chainetl_key_budgets (

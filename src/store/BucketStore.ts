@@ -112,7 +112,7 @@ export const bucketStore = (b: BucketOutput): OutputStoreService => ({
   location: b.target.url,
   publish: (files) =>
     Effect.tryPromise({
-      try: () => pool(files, 4, (f) => b.client.upload(f, keyOf(b.target, relOf(b, f)))),
+      try: (signal) => pool(files, 4, (f) => b.client.upload(f, keyOf(b.target, relOf(b, f)), signal)),
       catch: (e) => ioError(`${b.target.url}/${files.length === 1 ? relOf(b, files[0]!) : ""}`, e)
     }),
   unpublish: (files) =>

@@ -35,10 +35,12 @@ export const memoryObjects = (): MemoryObjects => {
         if (body === undefined) throw new Error(`NoSuchKey ${key}`)
         await fs.writeFile(file, body)
       },
-      upload: async (file, key) => {
+      upload: async (file, key, signal) => {
         if (self.failUploads?.test(key) === true) throw new Error(`InternalError: upload of ${key} refused`)
+        const body = await fs.readFile(file)
+        signal?.throwIfAborted()
         log.push(`put ${key}`)
-        objects.set(key, await fs.readFile(file))
+        objects.set(key, body)
       },
       remove: async (keys) => {
         const refused = keys.find((k) => self.failRemovals?.test(k) === true)

@@ -33,6 +33,7 @@ export interface OutputStoreService {
   readonly kind: "folder" | "bucket"
   /** The folder, or `s3://bucket/prefix`: what messages name. */
   readonly location: string
+  /** Interruptible: an interrupted publish abandons its uploads still under way. */
   readonly publish: (files: ReadonlyArray<string>) => Effect.Effect<void, SinkError>
   readonly unpublish: (files: ReadonlyArray<string>) => Effect.Effect<void, SinkError>
   readonly pull: Effect.Effect<SyncStats, SinkError>
@@ -71,8 +72,11 @@ export interface ObjectStoreClient {
   readonly list: (prefix: string) => Promise<ReadonlyArray<ObjectInfo>>
   /** Writes the object's bytes to `file` (the caller fsyncs and renames). */
   readonly download: (key: string, file: string) => Promise<void>
-  /** Uploads the file's bytes; returns once the server acknowledged them. */
-  readonly upload: (file: string, key: string) => Promise<void>
+  /**
+   * Uploads the file's bytes; returns once the server acknowledged them. An aborted `signal`
+   * abandons the request (a fenced writer's deadline, src/sink/PartFence.ts).
+   */
+  readonly upload: (file: string, key: string, signal?: AbortSignal) => Promise<void>
   readonly remove: (keys: ReadonlyArray<string>) => Promise<void>
   /** Creates the object only when it does not exist (servers without conditional writes overwrite). */
   readonly createIfAbsent: (key: string, body: string) => Promise<void>

@@ -61,10 +61,11 @@ export const s3Objects = (client: S3Client, bucket: string): ObjectStoreClient =
     if (got.Body === undefined) throw new Error(`s3://${bucket}/${key}: empty answer`)
     await pipeline(got.Body as Readable, createWriteStream(file))
   },
-  upload: async (file, key) => {
+  upload: async (file, key, signal) => {
     const body = await fs.readFile(file)
     const md5 = createHash("md5").update(body).digest("base64")
-    await client.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: body, ContentMD5: md5, ContentLength: body.length }))
+    signal?.throwIfAborted()
+    await client.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: body, ContentMD5: md5, ContentLength: body.length }), { abortSignal: signal })
   },
   remove: async (keys) => {
     for (let i = 0; i < keys.length; i += 1000) {

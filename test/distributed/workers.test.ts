@@ -224,7 +224,7 @@ describe("chainetl worker: distributed slices", () => {
       stalled.kill()
       const stalledExit = await stalled.exited
       // it learnt it had lost the lease and stopped; the slice was finished by the other worker
-      expect(stalledExit.stderr).toMatch(/lease lost after .*, stopped/)
+      expect(stalledExit.stderr).toMatch(/lease or lock lost after .*, stopped/)
       expect((await checkpointOf(victim))?.status).toBe("done")
       await equalsLocal(jobFile, out, path.join(dir, "local"), range)
     } finally {

@@ -1,0 +1,116 @@
+/**
+ * A fenced part (src/sink/PartFence.ts): the sink renames and uploads only within the fence's
+ * deadline, and once the right is lost it touches nothing more, not even its own take-back, since
+ * a file of the same name may be the successor's by then. Without a fence, a failed part is taken
+ * back as before.
+ */
+import { DuckDBInstance } from "@duckdb/node-api"
+import { Effect, Either } from "effect"
+import * as fs from "node:fs/promises"
+import * as os from "node:os"
+import * as path from "node:path"
+import { afterEach, beforeEach, describe, expect, it } from "vitest"
+import { defineSchema, int64, lineage, str } from "../../schemas/common.ts"
+import type { Row } from "../../schemas/common.ts"
+import type { SinkError } from "../../src/Errors.ts"
+import { type SinkPublisher, type WritePartInput, makeParquetSink } from "../../src/sink/ParquetSink.ts"
+import { type PartFence, fenceLost, isFenceLost } from "../../src/sink/PartFence.ts"
+
+const schema = defineSchema([str("chain", "Chain name", { nullable: false }), int64("height", "Block height", { nullable: false })], "Fence test rows")
+
+/** Three partitions (chains a, b, c): three files, so three renames. */
+const part = (fence?: PartFence): WritePartInput => ({
+  dataset: "blocks",
+  slice: "s-1",
+  seq: 0,
+  schema,
+  rows: ["a", "b", "c"].map((chain, i): Row => ({ chain, height: BigInt(i), ...lineage("run-f", new Date(0)) })),
+  partitionBy: [{ key: "chain", value: (row) => row["chain"] as string }],
+  ...(fence === undefined ? {} : { fence })
+})
+
+/** Grants `grants` deadlines of `windowMs`, then says the right is lost; counts what it was asked. */
+const fenceOf = (grants: number, windowMs = 60_000) => {
+  const asked: number[] = []
+  const fence: PartFence = {
+    deadline: async (needMs) => {
+      asked.push(needMs)
+      if (asked.length > grants) throw fenceLost("/out (blocks/s-1)", "test")
+      return performance.now() + windowMs
+    }
+  }
+  return { fence, asked }
+}
+
+const files = async (root: string): Promise<string[]> =>
+  (await fs.readdir(root, { recursive: true, withFileTypes: true }).catch(() => []))
+    .filter((e) => e.isFile())
+    .map((e) => path.relative(root, path.join(e.parentPath, e.name)))
+    .sort()
+
+describe("a fenced part", () => {
+  let dir: string
+  let db: DuckDBInstance
+  beforeEach(async () => {
+    dir = await fs.mkdtemp(path.join(os.tmpdir(), "chainetl-fence-"))
+    db = await DuckDBInstance.create(":memory:")
+  })
+  afterEach(async () => {
+    db.closeSync()
+    await fs.rm(dir, { recursive: true, force: true })
+  })
+
+  const write = (input: WritePartInput, publisher?: SinkPublisher) => {
+    const sink = makeParquetSink(dir, db, publisher)
+    return Effect.runPromise(Effect.either(sink.writePart(input))).finally(() => sink.close())
+  }
+
+  it("given a fence that holds, when the part is written, then every file is in place and the fence was asked before renaming", async () => {
+    const { fence, asked } = fenceOf(Infinity)
+    const written = await write(part(fence))
+    expect(Either.isRight(written)).toBe(true)
+    expect(await files(path.join(dir, "blocks"))).toEqual(["chain=a/part-s-1-000000.parquet", "chain=b/part-s-1-000000.parquet", "chain=c/part-s-1-000000.parquet"])
+    // asked before each rename (a real fence answers from its last confirmation without a round trip)
+    expect(asked).toEqual([1_000, 1_000, 1_000])
+  })
+
+  it("given a fence lost before the first rename, when the part is written, then it fails as lost and no file is in place", async () => {
+    const { fence } = fenceOf(0)
+    const written = await write(part(fence))
+    expect(Either.isLeft(written) && isFenceLost(written.left)).toBe(true)
+    expect(await files(path.join(dir, "blocks"))).toEqual([])
+  })
+
+  it("given a fence lost after the first rename, when the part is written, then the renamed file stays (it may be the successor's by now) and the rest are not renamed", async () => {
+    const { fence, asked } = fenceOf(1)
+    const written = await write(part(fence))
+    expect(Either.isLeft(written) && isFenceLost(written.left)).toBe(true)
+    expect(asked).toEqual([1_000, 1_000])
+    expect(await files(path.join(dir, "blocks"))).toEqual(["chain=a/part-s-1-000000.parquet"])
+  })
+
+  it("given an unfenced part whose second file cannot be renamed, when it is written, then the first is taken back as before", async () => {
+    // a folder where the second partition's file must go makes its rename fail
+    await fs.mkdir(path.join(dir, "blocks", "chain=b", "part-s-1-000000.parquet", "x"), { recursive: true })
+    const written = await write(part())
+    expect(Either.isLeft(written) && !isFenceLost(written.left)).toBe(true)
+    // chain=a's file was renamed, then taken back; chain=b's folder in the way holds no file
+    expect(await files(path.join(dir, "blocks"))).toEqual([])
+  })
+
+  it("given uploads that outlast the fence's deadline, when the part is published, then they are abandoned (interrupted), the part fails as lost and nothing is unpublished", async () => {
+    const { fence } = fenceOf(Infinity, 300)
+    let interrupted = false
+    const unpublished: string[] = []
+    const publisher: SinkPublisher = {
+      publish: () => Effect.never.pipe(Effect.onInterrupt(() => Effect.sync(() => void (interrupted = true)))),
+      unpublish: (fs_) => Effect.sync(() => void unpublished.push(...fs_))
+    }
+    const written = await write(part(fence), publisher)
+    expect(Either.isLeft(written) && isFenceLost(written.left)).toBe(true)
+    expect(Either.isLeft(written) && (written.left as SinkError).detail).toMatch(/its uploads outlasted the lock's confirmation/)
+    expect(interrupted).toBe(true)
+    expect(unpublished).toEqual([])
+    expect(await files(path.join(dir, "blocks"))).toHaveLength(3)
+  })
+})
