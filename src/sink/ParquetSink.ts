@@ -23,7 +23,7 @@ import type { Row } from "../../schemas/common.ts"
 import { SinkError } from "../Errors.ts"
 import { OutputStore, type OutputStoreService } from "../store/OutputStore.ts"
 import { ensureDir, fsyncPath } from "./Durable.ts"
-import { type PartFence, QUICK_WRITE_MS, fenceLost, isFenceLost } from "./PartFence.ts"
+import { type PartFence, QUICK_WRITE_MS, isFenceLost, underFence } from "./PartFence.ts"
 import { assertDatasetName, isInside, partitionDir } from "./HivePath.ts"
 import { holdsPartOf, readManifest } from "./Manifest.ts"
 import { SEQ_DIGITS, partFileName } from "./PartName.ts"
@@ -91,8 +91,6 @@ export interface ParquetSinkService {
 }
 
 export const STAGING_DIR = "_staging"
-/** What a fenced part's uploads may take: past it they are abandoned and the part fails (PartFence.ts). */
-const UPLOAD_MS = 5_000
 const SLICE_ID = /^[a-z0-9_-]{1,80}$/
 
 export { partFileName }
@@ -239,14 +237,8 @@ export const makeParquetSink = (outDirInput: string, db: DuckDBInstance, publish
       )
       if (publisher !== undefined) {
         const publish = publisher.publish(renamed)
-        const bounded =
-          fence === undefined
-            ? publish
-            : Effect.flatMap(
-                Effect.tryPromise({ try: () => within(UPLOAD_MS), catch: (e) => e as SinkError }),
-                // an upload still under way at the deadline is abandoned (its request aborted)
-                (end) => Effect.timeoutFail(publish, { duration: Math.max(0, end - performance.now()), onTimeout: () => fenceLost(renamed[0] ?? outDir, "its uploads outlasted the lock's confirmation") })
-              )
+        // a fenced writer's uploads end with its right (PartFence.ts)
+        const bounded = fence === undefined ? publish : underFence(publish, fence, renamed[0] ?? outDir)
         const published = await Effect.runPromise(Effect.either(bounded))
         if (Either.isLeft(published)) throw published.left
       }

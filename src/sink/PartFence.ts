@@ -10,6 +10,7 @@
  * upload by it, and once the right is lost touches nothing more: not even its own take-back, since
  * a file of the same name may already be the successor's.
  */
+import { Effect } from "effect"
 import { SinkError } from "../Errors.ts"
 
 export interface PartFence {
@@ -20,6 +21,28 @@ export interface PartFence {
    */
   readonly deadline: (needMs: number) => Promise<number>
 }
+
+/**
+ * Runs `work` (interruptible: uploads abort on interruption) while the fence holds. A long upload
+ * is not cut short by a fence that goes on holding: the right is confirmed again every third of
+ * what is left of it, and `work` is interrupted, failing as lost, only when a confirmation fails
+ * or the latest deadline passes first.
+ */
+export const underFence = <A>(work: Effect.Effect<A, SinkError>, fence: PartFence, where: string): Effect.Effect<A, SinkError> =>
+  Effect.gen(function* () {
+    const confirm = (needMs: number) => Effect.tryPromise({ try: () => fence.deadline(needMs), catch: (e) => e as SinkError })
+    let end = yield* confirm(QUICK_WRITE_MS)
+    const overrun = Effect.suspend(() => Effect.sleep(Math.max(0, end - performance.now()))).pipe(
+      Effect.repeat({ until: () => performance.now() >= end }),
+      Effect.zipRight(Effect.fail(fenceLost(where, "its uploads outlasted the lock's last confirmation")))
+    )
+    const renew = Effect.suspend(() => Effect.sleep(Math.max(20, (end - performance.now()) / 3))).pipe(
+      // Infinity: always a fresh confirmation, whatever is left of the last one
+      Effect.zipRight(Effect.flatMap(confirm(Infinity), (next) => Effect.sync(() => void (end = Math.max(end, next))))),
+      Effect.forever
+    )
+    return yield* work.pipe(Effect.raceFirst(overrun), Effect.raceFirst(renew))
+  })
 
 /** How long a rename, an fsync or a delete may take once started: a confirmation older than this is renewed first. */
 export const QUICK_WRITE_MS = 1_000

@@ -98,19 +98,54 @@ describe("a fenced part", () => {
     expect(await files(path.join(dir, "blocks"))).toEqual([])
   })
 
-  it("given uploads that outlast the fence's deadline, when the part is published, then they are abandoned (interrupted), the part fails as lost and nothing is unpublished", async () => {
-    const { fence } = fenceOf(Infinity, 300)
-    let interrupted = false
-    const unpublished: string[] = []
+  /** A publisher whose uploads take `ms` (forever when undefined), noting whether they were interrupted and what was unpublished. */
+  const slowPublisher = (ms?: number) => {
+    const seen = { interrupted: false, published: 0, unpublished: [] as string[] }
     const publisher: SinkPublisher = {
-      publish: () => Effect.never.pipe(Effect.onInterrupt(() => Effect.sync(() => void (interrupted = true)))),
-      unpublish: (fs_) => Effect.sync(() => void unpublished.push(...fs_))
+      publish: (files) =>
+        (ms === undefined ? Effect.never : Effect.sleep(ms)).pipe(
+          Effect.andThen(Effect.sync(() => void (seen.published += files.length))),
+          Effect.onInterrupt(() => Effect.sync(() => void (seen.interrupted = true)))
+        ),
+      unpublish: (files) => Effect.sync(() => void seen.unpublished.push(...files))
     }
+    return { publisher, seen }
+  }
+
+  it("given uploads longer than one confirmation's window while the fence keeps holding, when the part is published, then the right is confirmed again as they go and they finish", async () => {
+    const { fence, asked } = fenceOf(Infinity, 300)
+    const { publisher, seen } = slowPublisher(1_000)
+    const written = await write(part(fence), publisher)
+    expect(Either.isRight(written)).toBe(true)
+    expect(seen).toEqual({ interrupted: false, published: 3, unpublished: [] })
+    // three renames, the uploads' first deadline, then fresh confirmations (Infinity) while they went on
+    expect(asked.slice(0, 4)).toEqual([1_000, 1_000, 1_000, 1_000])
+    expect(asked.filter((n) => n === Infinity).length).toBeGreaterThanOrEqual(3)
+  })
+
+  it("given the right lost while uploads go on, when the part is published, then they are abandoned (interrupted), the part fails as lost and nothing is unpublished", async () => {
+    const { fence } = fenceOf(6, 300)
+    const { publisher, seen } = slowPublisher()
     const written = await write(part(fence), publisher)
     expect(Either.isLeft(written) && isFenceLost(written.left)).toBe(true)
-    expect(Either.isLeft(written) && (written.left as SinkError).detail).toMatch(/its uploads outlasted the lock's confirmation/)
-    expect(interrupted).toBe(true)
-    expect(unpublished).toEqual([])
+    expect(seen).toEqual({ interrupted: true, published: 0, unpublished: [] })
+    // the files renamed before stay: they were written within the fence
     expect(await files(path.join(dir, "blocks"))).toHaveLength(3)
+  })
+
+  it("given a confirmation that does not come back before the last deadline, when the part is published, then the uploads are abandoned at that deadline", async () => {
+    const asked: number[] = []
+    const fence: PartFence = {
+      deadline: (needMs) => {
+        asked.push(needMs)
+        // the renames' and the uploads' first deadline, then a confirmation that never answers
+        return asked.length <= 4 ? Promise.resolve(performance.now() + 300) : new Promise<number>(() => undefined)
+      }
+    }
+    const { publisher, seen } = slowPublisher()
+    const written = await write(part(fence), publisher)
+    expect(Either.isLeft(written) && isFenceLost(written.left)).toBe(true)
+    expect(Either.isLeft(written) && (written.left as SinkError).detail).toMatch(/its uploads outlasted the lock's last confirmation/)
+    expect(seen).toEqual({ interrupted: true, published: 0, unpublished: [] })
   })
 })
