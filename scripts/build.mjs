@@ -38,13 +38,18 @@ const stubOf = (name) =>
  * lexes each file of a CommonJS package for its named exports, and @duckdb/node-api is ~90 files
  * (~0.2 CPU-s of every command that opens DuckDB, status included; require skips the lexing). The
  * sources keep their ordinary imports; the bundle gets a module exporting the package's own keys.
+ * The CLI requires @duckdb/node-api's JavaScript as one file bundled beside it (BUNDLED_CJS; the
+ * native @duckdb/node-bindings stays a package): resolving, reading and compiling its ~120 files
+ * cost ~0.12 CPU-s of every command that opens DuckDB, the one file ~0.05.
  */
 const REQUIRED = ["@duckdb/node-api"]
 const REQUIRED_FILTER = new RegExp(`^(${REQUIRED.map((n) => n.replace(/[/.]/g, "\\$&")).join("|")})$`)
 const requireOf = createRequire(import.meta.url)
-const requiredModule = (name) => {
+const BUNDLED_CJS = { "@duckdb/node-api": { file: "duckdb-node-api.cjs", external: ["@duckdb/node-bindings"] } }
+const requiredModule = (name, bundledBeside) => {
   const names = Object.keys(requireOf(name)).filter((k) => /^[A-Za-z_$][\w$]*$/.test(k) && k !== "default" && k !== "__esModule")
-  return `import { createRequire } from "node:module"\nconst m = createRequire(import.meta.url)(${JSON.stringify(name)})\nexport default m\nexport const { ${names.join(", ")} } = m\n`
+  const target = bundledBeside && BUNDLED_CJS[name] !== undefined ? `./${BUNDLED_CJS[name].file}` : name
+  return `import { createRequire } from "node:module"\nconst m = createRequire(import.meta.url)(${JSON.stringify(target)})\nexport default m\nexport const { ${names.join(", ")} } = m\n`
 }
 
 const sourcesUsing = async (dir, pattern) => {
@@ -67,20 +72,23 @@ if (usesFastCheck.length > 0) throw new Error(`scripts/build.mjs leaves fast-che
  * second of CPU resolving, reading and compiling modules. Dynamic imports still split chunks, so
  * each command loads only what it uses.
  */
-const bundleAllButNative = {
+const bundleAllButNative = (bundledBeside) => ({
   name: "bundle-all-but-native",
   setup(b) {
     b.onResolve({ filter: LEFT_OUT }, (args) => ({ path: args.path, namespace: "left-out" }))
     b.onLoad({ filter: /.*/, namespace: "left-out" }, (args) => ({ contents: stubOf(args.path), loader: "js", resolveDir: root }))
     b.onResolve({ filter: REQUIRED_FILTER }, (args) => ({ path: args.path, namespace: "required" }))
-    b.onLoad({ filter: /.*/, namespace: "required" }, (args) => ({ contents: requiredModule(args.path), loader: "js", resolveDir: root }))
+    b.onLoad({ filter: /.*/, namespace: "required" }, (args) => ({ contents: requiredModule(args.path, bundledBeside), loader: "js", resolveDir: root }))
   }
-}
+})
 // a CommonJS package bundled into ESM calls require() for Node's own modules: give it one
 const banner = { js: 'import { createRequire as __chainetlRequire } from "node:module"; const require = __chainetlRequire(import.meta.url);' }
-const common = { banner, absWorkingDir: root, bundle: true, format: "esm", platform: "node", target: "node20", plugins: [bundleAllButNative], logLevel: "warning" }
+const common = { banner, absWorkingDir: root, bundle: true, format: "esm", platform: "node", target: "node20", plugins: [bundleAllButNative(false)], logLevel: "warning" }
 
-await build({ ...common, entryPoints: { bin: "src/bin.ts" }, outdir: "dist/cli", splitting: true, sourcemap: "linked" })
+for (const [name, { file, external }] of Object.entries(BUNDLED_CJS)) {
+  await build({ absWorkingDir: root, entryPoints: [requireOf.resolve(name)], bundle: true, format: "cjs", platform: "node", target: "node20", external, outfile: `dist/cli/${file}`, logLevel: "warning" })
+}
+await build({ ...common, plugins: [bundleAllButNative(true)], entryPoints: { bin: "src/bin.ts" }, outdir: "dist/cli", splitting: true, sourcemap: "linked" })
 
 /**
  * `--help` of every command, rendered once by the CLI just built: bin/chainetl.mjs prints these

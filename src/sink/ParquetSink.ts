@@ -132,12 +132,21 @@ const groupRows = (rows: ReadonlyArray<Row>, partitionBy: ReadonlyArray<Partitio
   const counts: number[] = []
   const groupOf = new Int32Array(rows.length)
   const values: string[] = new Array<string>(partitionBy.length)
+  let previous = -1
   for (let r = 0; r < rows.length; r++) {
     const row = rows[r]!
+    let same = previous >= 0
     for (let k = 0; k < partitionBy.length; k++) {
       const v = partitionBy[k]!.value(row)
       if (typeof v !== "string") throw new EncodeIssue(partitionBy[k]!.key, `partition value is ${typeof v}, not a string`, r)
+      same &&= values[k] === v
       values[k] = v
+    }
+    // rows come in listing order, so neighbours mostly share a partition: no key text to build
+    if (same) {
+      groupOf[r] = previous
+      counts[previous]!++
+      continue
     }
     // NUL cannot be part of a value that reaches a path (HivePath escapes it), but may be sent:
     // JSON keeps the tuple unambiguous whatever the values hold
@@ -151,6 +160,7 @@ const groupRows = (rows: ReadonlyArray<Row>, partitionBy: ReadonlyArray<Partitio
     }
     groupOf[r] = group
     counts[group]!++
+    previous = group
   }
   return { partitions, groupOf, counts }
 }
