@@ -16,13 +16,13 @@
  * starts as a copy of the cached catalog of empty datasets (CatalogTemplate.ts), so only the
  * views of datasets with files are built each time.
  */
-import { type DuckDBConnection, DuckDBInstance, quotedIdentifier, quotedString } from "@duckdb/node-api"
+import { type DuckDBConnection, quotedIdentifier, quotedString } from "@duckdb/node-api"
 import { Effect } from "effect"
 import * as fs from "node:fs/promises"
 import * as path from "node:path"
 import { SinkError } from "../Errors.ts"
 import { type CatalogDataset, type DatasetFiles, datasetStatements, latestStatements, readParquetSql } from "./CatalogSql.ts"
-import { type CatalogBatch, catalogTemplate, runBatches } from "./CatalogTemplate.ts"
+import { type CatalogBatch, catalogTemplate, runBatches, sealDatabase, withDatabase } from "./CatalogTemplate.ts"
 import { fsyncPath } from "./Durable.ts"
 import { grainOnDisk } from "./Layout.ts"
 import { fileSet } from "./Manifest.ts"
@@ -129,33 +129,24 @@ const build = async (outDirInput: string, datasets: ReadonlyArray<CatalogDataset
   const emptyBatches = datasets.map((d): CatalogBatch => ({ dataset: d.name, statements: [...datasetStatements(d, undefined), ...latestStatements(d)] }))
   const template = await catalogTemplate(emptyBatches)
   if (template !== undefined) await fs.copyFile(template, tmp)
-  const db = await DuckDBInstance.create(tmp)
-  try {
-    const connection = await db.connect()
-    try {
-      // first what the files hold (footers read in parallel), then the DDL in a few batches
-      const batches: CatalogBatch[] = []
-      for (const [i, declared] of datasets.entries()) {
-        const dataset = await layoutOnDisk(outDir, declared)
-        const files = await datasetFiles(connection, outDir, dataset)
-        if (files === undefined) empty.push(dataset.name)
-        else versions.push({ dataset, history: await recordSchema(outDir, dataset.name, dataset.schema, now), files: await fileColumns(connection, files.glob) })
-        const batch = { dataset: dataset.name, statements: [...datasetStatements(dataset, files), ...latestStatements(dataset)] }
-        statements.push(...batch.statements)
-        const inTemplate = template !== undefined && sameStatements(batch.statements, emptyBatches[i]!.statements)
-        if (!inTemplate) batches.push(batch)
-      }
-      const schemaTable = { dataset: SCHEMA_TABLE, statements: schemaTableStatements(versions) }
-      statements.push(...schemaTable.statements)
-      await runBatches(connection, [...batches, schemaTable])
-    } finally {
-      connection.closeSync()
+  await withDatabase(tmp, async (connection) => {
+    // first what the files hold (footers read in parallel), then the DDL in a few batches
+    const batches: CatalogBatch[] = []
+    for (const [i, declared] of datasets.entries()) {
+      const dataset = await layoutOnDisk(outDir, declared)
+      const files = await datasetFiles(connection, outDir, dataset)
+      if (files === undefined) empty.push(dataset.name)
+      else versions.push({ dataset, history: await recordSchema(outDir, dataset.name, dataset.schema, now), files: await fileColumns(connection, files.glob) })
+      const batch = { dataset: dataset.name, statements: [...datasetStatements(dataset, files), ...latestStatements(dataset)] }
+      statements.push(...batch.statements)
+      const inTemplate = template !== undefined && sameStatements(batch.statements, emptyBatches[i]!.statements)
+      if (!inTemplate) batches.push(batch)
     }
-  } finally {
-    db.closeSync()
-  }
-  await fs.rm(`${tmp}.wal`, { force: true })
-  await fsyncPath(tmp)
+    const schemaTable = { dataset: SCHEMA_TABLE, statements: schemaTableStatements(versions) }
+    statements.push(...schemaTable.statements)
+    await runBatches(connection, [...batches, schemaTable])
+  })
+  await sealDatabase(tmp)
   await fs.rename(tmp, databasePath)
   const header = [
     "-- chainetl catalog: one view per dataset over its Parquet parts.",

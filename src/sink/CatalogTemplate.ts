@@ -15,7 +15,7 @@
  * only the user writes to (the catalog's views are SQL another user must not plant). A cache that
  * cannot be written is skipped: the catalog is then built whole, as before.
  */
-import { DuckDBInstance, version as duckdbVersion } from "@duckdb/node-api"
+import { type DuckDBConnection, DuckDBInstance, version as duckdbVersion } from "@duckdb/node-api"
 import { createHash } from "node:crypto"
 import * as fs from "node:fs/promises"
 import * as os from "node:os"
@@ -60,6 +60,27 @@ export const runBatches = async (
   await connection.run("COMMIT")
 }
 
+/** Opens (or creates) the DuckDB database `file`, runs `use` on a connection, and closes both. */
+export const withDatabase = async <A>(file: string, use: (connection: DuckDBConnection) => Promise<A>): Promise<A> => {
+  const db = await DuckDBInstance.create(file)
+  try {
+    const connection = await db.connect()
+    try {
+      return await use(connection)
+    } finally {
+      connection.closeSync()
+    }
+  } finally {
+    db.closeSync()
+  }
+}
+
+/** A closed database built under a temporary name, made durable (no write-ahead log left) before its rename. */
+export const sealDatabase = async (file: string): Promise<void> => {
+  await fs.rm(`${file}.wal`, { force: true })
+  await fsyncPath(file)
+}
+
 const keyOf = (batches: ReadonlyArray<CatalogBatch>): string => {
   const h = createHash("sha256").update(`duckdb ${duckdbVersion()}\n`)
   for (const b of batches) h.update(`-- ${b.dataset}\n${b.statements.join("\n")}\n`)
@@ -78,19 +99,8 @@ export const catalogTemplate = async (batches: ReadonlyArray<CatalogBatch>): Pro
   try {
     await fs.mkdir(dir, { recursive: true, mode: 0o700 })
     await fs.rm(tmp, { force: true })
-    const db = await DuckDBInstance.create(tmp)
-    try {
-      const connection = await db.connect()
-      try {
-        await runBatches(connection, batches)
-      } finally {
-        connection.closeSync()
-      }
-    } finally {
-      db.closeSync()
-    }
-    await fs.rm(`${tmp}.wal`, { force: true })
-    await fsyncPath(tmp)
+    await withDatabase(tmp, (connection) => runBatches(connection, batches))
+    await sealDatabase(tmp)
     // two processes building it at once build equal catalogs: whichever rename lands last wins
     await fs.rename(tmp, file)
     return file
