@@ -102,9 +102,11 @@ describe("the fence of a held slice", () => {
 
         const stale = jobOf("2025-01-03")
         const first = yield* Scope.make()
-        held(yield* Scope.extend(holdSlice(OUT_DIR, stale, FENCE_MS), first))
+        const a = held(yield* Scope.extend(holdSlice(OUT_DIR, stale, FENCE_MS), first))
         yield* sql`UPDATE chainetl_slice_holders SET confirmed_at = now() - interval '1 hour' WHERE output_id = ${OUTPUT} AND slice = ${stale.slice.id}`
         yield* cut(stale.slice.id)
+        // the holder learns of it, as a worker does before letting go (its dead client then leaves the pool)
+        expect(yield* a.fence.confirm).toBe(false)
         yield* Scope.close(first, Exit.void)
         // the cut holder's row is still there: it did not let go cleanly
         const rows = yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM chainetl_slice_holders WHERE output_id = ${OUTPUT} AND slice = ${stale.slice.id}`
