@@ -10,7 +10,8 @@
  * replaces the views of datasets that have files.
  *
  * The file is named by a SHA-256 of DuckDB's version and every statement it holds, so a new
- * version, a changed schema or comment is a new file, never a stale one. It lives in
+ * version, a changed schema or comment is a new file, never a stale one; the 8 last used are
+ * kept. It lives in
  * CHAINETL_CACHE_DIR (default `$XDG_CACHE_HOME/chainetl`, else `~/.cache/chainetl`), a folder
  * only the user writes to (the catalog's views are SQL another user must not plant). A cache that
  * cannot be written is skipped: the catalog is then built whole, as before.
@@ -81,6 +82,16 @@ export const sealDatabase = async (file: string): Promise<void> => {
   await fsyncPath(file)
 }
 
+const PREFIX = "catalog-template-"
+/** Templates kept: one per chainetl version (or set of datasets) in use; older ones go when a new one is made. */
+const KEEP = 8
+
+const prune = async (dir: string): Promise<void> => {
+  const names = (await fs.readdir(dir)).filter((n) => n.startsWith(PREFIX) && n.endsWith(".duckdb"))
+  const dated = await Promise.all(names.map(async (n) => ({ n, at: (await fs.stat(path.join(dir, n)).catch(() => undefined))?.mtimeMs ?? 0 })))
+  for (const { n } of dated.sort((a, b) => b.at - a.at).slice(KEEP)) await fs.rm(path.join(dir, n), { force: true })
+}
+
 const keyOf = (batches: ReadonlyArray<CatalogBatch>): string => {
   const h = createHash("sha256").update(`duckdb ${duckdbVersion()}\n`)
   for (const b of batches) h.update(`-- ${b.dataset}\n${b.statements.join("\n")}\n`)
@@ -93,8 +104,10 @@ const keyOf = (batches: ReadonlyArray<CatalogBatch>): string => {
  */
 export const catalogTemplate = async (batches: ReadonlyArray<CatalogBatch>): Promise<string | undefined> => {
   const dir = cacheDir()
-  const file = path.join(dir, `catalog-template-${keyOf(batches)}.duckdb`)
-  if (await fs.access(file).then(() => true, () => false)) return file
+  const file = path.join(dir, `${PREFIX}${keyOf(batches)}.duckdb`)
+  // a hit is touched, so the templates in use are the newest when old ones are pruned
+  const now = new Date()
+  if (await fs.utimes(file, now, now).then(() => true, () => false)) return file
   const tmp = `${file}.tmp-${process.pid}`
   try {
     await fs.mkdir(dir, { recursive: true, mode: 0o700 })
@@ -103,6 +116,7 @@ export const catalogTemplate = async (batches: ReadonlyArray<CatalogBatch>): Pro
     await sealDatabase(tmp)
     // two processes building it at once build equal catalogs: whichever rename lands last wins
     await fs.rename(tmp, file)
+    await prune(dir)
     return file
   } catch {
     await Promise.all([fs.rm(tmp, { force: true }), fs.rm(`${tmp}.wal`, { force: true })]).catch(() => undefined)

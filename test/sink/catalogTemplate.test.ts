@@ -110,6 +110,11 @@ describe("a catalog built from the cached template", () => {
     const renamed: CatalogDataset = { ...transfers, schema: defineSchema([int64("block", "Block number", { nullable: false }), str("token", "Token address")], "Transfers of the test chain") }
     await Effect.runPromise(buildCatalog(out, [blocks, renamed]))
     expect((await fs.readdir(cache)).filter((f) => f.endsWith(".duckdb"))).toHaveLength(2)
+    // past eight, the least recently used go
+    for (let k = 0; k < 8; k++) await Effect.runPromise(buildCatalog(out, [blocks, { ...transfers, name: `transfers_${k}` }]))
+    await Effect.runPromise(buildCatalog(out, [blocks, renamed]))
+    const kept = (await fs.readdir(cache)).filter((f) => f.endsWith(".duckdb"))
+    expect(kept).toHaveLength(8)
     const seen = await describeCatalog(path.join(out, "catalog.duckdb"))
     expect(seen.columns.filter((c) => c[0] === "transfers" && c[1] === "block").map((c) => c[3])).toEqual(["Block number"])
   })
