@@ -238,9 +238,10 @@ describe("chainetl worker cut off from PostgreSQL", () => {
       expect(changed, "files of the output changed after the run finished (written by the cut-off worker)").toEqual([])
     } finally {
       // the workers' own account (A on the current code never hears back: it is killed here)
-      for (const w of [a, b]) w?.kill()
-      const [aEnd, bEnd] = await Promise.all([a.exited, b?.exited])
-      console.log(`A (cut off, pid ${a.pid}):\n${aEnd.stderr.trim()}\nB (pid ${b?.pid}):\n${bEnd?.stderr.trim() ?? "(not started)"}`)
+      for (const w of [a, b, enqueuer]) w?.kill()
+      const [aEnd, bEnd, eEnd] = await Promise.all([a.exited, b?.exited, enqueuer.exited])
+      const tail = (text: string) => text.trim().split("\n").slice(-15).join("\n")
+      console.log(`A (cut off, pid ${a.pid}):\n${aEnd.stderr.trim()}\nB (pid ${b?.pid}):\n${bEnd?.stderr.trim() ?? "(not started)"}\nenqueuer (last lines):\n${tail(eEnd.stderr)}`)
     }
   }, 120_000)
 })
