@@ -8,6 +8,10 @@
  * - `_staging/`: parts being written. Outside every table folder so no DuckDB glob reads a half
  *   file, and on the same filesystem so the final rename is atomic.
  *
+ * A part's rows may come in one call (`writePart`) or page by page (`stage`, then `writePart`):
+ * staged rows wait in the part's DuckDB table (PartWriter's OpenPart), so the caller holds none
+ * of them in JavaScript; `discard` drops a part that will not be written.
+ *
  * Crash recovery is the caller's: on start, `removePartsAfter(dataset, slice, lastCommittedSeq)`
  * deletes parts renamed into place after the last checkpoint (their rows will be written again),
  * and `clearStaging()` drops files a killed run left half-written.
