@@ -12,14 +12,17 @@
  * own, so theirs are appended to the column's.
  *
  * The database is built under a temporary name, closed, then renamed over the old one: a notebook
- * that has the old catalog open keeps reading the old file, and never sees a half-built one.
+ * that has the old catalog open keeps reading the old file, and never sees a half-built one. It
+ * starts as a copy of the cached catalog of empty datasets (CatalogTemplate.ts), so only the
+ * views of datasets with files are built each time.
  */
-import { type DuckDBConnection, DuckDBInstance, quotedIdentifier, quotedString } from "@duckdb/node-api"
+import { type DuckDBConnection, quotedIdentifier, quotedString } from "@duckdb/node-api"
 import { Effect } from "effect"
 import * as fs from "node:fs/promises"
 import * as path from "node:path"
 import { SinkError } from "../Errors.ts"
 import { type CatalogDataset, type DatasetFiles, datasetStatements, latestStatements, readParquetSql } from "./CatalogSql.ts"
+import { type CatalogBatch, catalogTemplate, runBatches, sealDatabase, withDatabase } from "./CatalogTemplate.ts"
 import { fsyncPath } from "./Durable.ts"
 import { grainOnDisk } from "./Layout.ts"
 import { fileSet } from "./Manifest.ts"
@@ -98,6 +101,8 @@ const schemaTableStatements = (
   ]
 }
 
+const sameStatements = (a: ReadonlyArray<string>, b: ReadonlyArray<string>): boolean => a.length === b.length && a.every((s, i) => s === b[i])
+
 const writeAtomically = async (file: string, text: string): Promise<void> => {
   const tmp = `${file}.tmp-${process.pid}`
   await fs.writeFile(tmp, text)
@@ -119,44 +124,29 @@ const build = async (outDirInput: string, datasets: ReadonlyArray<CatalogDataset
   const empty: string[] = []
   const versions: Array<Parameters<typeof schemaTableStatements>[0][number]> = []
   const now = new Date()
-  const db = await DuckDBInstance.create(tmp)
-  try {
-    const connection = await db.connect()
-    try {
-      // first what the files hold (footers read in parallel), then the DDL in a few batches
-      const batches: Array<{ readonly dataset: string; readonly statements: ReadonlyArray<string> }> = []
-      for (const declared of datasets) {
-        const dataset = await layoutOnDisk(outDir, declared)
-        const files = await datasetFiles(connection, outDir, dataset)
-        if (files === undefined) empty.push(dataset.name)
-        else versions.push({ dataset, history: await recordSchema(outDir, dataset.name, dataset.schema, now), files: await fileColumns(connection, files.glob) })
-        batches.push({ dataset: dataset.name, statements: [...datasetStatements(dataset, files), ...latestStatements(dataset)] })
-      }
-      batches.push({ dataset: SCHEMA_TABLE, statements: schemaTableStatements(versions) })
-      // DuckDB spends ~0.2 ms of CPU on every statement, even a COMMENT, and the catalog has over a
-      // thousand: one query per dataset (not per statement), without the optimizer (DDL and VALUES
-      // have nothing to optimize; a connection setting, not stored in the file, so readers of the
-      // catalog keep theirs) and without waking worker threads cut the build from ~0.6 to ~0.3 CPU-s.
-      // One transaction: a commit per statement cost ~30% more CPU.
-      await connection.run("PRAGMA disable_optimizer")
-      await connection.run("SET threads = 1")
-      await connection.run("BEGIN TRANSACTION")
-      for (const batch of batches) {
-        if (batch.statements.length === 0) continue
-        await connection.run(batch.statements.join("\n")).catch((e: unknown) => {
-          throw new Error(`${batch.dataset}: ${e instanceof Error ? e.message : String(e)}`)
-        })
-        statements.push(...batch.statements)
-      }
-      await connection.run("COMMIT")
-    } finally {
-      connection.closeSync()
+  // what every dataset's view is with no files: from the cached template, only the datasets
+  // whose view differs are built here (CatalogTemplate.ts)
+  const emptyBatches = datasets.map((d): CatalogBatch => ({ dataset: d.name, statements: [...datasetStatements(d, undefined), ...latestStatements(d)] }))
+  const template = await catalogTemplate(emptyBatches)
+  if (template !== undefined) await fs.copyFile(template, tmp)
+  await withDatabase(tmp, async (connection) => {
+    // first what the files hold (footers read in parallel), then the DDL in a few batches
+    const batches: CatalogBatch[] = []
+    for (const [i, declared] of datasets.entries()) {
+      const dataset = await layoutOnDisk(outDir, declared)
+      const files = await datasetFiles(connection, outDir, dataset)
+      if (files === undefined) empty.push(dataset.name)
+      else versions.push({ dataset, history: await recordSchema(outDir, dataset.name, dataset.schema, now), files: await fileColumns(connection, files.glob) })
+      const batch = { dataset: dataset.name, statements: [...datasetStatements(dataset, files), ...latestStatements(dataset)] }
+      statements.push(...batch.statements)
+      const inTemplate = template !== undefined && sameStatements(batch.statements, emptyBatches[i]!.statements)
+      if (!inTemplate) batches.push(batch)
     }
-  } finally {
-    db.closeSync()
-  }
-  await fs.rm(`${tmp}.wal`, { force: true })
-  await fsyncPath(tmp)
+    const schemaTable = { dataset: SCHEMA_TABLE, statements: schemaTableStatements(versions) }
+    statements.push(...schemaTable.statements)
+    await runBatches(connection, [...batches, schemaTable])
+  })
+  await sealDatabase(tmp)
   await fs.rename(tmp, databasePath)
   const header = [
     "-- chainetl catalog: one view per dataset over its Parquet parts.",

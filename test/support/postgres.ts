@@ -8,6 +8,7 @@
  * installs them.
  */
 import { execFile } from "node:child_process"
+import { afterAll, beforeAll } from "vitest"
 import { existsSync, promises as fs } from "node:fs"
 import * as net from "node:net"
 import * as os from "node:os"
@@ -90,5 +91,23 @@ export const startPostgres = async (): Promise<RunningPostgres> => {
       await asServerUser(path.join(bin, "pg_ctl"), ["-D", dataDir, "-m", "immediate", "-w", "stop"]).catch(() => undefined)
       await fs.rm(root, { recursive: true, force: true })
     }
+  }
+}
+
+/**
+ * A PostgreSQL for the enclosing `describe` (or file): started before its tests, stopped after.
+ * The returned function gives the running server inside a test.
+ */
+export const postgresForTests = (): (() => RunningPostgres) => {
+  let pg: RunningPostgres | undefined
+  beforeAll(async () => {
+    pg = await startPostgres()
+  }, 60_000)
+  afterAll(async () => {
+    await pg?.stop()
+  })
+  return () => {
+    if (pg === undefined) throw new Error("PostgreSQL is not running: call postgresForTests() in a describe, use it in a test")
+    return pg
   }
 }
