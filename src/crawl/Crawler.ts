@@ -5,8 +5,9 @@
  *     before any part is written;
  *  2. stream pages from the checkpoint's cursor (a cursor older than the listing's TTL is not
  *     reused: the listing restarts from its first page);
- *  3. map records to rows, malformed ones to `_rejects`, and buffer pages up to `partRows`;
- *  4. commit a part: data first (stage, fsync, rename), checkpoint second;
+ *  3. map records to rows, malformed ones to `_rejects`, and buffer pages up to `partRows`: a
+ *     page's rows go straight into the sink's staged part (DuckDB), the buffer keeps their counts;
+ *  4. commit a part: data first (write, fsync, rename), checkpoint second;
  *  5. on an expired/invalid token: commit what is buffered, restart from the first page and skip
  *     keys already committed; a restart that makes no progress fails instead of looping.
  * Every page goes through the slice's ListingGuard: keys already seen are not written again, and
@@ -77,6 +78,12 @@ interface FetchedPage {
   readonly receivedAt: number
 }
 
+/** A page whose rows are staged in the sink: only their counts are kept (rejects are few, kept whole). */
+interface BufferedPage extends Omit<FetchedPage, "rows"> {
+  /** Staged rows per table: the dataset's, then each child's (in `dataset.children` order). */
+  readonly staged: ReadonlyArray<number>
+}
+
 /** Restart requested by an expired cursor (ours or the service's). */
 class Restart {
   readonly _tag = "Restart"
@@ -100,6 +107,8 @@ export const crawlSlice = <R>(
     const rerun = dataset.rerun ?? "never"
     const isFinal = (done: CheckpointState) => isFinalState(done, slice, rerun)
     const tables = [dataset.name, ...(dataset.children ?? []).map((c) => c.name), rejectsDataset.name]
+    /** The tables whose rows are staged in the sink as pages arrive (not `_rejects`: few, kept in the buffer). */
+    const stagedTables = [dataset, ...(dataset.children ?? [])].map((t) => ({ dataset: t.name, schema: t.schema, partitionBy: t.partitionBy }))
     // a replacing listing is written in one commit, so old and new rows never show together
     const partRows = rerun === "replace" ? Number.POSITIVE_INFINITY : options.partRows
     let loaded: CheckpointState | undefined
@@ -116,11 +125,11 @@ export const crawlSlice = <R>(
     const unknownFields: Record<string, number> = {}
 
     /** `then`: where the listing goes after these pages: on, restart from the top, or done. */
-    const commit = (pages: ReadonlyArray<FetchedPage>, then: "continue" | "restart") =>
+    const commit = (pages: ReadonlyArray<BufferedPage>, then: "continue" | "restart") =>
       Effect.gen(function* () {
         const seq = state.lastSeq + 1
-        const mapped = pages.flatMap((p) => p.rows)
-        const rows = mapped.map((m) => m.row)
+        const staged = stagedTables.map((_, t) => pages.reduce((n, p) => n + p.staged[t]!, 0))
+        const rows = staged[0]!
         const rejects = pages.flatMap((p) => p.rejects)
         const last = pages[pages.length - 1]
         const next = then === "restart" ? undefined : last?.next
@@ -133,7 +142,7 @@ export const crawlSlice = <R>(
           cursor: next ?? null,
           cursorIssuedAt: next === undefined || last === undefined ? null : last.receivedAt,
           pagesCommitted: state.pagesCommitted + pages.length,
-          rowsCommitted: state.rowsCommitted + rows.length,
+          rowsCommitted: state.rowsCommitted + rows,
           rejectsCommitted: state.rejectsCommitted + rejects.length,
           lastSeq: seq,
           keepFromSeq: done && rerun === "replace" ? seq : state.keepFromSeq,
@@ -142,12 +151,10 @@ export const crawlSlice = <R>(
           status: done ? "done" : "running"
         }
         const own = yield* Effect.gen(function* () {
-          const own = rows.length === 0 ? [] : yield* write({ dataset: dataset.name, slice: slice.id, seq, schema: dataset.schema, rows, partitionBy: dataset.partitionBy })
-          for (const child of dataset.children ?? []) {
-            const childRows = mapped.flatMap((m) => m.children.find(([name]) => name === child.name)?.[1] ?? [])
-            if (childRows.length > 0) {
-              yield* write({ dataset: child.name, slice: slice.id, seq, schema: child.schema, rows: childRows, partitionBy: child.partitionBy })
-            }
+          // the tables' rows are staged already (stagePage): writePart writes them
+          const own = rows === 0 ? [] : yield* write({ ...stagedTables[0]!, slice: slice.id, seq, rows: [] })
+          for (let t = 1; t < stagedTables.length; t++) {
+            if (staged[t]! > 0) yield* write({ ...stagedTables[t]!, slice: slice.id, seq, rows: [] })
           }
           if (rejects.length > 0) {
             yield* write({ dataset: rejectsDataset.name, slice: slice.id, seq, schema: rejectsDataset.schema, rows: rejects, partitionBy: rejectsDataset.partitionBy })
@@ -175,9 +182,25 @@ export const crawlSlice = <R>(
         if (state.keepFromSeq === seq) {
           for (const name of tables) yield* sink.removePartsBefore(name, slice.id, seq)
         }
-        if (rows.length + rejects.length > 0) yield* emit({ type: "part_committed", at: yield* Clock.currentTimeMillis, dataset: dataset.name, slice: slice.id, seq, rows: rows.length, rejects: rejects.length, pages: pages.length })
-        yield* Effect.logDebug(`${dataset.name} ${slice.id}: part ${seq} committed (${rows.length} rows, ${rejects.length} rejects)`)
+        if (rows + rejects.length > 0) yield* emit({ type: "part_committed", at: yield* Clock.currentTimeMillis, dataset: dataset.name, slice: slice.id, seq, rows, rejects: rejects.length, pages: pages.length })
+        yield* Effect.logDebug(`${dataset.name} ${slice.id}: part ${seq} committed (${rows} rows, ${rejects.length} rejects)`)
       })
+
+    /** 3. hands a page's rows to the sink's staged parts; what stays in the buffer is their counts. */
+    const stagePage = (page: FetchedPage): Effect.Effect<BufferedPage, SinkError> =>
+      Effect.gen(function* () {
+        const { rows: mapped, ...rest } = page
+        const staged: number[] = []
+        for (const [t, table] of stagedTables.entries()) {
+          const rows = t === 0 ? mapped.map((m) => m.row) : mapped.flatMap((m) => m.children.find(([name]) => name === table.dataset)?.[1] ?? [])
+          if (rows.length > 0) yield* sink.stage({ ...table, slice: slice.id, rows })
+          staged.push(rows.length)
+        }
+        return { ...rest, staged }
+      })
+
+    /** Drops rows staged for a part that will not be written (the buffer was dropped, or the crawl failed). */
+    const discardStaged = Effect.forEach(stagedTables, (t) => sink.discard(t.dataset, slice.id), { discard: true })
 
     const fetchPage = (cursor: string | undefined, pageNo: number) =>
       Effect.gen(function* () {
@@ -224,7 +247,7 @@ export const crawlSlice = <R>(
           )
       )
       // 3 + 4. buffer pages up to partRows, then commit
-      let buffer: FetchedPage[] = []
+      let buffer: BufferedPage[] = []
       let buffered = 0
       const outcome = yield* pages.pipe(
         Stream.runForEach((page) =>
@@ -233,8 +256,9 @@ export const crawlSlice = <R>(
             fetchedPages++
             fetchedRows += page.rows.length
             yield* emit({ type: "page", at: page.receivedAt, dataset: dataset.name, slice: slice.id, pages: fetchedPages, rows: fetchedRows })
-            buffer.push(page)
-            buffered += page.rows.reduce((n, m) => n + 1 + m.children.reduce((k, [, c]) => k + c.length, 0), 0) + page.rejects.length
+            const kept = yield* stagePage(page)
+            buffer.push(kept)
+            buffered += kept.staged.reduce((n, k) => n + k, 0) + kept.rejects.length
             if (buffered >= partRows || page.next === undefined) {
               const toCommit = buffer
               buffer = []
@@ -250,7 +274,10 @@ export const crawlSlice = <R>(
             // keep the pages already fetched: they are valid data, and committing them is progress;
             // not a replacing listing's: part of a new version would show beside the old one whole
             (buffer.length > 0 && rerun !== "replace" ? commit(buffer, "restart") : Effect.void).pipe(Effect.as(new Restart()))
-        )
+        ),
+        // whatever the pass leaves uncommitted (a replacing listing's dropped buffer, a failure)
+        // must not hold its DuckDB connection, nor reach the next part
+        Effect.ensuring(discardStaged)
       )
       return outcome
     })

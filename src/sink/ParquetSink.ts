@@ -8,6 +8,10 @@
  * - `_staging/`: parts being written. Outside every table folder so no DuckDB glob reads a half
  *   file, and on the same filesystem so the final rename is atomic.
  *
+ * A part's rows may come in one call (`writePart`) or page by page (`stage`, then `writePart`):
+ * staged rows wait in the part's DuckDB table (PartWriter's OpenPart), so the caller holds none
+ * of them in JavaScript; `discard` drops a part that will not be written.
+ *
  * Crash recovery is the caller's: on start, `removePartsAfter(dataset, slice, lastCommittedSeq)`
  * deletes parts renamed into place after the last checkpoint (their rows will be written again),
  * and `clearStaging()` drops files a killed run left half-written.
@@ -27,7 +31,7 @@ import { type PartFence, QUICK_WRITE_MS, isFenceLost, underFence } from "./PartF
 import { assertDatasetName, isInside, partitionDir } from "./HivePath.ts"
 import { holdsPartOf, readManifest } from "./Manifest.ts"
 import { SEQ_DIGITS, partFileName } from "./PartName.ts"
-import { makePartWriter } from "./PartWriter.ts"
+import { type OpenPart, makePartWriter } from "./PartWriter.ts"
 import { type CompiledRows, EncodeIssue, compileRows } from "./RowEncoder.ts"
 
 export interface PartitionSpec {
@@ -43,15 +47,19 @@ export interface PartitionSpec {
   readonly value: (row: Row) => string
 }
 
-export interface WritePartInput {
+/** Rows of a (dataset, slice)'s next part, staged before the part is written. */
+export interface StageInput {
   readonly dataset: string
   /** A safe id: [a-z0-9_-], at most 80 characters. */
   readonly slice: string
-  /** Non-negative integer; a rewrite of the same (slice, seq) replaces the same files. */
-  readonly seq: number
   readonly schema: arrow.Schema
   readonly rows: ReadonlyArray<Row>
   readonly partitionBy: ReadonlyArray<PartitionSpec>
+}
+
+export interface WritePartInput extends StageInput {
+  /** Non-negative integer; a rewrite of the same (slice, seq) replaces the same files. */
+  readonly seq: number
   /** The writer's right to write the slice, when it can lapse (a distributed worker's): src/sink/PartFence.ts. */
   readonly fence?: PartFence
 }
@@ -68,8 +76,18 @@ export interface WrittenPart {
 export interface ParquetSinkService {
   readonly outDir: string
   /**
-   * Groups rows by partition and commits one file per group, all written by one bulk operation;
-   * `[]` for no rows. A part that fails takes back the files of it already renamed into place.
+   * Appends rows to the (dataset, slice)'s next part, which is held in DuckDB, not in JavaScript,
+   * until `writePart` writes it or `discard` drops it (the caller may let go of the rows). A stage
+   * that fails drops the part's staged rows.
+   */
+  readonly stage: (input: StageInput) => Effect.Effect<void, SinkError>
+  /** Drops the (dataset, slice)'s staged rows and frees their connection; nothing staged: nothing. */
+  readonly discard: (dataset: string, slice: string) => Effect.Effect<void>
+  /**
+   * Writes the (dataset, slice)'s staged rows and then `rows` as one part: groups them by
+   * partition and commits one file per group, all written by one bulk operation; `[]` for no rows.
+   * A part that fails takes back the files of it already renamed into place; staged rows are
+   * gone after a write, failed or not.
    */
   readonly writePart: (input: WritePartInput) => Effect.Effect<ReadonlyArray<WrittenPart>, SinkError>
   /**
@@ -120,49 +138,65 @@ const asSinkError = (reason: "Io" | "Encode", where: string) => (e: unknown): Si
         detail: e instanceof Error ? e.message : String(e)
       })
 
-interface Groups {
-  readonly partitions: Array<ReadonlyArray<readonly [string, string]>>
-  readonly groupOf: Int32Array
-  readonly counts: number[]
+/**
+ * A part's partition groups, kept as its rows come (page by page): group k is the k-th distinct
+ * tuple of partition values met, so the groups of rows given in one go or over many calls agree.
+ */
+class PartGroups {
+  readonly partitions: Array<ReadonlyArray<readonly [string, string]>> = []
+  readonly counts: number[] = []
+  private readonly ids = new Map<string, number>()
+  private readonly values: string[]
+  private previous = -1
+
+  constructor(private readonly partitionBy: ReadonlyArray<PartitionSpec>) {
+    this.values = new Array<string>(partitionBy.length)
+  }
+
+  /** The group of each of `rows`, adding groups for tuples not met before. */
+  add(rows: ReadonlyArray<Row>): Int32Array {
+    const { partitionBy, values, partitions, counts, ids } = this
+    const groupOf = new Int32Array(rows.length)
+    for (let r = 0; r < rows.length; r++) {
+      const row = rows[r]!
+      let same = this.previous >= 0
+      for (let k = 0; k < partitionBy.length; k++) {
+        const v = partitionBy[k]!.value(row)
+        if (typeof v !== "string") throw new EncodeIssue(partitionBy[k]!.key, `partition value is ${typeof v}, not a string`, r)
+        same &&= values[k] === v
+        values[k] = v
+      }
+      // rows come in listing order, so neighbours mostly share a partition: no key text to build
+      if (same) {
+        groupOf[r] = this.previous
+        counts[this.previous]!++
+        continue
+      }
+      // NUL cannot be part of a value that reaches a path (HivePath escapes it), but may be sent:
+      // JSON keeps the tuple unambiguous whatever the values hold
+      const id = values.length === 1 ? values[0]! : JSON.stringify(values)
+      let group = ids.get(id)
+      if (group === undefined) {
+        group = partitions.length
+        ids.set(id, group)
+        partitions.push(partitionBy.map((spec, i) => [spec.key, values[i]!] as const))
+        counts.push(0)
+      }
+      groupOf[r] = group
+      counts[group]!++
+      this.previous = group
+    }
+    return groupOf
+  }
 }
 
-const groupRows = (rows: ReadonlyArray<Row>, partitionBy: ReadonlyArray<PartitionSpec>): Groups => {
-  const ids = new Map<string, number>()
-  const partitions: Array<ReadonlyArray<readonly [string, string]>> = []
-  const counts: number[] = []
-  const groupOf = new Int32Array(rows.length)
-  const values: string[] = new Array<string>(partitionBy.length)
-  let previous = -1
-  for (let r = 0; r < rows.length; r++) {
-    const row = rows[r]!
-    let same = previous >= 0
-    for (let k = 0; k < partitionBy.length; k++) {
-      const v = partitionBy[k]!.value(row)
-      if (typeof v !== "string") throw new EncodeIssue(partitionBy[k]!.key, `partition value is ${typeof v}, not a string`, r)
-      same &&= values[k] === v
-      values[k] = v
-    }
-    // rows come in listing order, so neighbours mostly share a partition: no key text to build
-    if (same) {
-      groupOf[r] = previous
-      counts[previous]!++
-      continue
-    }
-    // NUL cannot be part of a value that reaches a path (HivePath escapes it), but may be sent:
-    // JSON keeps the tuple unambiguous whatever the values hold
-    const id = values.length === 1 ? values[0]! : JSON.stringify(values)
-    let group = ids.get(id)
-    if (group === undefined) {
-      group = partitions.length
-      ids.set(id, group)
-      partitions.push(partitionBy.map((spec, i) => [spec.key, values[i]!] as const))
-      counts.push(0)
-    }
-    groupOf[r] = group
-    counts[group]!++
-    previous = group
-  }
-  return { partitions, groupOf, counts }
+/** A (dataset, slice)'s part being filled: its rows are in DuckDB, its groups here. */
+interface StagedPart {
+  readonly compiled: CompiledRows
+  readonly groups: PartGroups
+  /** Opened on the first rows; every append goes through it in call order. */
+  readonly part: Promise<OpenPart>
+  rows: number
 }
 
 /** What the sink tells the output store (a bucket) about committed and deleted files. */
@@ -190,18 +224,54 @@ export const makeParquetSink = (outDirInput: string, db: DuckDBInstance, publish
     return made
   }
 
+  const staged = new Map<string, StagedPart>()
+  const stagedKey = (dataset: string, slice: string) => `${dataset}/${slice}`
+
+  /** A part for `input`'s schema and partitions; its connection is being taken. */
+  const openPart = (input: StageInput): StagedPart => {
+    const compiled = compile(input.schema, input.partitionBy.map((p) => p.key))
+    const part = writer.open(compiled)
+    part.catch(() => undefined) // awaited by whoever appends, writes or drops
+    return { compiled, groups: new PartGroups(input.partitionBy), part, rows: 0 }
+  }
+
+  /** Counts `input`'s rows into the part's groups (synchronously, so calls keep their order). */
+  const groupInto = (target: StagedPart, input: StageInput): Int32Array => {
+    if (compile(input.schema, input.partitionBy.map((p) => p.key)) !== target.compiled) {
+      throw invalid(path.join(outDir, input.dataset), "rows of another schema or partitioning than the rows staged before them")
+    }
+    const groupOf = target.groups.add(input.rows)
+    target.rows += input.rows.length
+    return groupOf
+  }
+
+  const dropPart = (target: StagedPart): Promise<void> => target.part.then((p) => p.discard(), () => undefined)
+
   /** One bulk write for the whole part, then each group's file fsynced and renamed to its final name. */
-  const writeAll = async (input: WritePartInput): Promise<ReadonlyArray<WrittenPart>> => {
-    const compiledRows = compile(input.schema, input.partitionBy.map((p) => p.key))
-    const groups = groupRows(input.rows, input.partitionBy)
-    const dests = groups.partitions.map((partition) => {
-      const dest = path.join(outDir, partitionDir(input.dataset, partition), partFileName(input.slice, input.seq))
-      if (!isInside(outDir, dest) || !isInside(path.join(outDir, input.dataset), dest)) {
-        throw invalid(dest, "partition path escapes the dataset folder")
+  const writeAll = async (input: WritePartInput, target: StagedPart): Promise<ReadonlyArray<WrittenPart>> => {
+    let part: OpenPart
+    let dests: string[]
+    try {
+      const groupOf = input.rows.length === 0 ? undefined : groupInto(target, input)
+      dests = target.groups.partitions.map((partition) => {
+        const dest = path.join(outDir, partitionDir(input.dataset, partition), partFileName(input.slice, input.seq))
+        if (!isInside(outDir, dest) || !isInside(path.join(outDir, input.dataset), dest)) {
+          throw invalid(dest, "partition path escapes the dataset folder")
+        }
+        return dest
+      })
+      part = await target.part
+      if (groupOf !== undefined) {
+        await part.append(input.rows, groupOf).catch((e: unknown) => {
+          throw asSinkError("Io", dests[0]!)(e)
+        })
       }
-      return dest
-    })
-    await fs.mkdir(stagingDir, { recursive: true })
+      await fs.mkdir(stagingDir, { recursive: true })
+    } catch (e) {
+      await dropPart(target)
+      throw e
+    }
+    const groups = target.groups
     const staged = path.join(
       stagingDir,
       `${input.dataset}.${input.slice}.${input.seq}.${process.pid}.${randomBytes(6).toString("hex")}`
@@ -211,11 +281,9 @@ export const makeParquetSink = (outDirInput: string, db: DuckDBInstance, publish
     // a fenced writer's moment past which nothing it starts may land (PartFence.ts)
     const within = (needMs: number): Promise<number> => (fence === undefined ? Promise.resolve(Infinity) : fence.deadline(needMs))
     try {
-      const files = await writer
-        .write(compiledRows, input.rows, { groupOf: groups.groupOf, groupCount: groups.partitions.length }, staged)
-        .catch((e: unknown) => {
-          throw asSinkError("Io", dests[0]!)(e)
-        })
+      const files = await part.write(groups.partitions.length, staged).catch((e: unknown) => {
+        throw asSinkError("Io", dests[0]!)(e)
+      })
       // bytes first, all at once (the disk queues them); then the names, one folder at a time
       const sizes = await Promise.all(
         files.map(async (f, k) => {
@@ -275,9 +343,49 @@ export const makeParquetSink = (outDirInput: string, db: DuckDBInstance, publish
       if (input.seq < 0) return Effect.fail(invalid(outDir, `seq ${input.seq} must be a non-negative integer`))
       const where = path.join(outDir, input.dataset)
       return Effect.tryPromise({
-        try: async () => (input.rows.length === 0 ? [] : writeAll(input)),
+        try: async () => {
+          const key = stagedKey(input.dataset, input.slice)
+          const target = staged.get(key)
+          staged.delete(key)
+          if (target === undefined) return input.rows.length === 0 ? [] : writeAll(input, openPart(input))
+          return writeAll(input, target)
+        },
         catch: asSinkError("Encode", where)
       })
+    })
+
+  const stage = (input: StageInput): Effect.Effect<void, SinkError> =>
+    Effect.suspend(() => {
+      const bad = validateIds(input.dataset, input.slice, 0, outDir)
+      if (bad !== undefined) return Effect.fail(bad)
+      if (input.rows.length === 0) return Effect.void
+      const key = stagedKey(input.dataset, input.slice)
+      const where = path.join(outDir, input.dataset)
+      return Effect.tryPromise({
+        try: async () => {
+          let target = staged.get(key)
+          if (target === undefined) staged.set(key, (target = openPart(input)))
+          try {
+            const groupOf = groupInto(target, input)
+            await (await target.part).append(input.rows, groupOf)
+          } catch (e) {
+            // a part missing some of its rows is never written
+            if (staged.get(key) === target) staged.delete(key)
+            await dropPart(target)
+            throw e
+          }
+        },
+        catch: asSinkError("Io", where)
+      })
+    })
+
+  const discard = (dataset: string, slice: string): Effect.Effect<void> =>
+    Effect.promise(() => {
+      const key = stagedKey(dataset, slice)
+      const target = staged.get(key)
+      if (target === undefined) return Promise.resolve()
+      staged.delete(key)
+      return dropPart(target)
     })
 
   const takeBack = (parts: ReadonlyArray<WrittenPart>): Effect.Effect<void> =>
@@ -342,7 +450,12 @@ export const makeParquetSink = (outDirInput: string, db: DuckDBInstance, publish
   const removePartsBefore = (dataset: string, slice: string, firstKeptSeq: number) =>
     removePartsWhere(dataset, slice, firstKeptSeq, (partSeq) => partSeq < firstKeptSeq)
 
-  return { outDir, writePart, takeBack, removePartsAfter, removePartsBefore, clearStaging, close: writer.close }
+  const close = () => {
+    staged.clear()
+    writer.close()
+  }
+
+  return { outDir, stage, discard, writePart, takeBack, removePartsAfter, removePartsBefore, clearStaging, close }
 }
 
 /**

@@ -9,7 +9,8 @@
  * Why this shape (measured, see README "Parquet writer"): a CREATE TABLE, appender, flush, COPY and
  * DROP per partition cost ≈20 ms CPU per file for flat rows and ≈60 ms for nested ones, so cost
  * followed files, not rows. Here a connection lives as long as the sink, a part's table is
- * created for the part and dropped after it (DuckDB keeps a temporary table's storage after a
+ * created for the part and dropped after it, and it can be filled as its pages arrive (OpenPart:
+ * the crawler holds no part's rows in JavaScript) (DuckDB keeps a temporary table's storage after a
  * DELETE: reused and emptied, it grew by every row ever written), and COPY's partitioned writer
  * splits the rows.
  * The group column is a PARTITION_BY column, which DuckDB keeps out of the files by default
@@ -17,6 +18,7 @@
  * row encoder.
  */
 import {
+  type DuckDBAppender,
   type DuckDBConnection,
   DuckDBDataChunk,
   type DuckDBInstance,
@@ -48,9 +50,9 @@ export const createTableSql = (table: string, compiled: CompiledRows): string =>
 
 interface Session {
   readonly connection: DuckDBConnection
-  /** Tables this connection created, by compiled schema: reused for every part of that schema. */
-  readonly tables: Map<CompiledRows, { readonly name: string; readonly types: ReadonlyArray<DuckDBType> }>
   readonly id: number
+  /** Parts this connection has opened: names its tables. */
+  parts: number
 }
 
 export interface GroupedRows {
@@ -59,23 +61,43 @@ export interface GroupedRows {
   readonly groupCount: number
 }
 
-export interface PartWriter {
+/**
+ * A part being filled: its rows live in a DuckDB temporary table (behind an appender) from the
+ * moment they are appended, not in JavaScript. It holds a connection of the pool until it is
+ * written or discarded, whichever comes first; its operations run one after the other in call
+ * order, so a discard waits for an append or write still running.
+ */
+export interface OpenPart {
+  /** Appends rows; `groupOf[r]` is row r's partition group. */
+  readonly append: (rows: ReadonlyArray<Row>, groupOf: Int32Array) => Promise<void>
   /**
-   * Writes `rows` into `stagingDir` (which must not exist yet, outside every table folder) and
-   * returns, per group, the one Parquet file holding its rows.
+   * Writes every row appended into `stagingDir` (which must not exist yet, outside every table
+   * folder) and returns, per group 0 … groupCount-1, the one Parquet file holding its rows. Ends
+   * the part, failed or not.
    */
+  readonly write: (groupCount: number, stagingDir: string) => Promise<ReadonlyArray<string>>
+  /** Ends the part without writing it (never fails; a part already ended: nothing). */
+  readonly discard: () => Promise<void>
+}
+
+export interface PartWriter {
+  /** Opens a part of the compiled schema's rows. */
+  readonly open: (compiled: CompiledRows) => Promise<OpenPart>
+  /** Opens, appends `rows` and writes: a part whose rows are all at hand. */
   readonly write: (
     compiled: CompiledRows,
     rows: ReadonlyArray<Row>,
     groups: GroupedRows,
     stagingDir: string
   ) => Promise<ReadonlyArray<string>>
+  /** Connections lent to parts not yet written or discarded (a leak shows here). */
+  readonly inUse: () => number
   readonly close: () => void
 }
 
 /**
- * A writer over `db`. Slices commit concurrently, so each write takes a connection of its own from a
- * small pool (a connection runs one statement at a time, and its tables are only its own).
+ * A writer over `db`. Slices fill parts concurrently, so each part takes a connection of its own
+ * from a small pool (a connection runs one statement at a time, and its tables are only its own).
  */
 export const makePartWriter = (db: DuckDBInstance): PartWriter => {
   const idle: Session[] = []
@@ -89,107 +111,136 @@ export const makePartWriter = (db: DuckDBInstance): PartWriter => {
     // one file per group: past this many open files DuckDB closes some and starts a second file
     // for their partition later (a part rarely spans more than a few hundred partitions)
     await connection.run("SET partitioned_write_max_open_files = 100000")
-    const session: Session = { connection, tables: new Map(), id: ++sessions }
+    const session: Session = { connection, id: ++sessions, parts: 0 }
     all.push(session)
     return session
   }
 
-  const tableOf = async (session: Session, compiled: CompiledRows) => {
-    const hit = session.tables.get(compiled)
-    if (hit !== undefined) return hit
-    const made = {
-      name: `part_${session.id}_${session.tables.size + 1}`,
-      types: [...compiled.wires.map((w) => w.type), INTEGER]
+  const release = (session: Session, healthy: boolean) => {
+    if (!all.includes(session)) return // the writer was closed meanwhile
+    if (healthy) idle.push(session)
+    else {
+      // a statement that failed may leave the connection's transaction aborted: start afresh
+      all.splice(all.indexOf(session), 1)
+      session.connection.closeSync()
     }
-    await session.connection.run(createTableSql(made.name, compiled))
-    session.tables.set(compiled, made)
-    return made
   }
 
-  const append = async (
-    session: Session,
-    table: { readonly name: string; readonly types: ReadonlyArray<DuckDBType> },
-    compiled: CompiledRows,
-    rows: ReadonlyArray<Row>,
-    groupOf: Int32Array
-  ) => {
-    const appender = await session.connection.createAppender(table.name, "main", "temp")
+  const open = async (compiled: CompiledRows): Promise<OpenPart> => {
+    const session = await acquire()
+    const name = `part_${session.id}_${++session.parts}`
+    const types: ReadonlyArray<DuckDBType> = [...compiled.wires.map((w) => w.type), INTEGER]
+    let appender: DuckDBAppender
     try {
-      const width = compiled.fields.length
-      // one chunk for the whole part, reset between batches: a chunk's native vectors are freed
-      // only when the collector finalizes its wrapper, so a chunk per batch piled them up
-      const chunk = DuckDBDataChunk.create(table.types, Math.min(rows.length, CHUNK_ROWS))
-      for (let from = 0; from < rows.length; from += CHUNK_ROWS) {
-        const to = Math.min(rows.length, from + CHUNK_ROWS)
-        const columns: DuckDBValue[][] = table.types.map(() => new Array<DuckDBValue>(to - from))
-        compiled.encode(rows, from, to, columns)
-        const group = columns[width]!
-        for (let r = from; r < to; r++) group[r - from] = groupOf[r]!
-        if (from > 0) chunk.reset()
-        chunk.setColumns(columns)
-        appender.appendDataChunk(chunk)
-      }
-      appender.flushSync()
-    } finally {
-      appender.closeSync()
+      await session.connection.run(createTableSql(name, compiled))
+      appender = await session.connection.createAppender(name, "main", "temp")
+    } catch (e) {
+      await session.connection.run(`DROP TABLE IF EXISTS ${quotedIdentifier(name)}`).catch(() => undefined)
+      release(session, false)
+      throw e
     }
+    const t = quotedIdentifier(name)
+    const g = quotedIdentifier(GROUP_COLUMN)
+    // one chunk for the whole part, reset between batches: a chunk's native vectors are freed
+    // only when the collector finalizes its wrapper, so a chunk per batch piled them up
+    let chunk: DuckDBDataChunk | undefined
+    let appending = true
+    let ended = false
+    let queue: Promise<unknown> = Promise.resolve()
+    const inTurn = <A>(step: () => Promise<A>): Promise<A> => {
+      const done = queue.then(step)
+      queue = done.catch(() => undefined)
+      return done
+    }
+
+    /** Closes the appender, drops the table, gives the connection back: once. */
+    const end = async () => {
+      if (ended) return
+      ended = true
+      let healthy = true
+      try {
+        if (appending) appender.closeSync()
+      } catch {
+        healthy = false
+      }
+      // dropped, not emptied: DuckDB keeps a temporary table's storage after DELETE (it grew by
+      // every row ever written, 85 MB per 100k P-chain blocks); a CREATE per part costs ~0.3 ms
+      await session.connection.run(`DROP TABLE ${t}`).catch(() => {
+        healthy = false
+      })
+      release(session, healthy)
+    }
+
+    const append: OpenPart["append"] = (rows, groupOf) =>
+      inTurn(async () => {
+        if (ended) throw new Error(`part ${name} was already written or discarded`)
+        const width = compiled.fields.length
+        for (let from = 0; from < rows.length; from += CHUNK_ROWS) {
+          const to = Math.min(rows.length, from + CHUNK_ROWS)
+          const columns: DuckDBValue[][] = types.map(() => new Array<DuckDBValue>(to - from))
+          compiled.encode(rows, from, to, columns)
+          const group = columns[width]!
+          for (let r = from; r < to; r++) group[r - from] = groupOf[r]!
+          if (chunk === undefined) chunk = DuckDBDataChunk.create(types, CHUNK_ROWS)
+          else chunk.reset()
+          chunk.setColumns(columns)
+          appender.appendDataChunk(chunk)
+        }
+      })
+
+    const write: OpenPart["write"] = (groupCount, stagingDir) =>
+      inTurn(async () => {
+        if (ended) throw new Error(`part ${name} was already written or discarded`)
+        try {
+          // closing flushes the appender's last rows into the table
+          appending = false
+          appender.closeSync()
+          const result = await session.connection.runAndReadAll(
+            `COPY (SELECT ${compiled.selectList}, ${g} FROM ${t}) TO ${quotedString(stagingDir)} (FORMAT parquet, COMPRESSION zstd, PARTITION_BY (${g}), ` +
+              `FILENAME_PATTERN 'data_{i}', RETURN_FILES true)`
+          )
+          const files: string[][] = Array.from({ length: groupCount }, () => [])
+          for (const file of (result.getRowsJS()[0]?.[1] ?? []) as string[]) {
+            const m = /=(\d+)$/.exec(path.basename(path.dirname(file)))
+            if (m === null || Number(m[1]) >= groupCount) throw new Error(`COPY wrote an unexpected file ${file}`)
+            files[Number(m[1])]!.push(file)
+          }
+          const out: string[] = []
+          for (let k = 0; k < groupCount; k++) {
+            const mine = files[k]!
+            if (mine.length === 1) {
+              out.push(mine[0]!)
+              continue
+            }
+            // DuckDB split a group over several files (it does past its open-file limit): write
+            // that group alone, which yields one file
+            for (const f of mine) await fs.rm(f, { force: true })
+            const single = path.join(stagingDir, `group_${k}.parquet`)
+            await session.connection.run(
+              `COPY (SELECT ${compiled.selectList} FROM ${t} WHERE ${g} = ${k}) TO ${quotedString(single)} (FORMAT parquet, COMPRESSION zstd)`
+            )
+            out.push(single)
+          }
+          return out
+        } finally {
+          await end()
+        }
+      })
+
+    const discard: OpenPart["discard"] = () => inTurn(end).catch(() => undefined)
+
+    return { append, write, discard }
   }
 
   const write: PartWriter["write"] = async (compiled, rows, groups, stagingDir) => {
-    const session = await acquire()
-    let healthy = true
+    const part = await open(compiled)
     try {
-      const table = await tableOf(session, compiled)
-      const t = quotedIdentifier(table.name)
-      const g = quotedIdentifier(GROUP_COLUMN)
-      try {
-        await append(session, table, compiled, rows, groups.groupOf)
-        const result = await session.connection.runAndReadAll(
-          `COPY (SELECT ${compiled.selectList}, ${g} FROM ${t}) TO ${quotedString(stagingDir)} (FORMAT parquet, COMPRESSION zstd, PARTITION_BY (${g}), ` +
-            `FILENAME_PATTERN 'data_{i}', RETURN_FILES true)`
-        )
-        const files: string[][] = Array.from({ length: groups.groupCount }, () => [])
-        for (const file of (result.getRowsJS()[0]?.[1] ?? []) as string[]) {
-          const m = /=(\d+)$/.exec(path.basename(path.dirname(file)))
-          if (m === null || Number(m[1]) >= groups.groupCount) throw new Error(`COPY wrote an unexpected file ${file}`)
-          files[Number(m[1])]!.push(file)
-        }
-        const out: string[] = []
-        for (let k = 0; k < groups.groupCount; k++) {
-          const mine = files[k]!
-          if (mine.length === 1) {
-            out.push(mine[0]!)
-            continue
-          }
-          // DuckDB split a group over several files (it does past its open-file limit): write
-          // that group alone, which yields one file
-          for (const f of mine) await fs.rm(f, { force: true })
-          const single = path.join(stagingDir, `group_${k}.parquet`)
-          await session.connection.run(
-            `COPY (SELECT ${compiled.selectList} FROM ${t} WHERE ${g} = ${k}) TO ${quotedString(single)} (FORMAT parquet, COMPRESSION zstd)`
-          )
-          out.push(single)
-        }
-        return out
-      } finally {
-        // dropped, not emptied: DuckDB keeps a temporary table's storage after DELETE (it grew by
-        // every row ever written, 85 MB per 100k P-chain blocks); a CREATE per part costs ~0.3 ms
-        session.tables.delete(compiled)
-        await session.connection.run(`DROP TABLE ${t}`).catch(() => {
-          healthy = false
-        })
-      }
+      await part.append(rows, groups.groupOf)
     } catch (e) {
-      healthy = false
+      await part.discard()
       throw e
-    } finally {
-      if (healthy) idle.push(session)
-      else {
-        // a statement that failed may leave the connection's transaction aborted: start afresh
-        all.splice(all.indexOf(session), 1)
-        session.connection.closeSync()
-      }
     }
+    return part.write(groups.groupCount, stagingDir)
   }
 
   const close = () => {
@@ -198,5 +249,5 @@ export const makePartWriter = (db: DuckDBInstance): PartWriter => {
     idle.length = 0
   }
 
-  return { write, close }
+  return { open, write, inUse: () => all.length - idle.length, close }
 }

@@ -5,7 +5,7 @@ import { crawlSlice } from "../../src/crawl/Crawler.ts"
 import { type DatasetDef, RecordError } from "../../src/crawl/Dataset.ts"
 import { makeSlice } from "../../src/crawl/Slice.ts"
 import { SourceError } from "../../src/Errors.ts"
-import { KillSwitch, layers, newDisk, rowsOf } from "./fakes.ts"
+import { KillSwitch, layers, newDisk, rowsOf, type Staging } from "./fakes.ts"
 
 /** A listing of `total` records, `perPage` a page, cursor = index of the next record. */
 const listing = (total: number, perPage: number, log: Array<string | undefined>, opts: { expireOnce?: number; bad?: number } = {}) => {
@@ -130,6 +130,40 @@ describe("crawlSlice", () => {
       const resumed = yield* crawlSlice(dataset(listing(25, 3, [])), slice, options).pipe(Effect.provide(layers(disk, new KillSwitch(undefined))))
       expect(resumed).toMatchObject({ status: "done", rows: 19 })
       expect(rowsOf(disk, "things", "id")).toHaveLength(25)
+    })
+  )
+})
+
+describe("crawlSlice staging", () => {
+  it.effect("given a source failure with pages buffered, when the slice fails, then their staged rows are dropped, not left to the next part", () =>
+    Effect.gen(function* () {
+      const disk = newDisk()
+      const staging: Staging = new Map()
+      const failing = {
+        fetch: (_s: unknown, cursor: string | undefined) =>
+          cursor === "9"
+            ? Effect.fail(new SourceError({ reason: "HttpStatus", request: "GET data /things?pageToken=9", status: 503, detail: "Service Unavailable" }))
+            : listing(25, 3, []).fetch(_s, cursor)
+      }
+      const failed = yield* crawlSlice(dataset(failing), slice, options).pipe(Effect.provide(layers(disk, new KillSwitch(undefined), staging)))
+      expect(failed).toMatchObject({ status: "failed", rows: 6 })
+      // page 6's rows were staged, never committed
+      expect(staging.size).toBe(0)
+      const resumed = yield* crawlSlice(dataset(listing(25, 3, [])), slice, options).pipe(Effect.provide(layers(disk, new KillSwitch(undefined), staging)))
+      expect(resumed).toMatchObject({ status: "done", rows: 19 })
+      expect(rowsOf(disk, "things", "id").map((r) => r["n"])).toEqual(Array.from({ length: 25 }, (_, i) => i))
+    })
+  )
+
+  it.effect("given a replacing listing whose token expires mid-way, when it restarts, then the dropped pass's staged rows are not written", () =>
+    Effect.gen(function* () {
+      const disk = newDisk()
+      const staging: Staging = new Map()
+      const replacing: DatasetDef<never> = { ...dataset(listing(9, 3, [], { expireOnce: 6 })), rerun: "replace" }
+      const result = yield* crawlSlice(replacing, slice, options).pipe(Effect.provide(layers(disk, new KillSwitch(undefined), staging)))
+      expect(result).toMatchObject({ status: "done", restarts: 1, rows: 9, parts: 2 })
+      expect(rowsOf(disk, "things", "id").map((r) => r["n"])).toEqual(Array.from({ length: 9 }, (_, i) => i))
+      expect(staging.size).toBe(0)
     })
   )
 })

@@ -29,13 +29,25 @@ export class KillSwitch {
 const partName = (dataset: string, partition: string, slice: string, seq: number) =>
   `${dataset}/${partition}/part-${slice}-${String(seq).padStart(6, "0")}`
 
-export const layers = (disk: Disk, kill: KillSwitch) => {
+/** Rows staged for a (dataset, slice)'s next part: in memory, so gone with the process like DuckDB's. */
+export type Staging = Map<string, Row[]>
+
+export const layers = (disk: Disk, kill: KillSwitch, staging: Staging = new Map()) => {
   const service: ParquetSinkService = {
     outDir: "memory",
+    stage: (input) =>
+      Effect.sync(() => {
+        const key = `${input.dataset}/${input.slice}`
+        if (input.rows.length > 0) staging.set(key, [...(staging.get(key) ?? []), ...input.rows])
+      }),
+    discard: (dataset, slice) => Effect.sync(() => void staging.delete(`${dataset}/${slice}`)),
     writePart: (input) =>
       Effect.gen(function* () {
+        const key = `${input.dataset}/${input.slice}`
+        const rows = [...(staging.get(key) ?? []), ...input.rows]
+        staging.delete(key)
         const groups = new Map<string, Row[]>()
-        for (const row of input.rows) {
+        for (const row of rows) {
           const partition = input.partitionBy.map((p) => `${p.key}=${p.value(row)}`).join("/")
           groups.set(partition, [...(groups.get(partition) ?? []), row])
         }

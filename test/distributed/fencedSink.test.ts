@@ -12,6 +12,8 @@ const recording = () => {
   const calls: string[] = []
   const sink: ParquetSinkService = {
     outDir: "/out",
+    stage: (input) => Effect.sync(() => void calls.push(`stage ${input.rows.length}`)),
+    discard: () => Effect.sync(() => void calls.push("discard")),
     writePart: (input) => Effect.sync(() => (calls.push(`write ${input.seq} fenced=${input.fence !== undefined}`), [])),
     takeBack: (parts) => Effect.sync(() => void calls.push(`takeBack ${parts.length}`)),
     removePartsAfter: (_d, _s, seq) => Effect.sync(() => (calls.push(`removeAfter ${seq}`), 0)),

@@ -1,12 +1,15 @@
 import { DuckDBInstance } from "@duckdb/node-api"
 import { Effect, Either } from "effect"
 import * as fs from "node:fs/promises"
+import * as os from "node:os"
 import * as path from "node:path"
 import { describe, expect, it } from "vitest"
 import { amount, defineSchema, int64, lineage, str } from "../../schemas/common.ts"
 import type { Row } from "../../schemas/common.ts"
 import { buildCatalog } from "../../src/sink/Catalog.ts"
 import { ParquetSink, STAGING_DIR, type WritePartInput } from "../../src/sink/ParquetSink.ts"
+import { makePartWriter } from "../../src/sink/PartWriter.ts"
+import { compileRows } from "../../src/sink/RowEncoder.ts"
 
 const schema = defineSchema(
   [str("chain", "Chain name", { nullable: false }), int64("height", "Block height", { nullable: false }), amount("fee", "Fee")],
@@ -203,5 +206,110 @@ describe("ParquetSink.writePart", () => {
 
     expect(Either.isLeft(staging) && staging.left.detail).toMatch(/dataset "_staging" would share the folder/)
     expect(rejects.map((p) => path.basename(path.dirname(path.dirname(p.path))))).toEqual(["_rejects"])
+  })
+})
+
+describe("ParquetSink.stage", () => {
+  const { dataset, slice, schema: s, partitionBy } = input(0, [])
+  const stageInput = (rows: ReadonlyArray<Row>) => ({ dataset, slice, schema: s, partitionBy, rows })
+  const contents = (outDir: string) =>
+    Effect.promise(async () => ({
+      files: await listFiles(path.join(outDir, "blocks")),
+      rows: await readAll(outDir, "SELECT chain, height, fee::VARCHAR FROM read_parquet('$OUT/blocks/**/*.parquet', hive_partitioning = true) ORDER BY chain, height")
+    }))
+
+  it("given rows staged page by page and more given at the write, when the part is written, then it equals one write of all the rows", async () => {
+    const pages = [rowsOf("a", [1n, 2n]), rowsOf("b", [3n]), [...rowsOf("a", [4n]), ...rowsOf("c", [5n])]]
+    const last = rowsOf("b", [6n])
+    const [byPages, whole] = await Promise.all([
+      run(
+        Effect.gen(function* () {
+          const sink = yield* ParquetSink
+          for (const page of pages) yield* sink.stage(stageInput(page))
+          const parts = yield* sink.writePart(input(3, last))
+          return { parts: parts.map((p) => [path.relative(sink.outDir, p.path), p.rows, p.partition]), ...(yield* contents(sink.outDir)) }
+        })
+      ),
+      run(
+        Effect.gen(function* () {
+          const sink = yield* ParquetSink
+          const parts = yield* sink.writePart(input(3, [...pages.flat(), ...last]))
+          return { parts: parts.map((p) => [path.relative(sink.outDir, p.path), p.rows, p.partition]), ...(yield* contents(sink.outDir)) }
+        })
+      )
+    ])
+
+    expect(byPages).toEqual(whole)
+    expect(byPages.parts).toEqual([
+      ["blocks/chain=a/part-s-1-000003.parquet", 3, [["chain", "a"]]],
+      ["blocks/chain=b/part-s-1-000003.parquet", 2, [["chain", "b"]]],
+      ["blocks/chain=c/part-s-1-000003.parquet", 1, [["chain", "c"]]]
+    ])
+  })
+
+  it("given staged rows discarded, or staged for another slice, when a part is written, then it holds none of them", async () => {
+    const { parts, rows } = await run(
+      Effect.gen(function* () {
+        const sink = yield* ParquetSink
+        yield* sink.stage(stageInput(rowsOf("a", [1n])))
+        yield* sink.discard(dataset, slice)
+        yield* sink.discard(dataset, slice) // nothing staged: nothing
+        yield* sink.stage({ ...stageInput(rowsOf("z", [9n])), slice: "other" })
+        const parts = yield* sink.writePart(input(1, rowsOf("b", [2n])))
+        const empty = yield* sink.writePart(input(2, []))
+        return { parts: [...parts, ...empty].length, ...(yield* contents(sink.outDir)) }
+      })
+    )
+
+    expect(parts).toBe(1)
+    expect(rows).toEqual([["b", 2n, "20"]])
+  })
+
+  it("given a staged row its column cannot hold, when staged, then it fails Encode and the part's earlier rows are dropped with it", async () => {
+    const { failed, rows } = await run(
+      Effect.gen(function* () {
+        const sink = yield* ParquetSink
+        yield* sink.stage(stageInput(rowsOf("a", [1n])))
+        const failed = yield* Effect.either(sink.stage(stageInput([{ ...rowsOf("a", [2n])[0], height: 2 }])))
+        yield* sink.writePart(input(1, rowsOf("a", [3n])))
+        return { failed, ...(yield* contents(sink.outDir)) }
+      })
+    )
+
+    expect(Either.isLeft(failed) && failed.left.reason).toBe("Encode")
+    expect(rows).toEqual([["a", 3n, "30"]])
+  })
+})
+
+describe("PartWriter connections", () => {
+  it("given parts written, discarded, failed and a part's write that fails, then every connection is back in the pool", async () => {
+    const db = await DuckDBInstance.create(":memory:")
+    const writer = makePartWriter(db)
+    const compiled = compileRows(schema, new Set(["chain"]))
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), "chainetl-pw-"))
+    try {
+      const one = await writer.open(compiled)
+      const two = await writer.open(compiled)
+      expect(writer.inUse()).toBe(2)
+      await one.append(rowsOf("a", [1n]), Int32Array.of(0))
+      await one.discard()
+      await one.discard()
+      await expect(two.append([{ ...rowsOf("a", [2n])[0], height: 2 }], Int32Array.of(0))).rejects.toThrow(/column height/)
+      await two.discard()
+      expect(writer.inUse()).toBe(0)
+      const three = await writer.open(compiled)
+      await three.append(rowsOf("a", [3n]), Int32Array.of(0))
+      // its staging folder exists already: COPY refuses it
+      await fs.mkdir(path.join(dir, "taken"))
+      await fs.writeFile(path.join(dir, "taken", "x"), "")
+      await expect(three.write(1, path.join(dir, "taken"))).rejects.toThrow()
+      expect(writer.inUse()).toBe(0)
+      expect(await writer.write(compiled, rowsOf("a", [4n]), { groupOf: Int32Array.of(0), groupCount: 1 }, path.join(dir, "ok"))).toHaveLength(1)
+      expect(writer.inUse()).toBe(0)
+    } finally {
+      writer.close()
+      db.closeSync()
+      await fs.rm(dir, { recursive: true, force: true })
+    }
   })
 })
