@@ -7,12 +7,11 @@
  * worker left past its checkpoint.
  */
 import { Effect } from "effect"
-import type { SinkError } from "../Errors.ts"
 import type { ParquetSinkService } from "../sink/ParquetSink.ts"
-import { type PartFence, QUICK_WRITE_MS } from "../sink/PartFence.ts"
+import { type PartFence, QUICK_WRITE_MS, deadlineOf } from "../sink/PartFence.ts"
 
 export const fencedSink = (sink: ParquetSinkService, fence: PartFence): ParquetSinkService => {
-  const confirmed = Effect.tryPromise({ try: () => fence.deadline(QUICK_WRITE_MS), catch: (e) => e as SinkError })
+  const confirmed = deadlineOf(fence, QUICK_WRITE_MS)
   return {
     ...sink,
     writePart: (input) => sink.writePart({ ...input, fence }),

@@ -278,8 +278,6 @@ export const makeParquetSink = (outDirInput: string, db: DuckDBInstance, publish
     )
     const renamed: string[] = []
     const fence = input.fence
-    // a fenced writer's moment past which nothing it starts may land (PartFence.ts)
-    const within = (needMs: number): Promise<number> => (fence === undefined ? Promise.resolve(Infinity) : fence.deadline(needMs))
     try {
       const files = await part.write(groups.partitions.length, staged).catch((e: unknown) => {
         throw asSinkError("Io", dests[0]!)(e)
@@ -296,8 +294,9 @@ export const makeParquetSink = (outDirInput: string, db: DuckDBInstance, publish
         })
       )
       for (let k = 0; k < files.length; k++) {
-        // the fence answers from its last confirmation while enough of it is left
-        await within(QUICK_WRITE_MS)
+        // a fenced writer renames only within its right (PartFence.ts); the fence answers from its
+        // last confirmation while enough of it is left
+        if (fence !== undefined) await fence.deadline(QUICK_WRITE_MS)
         try {
           await ensureDir(path.dirname(dests[k]!))
           await fs.rename(files[k]!, dests[k]!)

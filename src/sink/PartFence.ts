@@ -22,6 +22,10 @@ export interface PartFence {
   readonly deadline: (needMs: number) => Promise<number>
 }
 
+/** `fence.deadline(needMs)` as an Effect, failing with its SinkError once the right is lost. */
+export const deadlineOf = (fence: PartFence, needMs: number): Effect.Effect<number, SinkError> =>
+  Effect.tryPromise({ try: () => fence.deadline(needMs), catch: (e) => e as SinkError })
+
 /**
  * Runs `work` (interruptible: uploads abort on interruption) while the fence holds. A long upload
  * is not cut short by a fence that goes on holding: the right is confirmed again every third of
@@ -30,15 +34,14 @@ export interface PartFence {
  */
 export const underFence = <A>(work: Effect.Effect<A, SinkError>, fence: PartFence, where: string): Effect.Effect<A, SinkError> =>
   Effect.gen(function* () {
-    const confirm = (needMs: number) => Effect.tryPromise({ try: () => fence.deadline(needMs), catch: (e) => e as SinkError })
-    let end = yield* confirm(QUICK_WRITE_MS)
+    let end = yield* deadlineOf(fence, QUICK_WRITE_MS)
     const overrun = Effect.suspend(() => Effect.sleep(Math.max(0, end - performance.now()))).pipe(
       Effect.repeat({ until: () => performance.now() >= end }),
       Effect.zipRight(Effect.fail(fenceLost(where, "its uploads outlasted the lock's last confirmation")))
     )
     const renew = Effect.suspend(() => Effect.sleep(Math.max(20, (end - performance.now()) / 3))).pipe(
       // Infinity: always a fresh confirmation, whatever is left of the last one
-      Effect.zipRight(Effect.flatMap(confirm(Infinity), (next) => Effect.sync(() => void (end = Math.max(end, next))))),
+      Effect.zipRight(Effect.flatMap(deadlineOf(fence, Infinity), (next) => Effect.sync(() => void (end = Math.max(end, next))))),
       Effect.forever
     )
     return yield* work.pipe(Effect.raceFirst(overrun), Effect.raceFirst(renew))
