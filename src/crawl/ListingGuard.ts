@@ -15,17 +15,21 @@
  *   (a later version would need the earlier part superseded, which only a replacing listing
  *   does, whole). Repeats inside one pass are the service's doing and are counted (`duplicates`).
  *
- * Memory: tokens are remembered per pass (one per page). Keys are remembered as their text when
- * short (hashes and ids, ~150 bytes a key with the map's own cost) and as a 128-bit digest
- * otherwise (~100 bytes), measured on Node 20, in two generations of `maxKeys / 2`: when the
- * current one is full it becomes the older one and the oldest is dropped. So a slice holds at
- * most `maxKeys` keys (default 500,000: ~75 MB, only for a slice that large); a slice larger than that still never doubles a key
- * committed by an earlier run or pass (those come from `committed`, read back from its parts),
- * but a repeat more than 250,000 keys after its first sending within one pass may be missed, and
- * so may a cycle of fresh tokens that long.
+ * Memory: tokens are remembered per pass (one per page). Keys are remembered as 128-bit digests
+ * (MurmurHash3_x86_128 of the key's UTF-8, `Murmur3.ts`) in typed arrays (`DigestTable.ts`, ~40
+ * bytes a key outside the JS heap's objects), in two generations of `maxKeys / 2`: when the current
+ * one is full it becomes the older one and the oldest is dropped. So a slice holds at most
+ * `maxKeys` keys (default 500,000: ~21 MB, only for a slice that large; the key texts in a `Map`
+ * took ~75 MB of live heap and kept a 1M-row run's memory growing until half a million rows); a
+ * slice larger than that still never doubles a key committed by an earlier run or pass (those come
+ * from `committed`, read back from its parts), but a repeat more than 250,000 keys after its first
+ * sending within one pass may be missed, and so may a cycle of fresh tokens that long. Two keys
+ * with one digest would count as one: by chance that is ~n²/2¹²⁹ (nil at these sizes).
  */
 import { createHash } from "node:crypto"
 import { SourceError } from "../Errors.ts"
+import { DigestTable } from "./DigestTable.ts"
+import { murmur3String } from "./Murmur3.ts"
 
 export interface GuardLimits {
   /** Pages in a row without a record new to the pass before the listing counts as stuck. */
@@ -37,40 +41,43 @@ export interface GuardLimits {
 export const DEFAULT_GUARD_LIMITS: GuardLimits = { noProgressPages: 50, maxKeys: 500_000 }
 
 /**
- * Keys up to the length of a 0x hash or a cb58 id as they are, longer ones as a digest; the prefix
- * keeps the two kinds apart. Every record's key passes here: a digest costs ~3 µs a key (0.3 CPU-s
- * on 100k EVM blocks, a tenth of what the whole run spends per record), the text ~0.5 µs and
- * ~150 bytes instead of ~100 (measured on Node 20).
+ * Page tokens (one per page) up to the length of a 0x hash or a cb58 id as they are, longer ones
+ * as an MD5 digest; the prefix keeps the two kinds apart.
  */
-const SHORT_KEY = 72
+const SHORT_TOKEN = 72
 const compact = (text: string): string =>
-  text.length <= SHORT_KEY ? `s${text}` : `h${createHash("md5").update(text).digest("base64")}`
+  text.length <= SHORT_TOKEN ? `s${text}` : `h${createHash("md5").update(text).digest("base64")}`
 
 const clip = (token: string): string => (token.length > 40 ? `${token.slice(0, 40)}…` : token)
 
-/** Keys with the pass that last met them, in two bounded generations. */
+/** Key digests with the pass that last met them, in two bounded generations. */
 class SeenKeys {
-  private current = new Map<string, number>()
-  private older = new Map<string, number>()
+  private current = new DigestTable()
+  private older = new DigestTable()
   constructor(private readonly generation: number) {}
 
-  get(key: string): number | undefined {
-    return this.current.get(key) ?? this.older.get(key)
+  /** The pass that last met digest `d`, 0 if none remembered. */
+  get(d: Uint32Array): number {
+    return this.current.get(d) || this.older.get(d)
   }
 
-  set(key: string, pass: number): void {
-    if (!this.current.has(key) && this.current.size >= this.generation) {
+  set(d: Uint32Array, pass: number): void {
+    if (this.current.size >= this.generation && this.current.get(d) === 0) {
       this.older = this.current
-      this.current = new Map()
+      this.current = new DigestTable()
     }
-    this.current.set(key, pass)
+    this.current.set(d, pass)
   }
 
   clear(): void {
-    this.current = new Map()
-    this.older = new Map()
+    this.current = new DigestTable()
+    this.older = new DigestTable()
   }
 }
+
+/** Row keys and reject keys are digested with different seeds, so the two never meet. */
+const ROW_SEED = 1
+const REJECT_SEED = 2
 
 export interface Admitted<A, B> {
   readonly rows: A[]
@@ -81,6 +88,8 @@ export class ListingGuard {
   private pass = 0
   private readonly tokens = new Map<string, number>()
   private readonly seen: SeenKeys
+  /** The digest of the key at hand (one buffer for every key). */
+  private readonly digest = new Uint32Array(4)
   private idlePages = 0
   /** Records dropped because the service sent their key again within one pass. */
   duplicates = 0
@@ -116,25 +125,26 @@ export class ListingGuard {
     committed: { readonly rows: ReadonlySet<string>; readonly rejects: ReadonlySet<string> } | undefined
   ): Admitted<A, B> | SourceError {
     let progress = false
-    const take = <T>(items: ReadonlyArray<T>, keyOf: (t: T) => string, onDisk: ReadonlySet<string> | undefined, ns: string): T[] => {
+    const digest = this.digest
+    const take = <T>(items: ReadonlyArray<T>, keyOf: (t: T) => string, onDisk: ReadonlySet<string> | undefined, seed: number): T[] => {
       const kept: T[] = []
       for (const item of items) {
         const text = keyOf(item)
-        const key = compact(`${ns}${text}`)
-        const metIn = this.seen.get(key)
+        murmur3String(text, seed, digest)
+        const metIn = this.seen.get(digest)
         if (metIn === this.pass) {
           this.duplicates++
           continue
         }
         progress = true
-        this.seen.set(key, this.pass)
-        if (metIn !== undefined || onDisk?.has(text) === true) continue
+        this.seen.set(digest, this.pass)
+        if (metIn !== 0 || onDisk?.has(text) === true) continue
         kept.push(item)
       }
       return kept
     }
-    const rows = take(page.rows, rowKey, committed?.rows, "k")
-    const rejects = take(page.rejects, rejectKey, committed?.rejects, "r")
+    const rows = take(page.rows, rowKey, committed?.rows, ROW_SEED)
+    const rejects = take(page.rejects, rejectKey, committed?.rejects, REJECT_SEED)
     this.idlePages = progress ? 0 : this.idlePages + 1
     if (this.idlePages >= this.limits.noProgressPages) {
       return new SourceError({

@@ -10,6 +10,7 @@ import { Effect, Exit } from "effect"
 import { crawlSlice } from "../../src/crawl/Crawler.ts"
 import type { DatasetDef, Page } from "../../src/crawl/Dataset.ts"
 import { makeSlice } from "../../src/crawl/Slice.ts"
+import { ListingGuard } from "../../src/crawl/ListingGuard.ts"
 import { SourceError } from "../../src/Errors.ts"
 import { KillSwitch, layers, newDisk, rowsOf } from "./fakes.ts"
 
@@ -187,4 +188,36 @@ describe("exactly once within a listing", () => {
       expect(ids(disk)).toEqual(["r0", "r1", "r2", "r3", "r4", "r5", "r9"])
     })
   )
+})
+
+describe("the guard's memory of keys", () => {
+  const page = (rows: string[], rejects: string[] = [], next?: string) => ({ rows, rejects, next })
+  const admit = (guard: ListingGuard, p: ReturnType<typeof page>, pageNo: number) => {
+    const result = guard.admit(p, pageNo, (k) => k, (k) => k, undefined)
+    if (result instanceof SourceError) throw new Error(result.detail)
+    return result
+  }
+
+  it("given maxKeys 4 (two generations of 2), when keys a–e pass and a and c come again in the same pass, then c is known as a repeat and a, two generations back, is let through", () => {
+    const guard = new ListingGuard("things s", { noProgressPages: 50, maxKeys: 4 })
+    guard.startPass(undefined)
+    expect(admit(guard, page(["a", "b", "c", "d", "e"]), 0).rows).toEqual(["a", "b", "c", "d", "e"])
+    expect(admit(guard, page(["c", "a"]), 1).rows).toEqual(["a"])
+    expect(guard.duplicates).toBe(1)
+  })
+
+  it("given a reject and a row with the same key text, when admitted, then both are kept (rows and rejects are keyed apart)", () => {
+    const guard = new ListingGuard("things s")
+    guard.startPass(undefined)
+    expect(admit(guard, page(["k1"], ["k1"]), 0)).toEqual({ rows: ["k1"], rejects: ["k1"] })
+  })
+
+  it("given a key met in an earlier pass, when a new pass sends it again, then it is not written again and not counted as the service's repeat", () => {
+    const guard = new ListingGuard("things s")
+    guard.startPass(undefined)
+    admit(guard, page(["x", "y"]), 0)
+    guard.startPass(undefined)
+    expect(admit(guard, page(["y", "z"]), 0).rows).toEqual(["z"])
+    expect(guard.duplicates).toBe(0)
+  })
 })
