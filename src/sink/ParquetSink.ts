@@ -26,7 +26,7 @@ import * as path from "node:path"
 import type { Row } from "../../schemas/common.ts"
 import { SinkError } from "../Errors.ts"
 import { OutputStore, type OutputStoreService } from "../store/OutputStore.ts"
-import { ensureDir, fsyncPath } from "./Durable.ts"
+import { fsyncFile, fsyncPath, renameInto } from "./Durable.ts"
 import { type PartFence, QUICK_WRITE_MS, isFenceLost, underFence } from "./PartFence.ts"
 import { assertDatasetName, isInside, partitionDir } from "./HivePath.ts"
 import { holdsPartOf, readManifest } from "./Manifest.ts"
@@ -286,8 +286,7 @@ export const makeParquetSink = (outDirInput: string, db: DuckDBInstance, publish
       const sizes = await Promise.all(
         files.map(async (f, k) => {
           try {
-            await fsyncPath(f)
-            return (await fs.stat(f)).size
+            return await fsyncFile(f)
           } catch (e) {
             throw asSinkError("Io", dests[k]!)(e)
           }
@@ -298,8 +297,7 @@ export const makeParquetSink = (outDirInput: string, db: DuckDBInstance, publish
         // last confirmation while enough of it is left
         if (fence !== undefined) await fence.deadline(QUICK_WRITE_MS)
         try {
-          await ensureDir(path.dirname(dests[k]!))
-          await fs.rename(files[k]!, dests[k]!)
+          await renameInto(files[k]!, dests[k]!)
           renamed.push(dests[k]!)
         } catch (e) {
           throw asSinkError("Io", dests[k]!)(e)

@@ -66,6 +66,25 @@ describe("ParquetSink.writePart", () => {
     expect(outDir).toMatch(/chainetl-sink-/)
   })
 
+  it("given a part over two partitions, one of them new, when written then each file is in its partition folder and its bytes are its size on disk", async () => {
+    const { written, sizes } = await run(
+      Effect.gen(function* () {
+        const sink = yield* ParquetSink
+        yield* sink.writePart(input(1, rowsOf("a", [1n])))
+        const written = yield* sink.writePart(input(2, [...rowsOf("a", [2n, 3n]), ...rowsOf("b", [4n])]))
+        const sizes = yield* Effect.promise(() => Promise.all(written.map(async (w) => (await fs.stat(w.path)).size)))
+        return { written: written.map((w) => ({ file: path.relative(sink.outDir, w.path), rows: w.rows, bytes: w.bytes })), sizes }
+      })
+    )
+
+    expect(written.map((w) => [w.file, w.rows])).toEqual([
+      ["blocks/chain=a/part-s-1-000002.parquet", 2],
+      ["blocks/chain=b/part-s-1-000002.parquet", 1]
+    ])
+    expect(written.map((w) => w.bytes)).toEqual(sizes)
+    expect(sizes.every((n) => n > 0)).toBe(true)
+  })
+
   it("given parts written one after another when the staging folder is listed then it holds no file, and one folder lent to each part in turn", async () => {
     const { files, folders, parts } = await run(
       Effect.gen(function* () {
