@@ -5,8 +5,8 @@
  * Layout under `outDir`:
  * - `<dataset>/<k1>=<v1>/…/part-<slice>-<seq, 6 digits>.parquet`: committed parts (values encoded
  *   by HivePath; partition columns live in the path only);
- * - `_staging/`: parts being written. Outside every table folder so no DuckDB glob reads a half
- *   file, and on the same filesystem so the final rename is atomic.
+ * - `_staging/`: parts being written (StagingAreas.ts). Outside every table folder so no DuckDB
+ *   glob reads a half file, and on the same filesystem so the final rename is atomic.
  *
  * A part's rows may come in one call (`writePart`) or page by page (`stage`, then `writePart`):
  * staged rows wait in the part's DuckDB table (PartWriter's OpenPart), so the caller holds none
@@ -19,20 +19,21 @@
 import { DuckDBInstance } from "@duckdb/node-api"
 import type * as arrow from "apache-arrow"
 import { Context, Effect, Either, Layer, Option } from "effect"
-import { randomBytes } from "node:crypto"
+import { rmSync } from "node:fs"
 import * as fs from "node:fs/promises"
 import * as os from "node:os"
 import * as path from "node:path"
 import type { Row } from "../../schemas/common.ts"
 import { SinkError } from "../Errors.ts"
 import { OutputStore, type OutputStoreService } from "../store/OutputStore.ts"
-import { ensureDir, fsyncPath } from "./Durable.ts"
+import { fsyncFile, fsyncPath, renameInto } from "./Durable.ts"
 import { type PartFence, QUICK_WRITE_MS, isFenceLost, underFence } from "./PartFence.ts"
 import { assertDatasetName, isInside, partitionDir } from "./HivePath.ts"
 import { holdsPartOf, readManifest } from "./Manifest.ts"
 import { SEQ_DIGITS, partFileName } from "./PartName.ts"
 import { type OpenPart, makePartWriter } from "./PartWriter.ts"
 import { type CompiledRows, EncodeIssue, compileRows } from "./RowEncoder.ts"
+import { makeStagingAreas } from "./StagingAreas.ts"
 
 export interface PartitionSpec {
   /**
@@ -212,6 +213,7 @@ export const makeParquetSink = (outDirInput: string, db: DuckDBInstance, publish
   const stagingDir = path.join(outDir, STAGING_DIR)
   const compiled = new WeakMap<arrow.Schema, Map<string, CompiledRows>>()
   const writer = makePartWriter(db)
+  const areas = makeStagingAreas(stagingDir)
 
   const compile = (schema: arrow.Schema, omit: ReadonlyArray<string>): CompiledRows => {
     const bySchema = compiled.get(schema) ?? new Map<string, CompiledRows>()
@@ -272,10 +274,8 @@ export const makeParquetSink = (outDirInput: string, db: DuckDBInstance, publish
       throw e
     }
     const groups = target.groups
-    const staged = path.join(
-      stagingDir,
-      `${input.dataset}.${input.slice}.${input.seq}.${process.pid}.${randomBytes(6).toString("hex")}`
-    )
+    const staged = areas.take()
+    let emptied = false
     const renamed: string[] = []
     const fence = input.fence
     try {
@@ -286,8 +286,7 @@ export const makeParquetSink = (outDirInput: string, db: DuckDBInstance, publish
       const sizes = await Promise.all(
         files.map(async (f, k) => {
           try {
-            await fsyncPath(f)
-            return (await fs.stat(f)).size
+            return await fsyncFile(f)
           } catch (e) {
             throw asSinkError("Io", dests[k]!)(e)
           }
@@ -298,8 +297,7 @@ export const makeParquetSink = (outDirInput: string, db: DuckDBInstance, publish
         // last confirmation while enough of it is left
         if (fence !== undefined) await fence.deadline(QUICK_WRITE_MS)
         try {
-          await ensureDir(path.dirname(dests[k]!))
-          await fs.rename(files[k]!, dests[k]!)
+          await renameInto(files[k]!, dests[k]!)
           renamed.push(dests[k]!)
         } catch (e) {
           throw asSinkError("Io", dests[k]!)(e)
@@ -319,6 +317,7 @@ export const makeParquetSink = (outDirInput: string, db: DuckDBInstance, publish
         const published = await Effect.runPromise(Effect.either(bounded))
         if (Either.isLeft(published)) throw published.left
       }
+      emptied = true
       return files.map((_, k) => ({ path: dests[k]!, rows: groups.counts[k]!, bytes: sizes[k]!, partition: groups.partitions[k]! }))
     } catch (e) {
       // the part fails whole (e.g. the disk filled up at its third partition): take back the
@@ -331,7 +330,8 @@ export const makeParquetSink = (outDirInput: string, db: DuckDBInstance, publish
       }
       throw e
     } finally {
-      await fs.rm(staged, { recursive: true, force: true }).catch(() => undefined)
+      if (emptied) areas.give(staged)
+      else await areas.spoiled(staged)
     }
   }
 
@@ -438,6 +438,7 @@ export const makeParquetSink = (outDirInput: string, db: DuckDBInstance, publish
   const clearStaging = () =>
     Effect.tryPromise({
       try: async () => {
+        areas.forget()
         await fs.rm(stagingDir, { recursive: true, force: true })
         await fs.mkdir(stagingDir, { recursive: true })
       },
@@ -452,6 +453,8 @@ export const makeParquetSink = (outDirInput: string, db: DuckDBInstance, publish
   const close = () => {
     staged.clear()
     writer.close()
+    // only empty partition folders are left in them
+    for (const dir of areas.forget()) rmSync(dir, { recursive: true, force: true })
   }
 
   return { outDir, stage, discard, writePart, takeBack, removePartsAfter, removePartsBefore, clearStaging, close }

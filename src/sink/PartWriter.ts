@@ -71,9 +71,9 @@ export interface OpenPart {
   /** Appends rows; `groupOf[r]` is row r's partition group. */
   readonly append: (rows: ReadonlyArray<Row>, groupOf: Int32Array) => Promise<void>
   /**
-   * Writes every row appended into `stagingDir` (which must not exist yet, outside every table
-   * folder) and returns, per group 0 … groupCount-1, the one Parquet file holding its rows. Ends
-   * the part, failed or not.
+   * Writes every row appended into `stagingDir` (outside every table folder; it may hold the
+   * partition folders of this writer's earlier parts) and returns, per group 0 … groupCount-1,
+   * the one Parquet file holding its rows, named after the part. Ends the part, failed or not.
    */
   readonly write: (groupCount: number, stagingDir: string) => Promise<ReadonlyArray<string>>
   /** Ends the part without writing it (never fails; a part already ended: nothing). */
@@ -197,7 +197,10 @@ export const makePartWriter = (db: DuckDBInstance): PartWriter => {
           appender.closeSync()
           const result = await session.connection.runAndReadAll(
             `COPY (SELECT ${compiled.selectList}, ${g} FROM ${t}) TO ${quotedString(stagingDir)} (FORMAT parquet, COMPRESSION zstd, PARTITION_BY (${g}), ` +
-              `FILENAME_PATTERN 'data_{i}', RETURN_FILES true)`
+              // the folder may hold earlier parts' empty partition folders: no check for files
+              // in it (a recursive listing); the part's table names its files, so no two parts
+              // of this writer share a file name
+              `OVERWRITE_OR_IGNORE true, FILENAME_PATTERN '${name}_{i}', RETURN_FILES true)`
           )
           const files: string[][] = Array.from({ length: groupCount }, () => [])
           for (const file of (result.getRowsJS()[0]?.[1] ?? []) as string[]) {
@@ -215,7 +218,7 @@ export const makePartWriter = (db: DuckDBInstance): PartWriter => {
             // DuckDB split a group over several files (it does past its open-file limit): write
             // that group alone, which yields one file
             for (const f of mine) await fs.rm(f, { force: true })
-            const single = path.join(stagingDir, `group_${k}.parquet`)
+            const single = path.join(stagingDir, `${name}_group_${k}.parquet`)
             await session.connection.run(
               `COPY (SELECT ${compiled.selectList} FROM ${t} WHERE ${g} = ${k}) TO ${quotedString(single)} (FORMAT parquet, COMPRESSION zstd)`
             )

@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest"
 import { amount, defineSchema, int64, lineage, str } from "../../schemas/common.ts"
 import type { Row } from "../../schemas/common.ts"
 import { buildCatalog } from "../../src/sink/Catalog.ts"
-import { ParquetSink, STAGING_DIR, type WritePartInput } from "../../src/sink/ParquetSink.ts"
+import { ParquetSink, STAGING_DIR, type WritePartInput, makeParquetSink } from "../../src/sink/ParquetSink.ts"
 import { makePartWriter } from "../../src/sink/PartWriter.ts"
 import { compileRows } from "../../src/sink/RowEncoder.ts"
 
@@ -66,16 +66,93 @@ describe("ParquetSink.writePart", () => {
     expect(outDir).toMatch(/chainetl-sink-/)
   })
 
-  it("given a completed write when the staging folder is listed then it is empty", async () => {
-    const staged = await run(
+  it("given a part over two partitions, one of them new, when written then each file is in its partition folder and its bytes are its size on disk", async () => {
+    const { written, sizes } = await run(
       Effect.gen(function* () {
         const sink = yield* ParquetSink
-        yield* sink.writePart(input(1, [...rowsOf("a", [1n]), ...rowsOf("b", [2n])]))
-        return yield* Effect.promise(() => fs.readdir(path.join(sink.outDir, STAGING_DIR)))
+        yield* sink.writePart(input(1, rowsOf("a", [1n])))
+        const written = yield* sink.writePart(input(2, [...rowsOf("a", [2n, 3n]), ...rowsOf("b", [4n])]))
+        const sizes = yield* Effect.promise(() => Promise.all(written.map(async (w) => (await fs.stat(w.path)).size)))
+        return { written: written.map((w) => ({ file: path.relative(sink.outDir, w.path), rows: w.rows, bytes: w.bytes })), sizes }
       })
     )
 
-    expect(staged).toEqual([])
+    expect(written.map((w) => [w.file, w.rows])).toEqual([
+      ["blocks/chain=a/part-s-1-000002.parquet", 2],
+      ["blocks/chain=b/part-s-1-000002.parquet", 1]
+    ])
+    expect(written.map((w) => w.bytes)).toEqual(sizes)
+    expect(sizes.every((n) => n > 0)).toBe(true)
+  })
+
+  it("given parts written one after another when the staging folder is listed then it holds no file, and one folder lent to each part in turn", async () => {
+    const { files, folders, parts } = await run(
+      Effect.gen(function* () {
+        const sink = yield* ParquetSink
+        for (const seq of [1, 2, 3]) yield* sink.writePart(input(seq, [...rowsOf("a", [BigInt(seq)]), ...rowsOf("b", [BigInt(seq)])]))
+        const staging = path.join(sink.outDir, STAGING_DIR)
+        return {
+          files: yield* Effect.promise(() => listFiles(staging)),
+          folders: yield* Effect.promise(() => fs.readdir(staging)),
+          parts: yield* Effect.promise(() => listFiles(path.join(sink.outDir, "blocks")))
+        }
+      })
+    )
+
+    expect(files).toEqual([])
+    expect(folders).toHaveLength(1)
+    expect(parts).toEqual([
+      "chain=a/part-s-1-000001.parquet",
+      "chain=a/part-s-1-000002.parquet",
+      "chain=a/part-s-1-000003.parquet",
+      "chain=b/part-s-1-000001.parquet",
+      "chain=b/part-s-1-000002.parquet",
+      "chain=b/part-s-1-000003.parquet"
+    ])
+  })
+
+  it("given a part that fails at its second rename when the next part is written then the failed part's staged files and its folder are gone and the next part is whole", async () => {
+    const { failed, files, folders, parts, rows } = await run(
+      Effect.gen(function* () {
+        const sink = yield* ParquetSink
+        yield* sink.writePart(input(1, rowsOf("a", [1n])))
+        // a folder where chain=b's file of part 2 goes: its rename fails after chain=a's
+        yield* Effect.promise(() => fs.mkdir(path.join(sink.outDir, "blocks", "chain=b", "part-s-1-000002.parquet", "x"), { recursive: true }))
+        const failed = yield* Effect.either(sink.writePart(input(2, [...rowsOf("a", [2n]), ...rowsOf("b", [2n])])))
+        yield* sink.writePart(input(3, [...rowsOf("a", [3n]), ...rowsOf("b", [3n])]))
+        const staging = path.join(sink.outDir, STAGING_DIR)
+        return {
+          failed,
+          files: yield* Effect.promise(() => listFiles(staging)),
+          folders: yield* Effect.promise(() => fs.readdir(staging)),
+          parts: (yield* Effect.promise(() => listFiles(path.join(sink.outDir, "blocks")))).filter((f) => !f.endsWith("/x")),
+          rows: yield* Effect.promise(() =>
+            readAll(sink.outDir, "SELECT height FROM read_parquet('$OUT/blocks/*/part-*.parquet') ORDER BY 1")
+          )
+        }
+      })
+    )
+
+    expect(Either.isLeft(failed) && failed.left.reason).toBe("Io")
+    expect(files).toEqual([])
+    expect(folders).toHaveLength(1)
+    expect(parts).toEqual(["chain=a/part-s-1-000001.parquet", "chain=a/part-s-1-000003.parquet", "chain=b/part-s-1-000003.parquet"])
+    expect(rows).toEqual([[1n], [3n], [3n]])
+  })
+
+  it("given a sink that wrote parts when it is closed then its staging folder is empty", async () => {
+    const out = await fs.mkdtemp(path.join(os.tmpdir(), "chainetl-close-"))
+    const db = await DuckDBInstance.create(":memory:")
+    try {
+      const sink = makeParquetSink(out, db)
+      await Effect.runPromise(sink.writePart(input(1, [...rowsOf("a", [1n]), ...rowsOf("b", [2n])])))
+      sink.close()
+
+      expect(await fs.readdir(path.join(out, STAGING_DIR))).toEqual([])
+    } finally {
+      db.closeSync()
+      await fs.rm(out, { recursive: true, force: true })
+    }
   })
 
   it("given parts 1..4 of a slice when removePartsAfter 2 then parts 3 and 4 of that slice only are deleted", async () => {
@@ -299,9 +376,8 @@ describe("PartWriter connections", () => {
       expect(writer.inUse()).toBe(0)
       const three = await writer.open(compiled)
       await three.append(rowsOf("a", [3n]), Int32Array.of(0))
-      // its staging folder exists already: COPY refuses it
-      await fs.mkdir(path.join(dir, "taken"))
-      await fs.writeFile(path.join(dir, "taken", "x"), "")
+      // its staging folder's name is taken by a file: COPY fails
+      await fs.writeFile(path.join(dir, "taken"), "")
       await expect(three.write(1, path.join(dir, "taken"))).rejects.toThrow()
       expect(writer.inUse()).toBe(0)
       expect(await writer.write(compiled, rowsOf("a", [4n]), { groupOf: Int32Array.of(0), groupCount: 1 }, path.join(dir, "ok"))).toHaveLength(1)
