@@ -42,7 +42,7 @@ const stubOf = (name) =>
  * native @duckdb/node-bindings stays a package): resolving, reading and compiling its ~120 files
  * cost ~0.12 CPU-s of every command that opens DuckDB, the one file ~0.05.
  */
-const REQUIRED = ["@duckdb/node-api"]
+const REQUIRED = ["@duckdb/node-api", "@duckdb/node-bindings"]
 const REQUIRED_FILTER = new RegExp(`^(${REQUIRED.map((n) => n.replace(/[/.]/g, "\\$&")).join("|")})$`)
 const requireOf = createRequire(import.meta.url)
 const BUNDLED_CJS = { "@duckdb/node-api": { file: "duckdb-node-api.cjs", external: ["@duckdb/node-bindings"] } }
