@@ -172,21 +172,36 @@ const storeMicros = (lo: Uint32Array, hi: Int32Array, i: number, micros: number)
   hi[2 * i + 1] = high
 }
 
+/** A column where fewer repeats than this share of its long strings stops looking for them. */
+const MIN_REPEAT_SHARE = 0.25
+
 const stringSlot = (path: string, nullable: boolean): Slot => {
+  let n = 0
   let bytes: Uint8Array
   let words: Uint32Array
   // the strings DuckDB must hold itself, assigned once the buffer is in the vector
   let longAt: number[] = []
   let longText: string[] = []
+  // a string met again in the same vector (an asset id, a chain id, the tx's own hash in each of
+  // its UTXOs) is not assigned again: its 16 bytes are those of its first copy, pointing at the
+  // same text in the vector's string heap. Columns of distinct values (UTXO ids) stop looking.
+  let lookForRepeats = true
+  const firstAt = new Map<string, number>()
+  let repeatAt: number[] = []
+  let repeatOf: number[] = []
   return leaf(
     path,
     nullable,
     16,
-    (buffer, n) => {
+    (buffer, count) => {
+      n = count
       bytes = new Uint8Array(buffer, 0, n * 16)
       words = new Uint32Array(buffer, 0, n * 4)
       longAt = []
       longText = []
+      firstAt.clear()
+      repeatAt = []
+      repeatOf = []
     },
     (i, v, row) => {
       if (typeof v !== "string") return fail(path, v, "a string", row)
@@ -207,13 +222,31 @@ const stringSlot = (path: string, nullable: boolean): Slot => {
           return
         }
       }
+      if (lookForRepeats) {
+        const first = firstAt.get(v)
+        if (first !== undefined) {
+          repeatAt.push(i)
+          repeatOf.push(first)
+          return
+        }
+        firstAt.set(v, i)
+      }
       longAt.push(i)
       longText.push(v)
     },
     (vector) => {
       for (let k = 0; k < longAt.length; k++) duckdb.vector_assign_string_element(vector, longAt[k]!, longText[k]!)
+      if (repeatAt.length > 0) {
+        // the vector's entries as they are now (a copy), the repeats made copies of their first, back in one go
+        const entries = duckdb.vector_get_data(vector, n * 16)
+        for (let k = 0; k < repeatAt.length; k++) entries.copyWithin(repeatAt[k]! * 16, repeatOf[k]! * 16, repeatOf[k]! * 16 + 16)
+        duckdb.copy_data_to_vector(vector, 0, entries.buffer as ArrayBuffer, entries.byteOffset, n * 16)
+      }
+      const long = longAt.length + repeatAt.length
+      if (lookForRepeats && long >= 64 && repeatAt.length < MIN_REPEAT_SHARE * long) lookForRepeats = false
       longAt = []
       longText = []
+      firstAt.clear()
     }
   )
 }
