@@ -13,8 +13,8 @@
  * Why not @duckdb/node-api's values (`setColumns` with a DuckDBListValue / DuckDBStructValue /
  * DuckDBDecimalValue per cell): it builds a value object per cell and per nested item, caches
  * them again per vector and walks them in JavaScript at flush. On staking_transactions (UTXO
- * lists of 22-field structs) that, with its garbage, was about half the main thread
- * (`npm run bench -- --cpu-prof`); the stores below are what it ends with anyway.
+ * lists of 22-field structs) that was a third of the main thread's busy time, besides its
+ * garbage (`npm run bench -- --cpu-prof`); the stores below are what it ends with anyway.
  */
 import { quotedIdentifier, type DuckDBDataChunk, type DuckDBType } from "@duckdb/node-api"
 import duckdb from "@duckdb/node-bindings"
