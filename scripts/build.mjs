@@ -40,9 +40,11 @@ const stubOf = (name) =>
  * sources keep their ordinary imports; the bundle gets a module exporting the package's own keys.
  * The CLI requires @duckdb/node-api's JavaScript as one file bundled beside it (BUNDLED_CJS; the
  * native @duckdb/node-bindings stays a package): resolving, reading and compiling its ~120 files
- * cost ~0.12 CPU-s of every command that opens DuckDB, the one file ~0.05.
+ * cost ~0.12 CPU-s of every command that opens DuckDB, the one file ~0.05. The sink's row writer
+ * calls @duckdb/node-bindings itself (src/sink/RowEncoder.ts), so it is required the same way: a
+ * native addon cannot be bundled.
  */
-const REQUIRED = ["@duckdb/node-api"]
+const REQUIRED = ["@duckdb/node-api", "@duckdb/node-bindings"]
 const REQUIRED_FILTER = new RegExp(`^(${REQUIRED.map((n) => n.replace(/[/.]/g, "\\$&")).join("|")})$`)
 const requireOf = createRequire(import.meta.url)
 const BUNDLED_CJS = { "@duckdb/node-api": { file: "duckdb-node-api.cjs", external: ["@duckdb/node-bindings"] } }

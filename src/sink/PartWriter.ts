@@ -23,7 +23,6 @@ import {
   DuckDBDataChunk,
   type DuckDBInstance,
   type DuckDBType,
-  type DuckDBValue,
   INTEGER,
   quotedIdentifier,
   quotedString
@@ -174,16 +173,11 @@ export const makePartWriter = (db: DuckDBInstance): PartWriter => {
     const append: OpenPart["append"] = (rows, groupOf) =>
       inTurn(async () => {
         if (ended) throw new Error(`part ${name} was already written or discarded`)
-        const width = compiled.fields.length
         for (let from = 0; from < rows.length; from += CHUNK_ROWS) {
           const to = Math.min(rows.length, from + CHUNK_ROWS)
-          const columns: DuckDBValue[][] = types.map(() => new Array<DuckDBValue>(to - from))
-          compiled.encode(rows, from, to, columns)
-          const group = columns[width]!
-          for (let r = from; r < to; r++) group[r - from] = groupOf[r]!
           if (chunk === undefined) chunk = DuckDBDataChunk.create(types, CHUNK_ROWS)
           else chunk.reset()
-          chunk.setColumns(columns)
+          compiled.fill(chunk, rows, from, to, groupOf)
           appender.appendDataChunk(chunk)
         }
       })

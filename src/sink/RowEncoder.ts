@@ -1,24 +1,23 @@
 /**
- * Turns rows of the chainetl row model (schemas/common.ts) into DuckDB values, column by column.
- * Each field's encoder is compiled once per schema so the per-value work is a type check and a
- * constructor call. Encoders refuse rather than coerce: a JS number in an int64 or decimal column,
- * a decimal beyond its precision, an unknown key (a mapper typo would otherwise write NULLs).
+ * Writes rows of the chainetl row model (schemas/common.ts) into a DuckDB data chunk, column by
+ * column, straight into the chunk's vectors: numbers into their typed memory, strings by DuckDB's
+ * own assignment (or inline, for the short ASCII ones), lists and structs through their child
+ * vectors. Each column's writer is compiled once per schema, so the per-value work is a type
+ * check and a store. Writers refuse rather than coerce: a JS number in an int64 or decimal
+ * column, a decimal beyond its precision, an unknown key (a mapper typo would otherwise write
+ * NULLs).
+ *
+ * Values are stored little-endian, as DuckDB holds them on every platform it is built for here
+ * (x64, arm64).
+ *
+ * Why not @duckdb/node-api's values (`setColumns` with a DuckDBListValue / DuckDBStructValue /
+ * DuckDBDecimalValue per cell): it builds a value object per cell and per nested item, caches
+ * them again per vector and walks them in JavaScript at flush. On staking_transactions (UTXO
+ * lists of 22-field structs) that was a third of the main thread's busy time, besides its
+ * garbage (`npm run bench -- --cpu-prof`); the stores below are what it ends with anyway.
  */
-import {
-  DOUBLE,
-  DuckDBBlobValue,
-  DuckDBDateValue,
-  DuckDBDecimalValue,
-  DuckDBListType,
-  DuckDBListValue,
-  DuckDBStructType,
-  DuckDBStructValue,
-  DuckDBTimestampTZValue,
-  type DuckDBType,
-  type DuckDBValue,
-  HUGEINT,
-  quotedIdentifier
-} from "@duckdb/node-api"
+import { quotedIdentifier, type DuckDBDataChunk, type DuckDBType } from "@duckdb/node-api"
+import duckdb from "@duckdb/node-bindings"
 import * as arrow from "apache-arrow"
 import type { Row } from "../../schemas/common.ts"
 import { duckTypeOf } from "./DuckTypes.ts"
@@ -34,10 +33,13 @@ export class EncodeIssue extends Error {
   }
 }
 
-type Encoder = (value: unknown) => DuckDBValue
-
 const MS_PER_DAY = 86_400_000
 const DATE_TEXT = /^(\d{4})-(\d{2})-(\d{2})$/
+const MAX_INT64 = 2n ** 63n - 1n
+const MIN_INT64 = -(2n ** 63n)
+/** Epoch milliseconds whose microseconds are still exact as a JS number (±2^53 µs: 1685 to 2255). */
+const MAX_EXACT_MS = Math.floor(2 ** 53 / 1000)
+const TWO_32 = 2 ** 32
 
 const describe = (value: unknown): string => {
   if (typeof value === "bigint") return `${value}n`
@@ -47,158 +49,530 @@ const describe = (value: unknown): string => {
   return typeof value === "object" ? "an object" : `${typeof value} ${String(value)}`
 }
 
-const scalar = (path: string, type: arrow.DataType): Encoder => {
-  const fail = (value: unknown, want: string): never => {
-    throw new EncodeIssue(path, `expected ${want}, got ${describe(value)}`)
+/**
+ * Fills one vector. `begin` points it at a vector that will hold `n` values, `set` stores value
+ * `i` (null or undefined: a NULL, refused where the field is not nullable; `row` names the row in
+ * errors), `nul` stores a NULL whatever the field says (the children of a NULL struct), `end`
+ * copies what was stored into the vector (a list writes its items into its child vector there).
+ * A writer holds its vector between `begin` and `end`: a chunk is filled in one synchronous call,
+ * so writers shared by the parts of one schema never interleave.
+ */
+interface Slot {
+  readonly begin: (vector: duckdb.Vector, n: number) => void
+  readonly set: (i: number, value: unknown, row: number) => void
+  readonly nul: (i: number) => void
+  readonly end: () => void
+}
+
+/**
+ * A vector's memory as the bindings let JavaScript write it: a buffer of ours, copied into the
+ * vector at the end (`vector_get_data` hands out a copy, not the vector's memory). Kept from
+ * chunk to chunk, grown when a list's items need more.
+ */
+class Memory {
+  buffer = new ArrayBuffer(0)
+  /** At least `bytes` long; a new buffer (so new views) when it had to grow. */
+  ensure(bytes: number): ArrayBuffer {
+    if (this.buffer.byteLength < bytes) this.buffer = new ArrayBuffer(Math.max(bytes, 2 * this.buffer.byteLength))
+    return this.buffer
+  }
+}
+
+/**
+ * A vector's validity mask (64 rows a word), written only when it holds a NULL: a chunk's reset
+ * makes every vector valid again, its lists' items included (test/sink/rowEncoder.test.ts writes
+ * NULLs in one chunk and none in the next).
+ */
+class Validity {
+  private readonly memory = new Memory()
+  private vector: duckdb.Vector | undefined
+  private bytes = 0
+  private mask: Uint8Array | undefined
+  begin(vector: duckdb.Vector, n: number) {
+    this.vector = vector
+    this.bytes = Math.ceil(n / 64) * 8
+    this.mask = undefined
+  }
+  private allocate(): Uint8Array {
+    this.mask = new Uint8Array(this.memory.ensure(this.bytes), 0, this.bytes).fill(0xff)
+    return this.mask
+  }
+  clear(i: number) {
+    const mask = this.mask ?? this.allocate()
+    mask[i >> 3]! &= ~(1 << (i & 7))
+  }
+  end() {
+    if (this.mask === undefined) return
+    duckdb.vector_ensure_validity_writable(this.vector!)
+    duckdb.copy_data_to_vector_validity(this.vector!, 0, this.mask.buffer as ArrayBuffer, 0, this.bytes)
+  }
+}
+
+/**
+ * A writer of a leaf type of `width` bytes a value: `views` makes its typed views of the buffer
+ * for `n` values, `store` checks a value (with the value path's wording) and writes it at `i`,
+ * `after` runs once the buffer is in the vector (strings DuckDB must hold itself).
+ */
+const leaf = (
+  path: string,
+  nullable: boolean,
+  width: number,
+  views: (buffer: ArrayBuffer, n: number) => void,
+  store: (i: number, value: unknown, row: number) => void,
+  after?: (vector: duckdb.Vector) => void
+): Slot => {
+  const memory = new Memory()
+  const validity = new Validity()
+  let vector: duckdb.Vector
+  let n = 0
+  return {
+    begin: (v, count) => {
+      vector = v
+      n = count
+      validity.begin(v, count)
+      views(memory.ensure(count * width), count)
+    },
+    set: (i, v, row) => {
+      if (v === null || v === undefined) {
+        if (!nullable) throw new EncodeIssue(path, "is null but the field is not nullable", row)
+        validity.clear(i)
+        return
+      }
+      store(i, v, row)
+    },
+    nul: (i) => validity.clear(i),
+    end: () => {
+      if (n > 0) duckdb.copy_data_to_vector(vector, 0, memory.buffer, 0, n * width)
+      validity.end()
+      after?.(vector)
+    }
+  }
+}
+
+const fail = (path: string, value: unknown, want: string, row: number): never => {
+  throw new EncodeIssue(path, `expected ${want}, got ${describe(value)}`, row)
+}
+
+/** Writes an int128 (a DECIMAL's unscaled value past 18 digits) at `i`: lower 64 bits unsigned, then upper signed. */
+const store128 = (words: BigInt64Array, i: number, v: bigint) => {
+  if (v >= MIN_INT64 && v <= MAX_INT64) {
+    // within int64 the lower word's bits are the value's own, the upper word its sign
+    words[2 * i] = v
+    words[2 * i + 1] = v < 0n ? -1n : 0n
+  } else {
+    words[2 * i] = BigInt.asIntN(64, v)
+    words[2 * i + 1] = v >> 64n
+  }
+}
+
+/** Writes epoch microseconds as int64 at `i`, from a number that is exact (|µs| ≤ 2^53) without a bigint. */
+const storeMicros = (lo: Uint32Array, hi: Int32Array, i: number, micros: number) => {
+  const high = Math.floor(micros / TWO_32)
+  lo[2 * i] = micros - high * TWO_32
+  hi[2 * i + 1] = high
+}
+
+/** A column where fewer repeats than this share of its long strings stops looking for them. */
+const MIN_REPEAT_SHARE = 0.25
+
+const stringSlot = (path: string, nullable: boolean): Slot => {
+  let n = 0
+  let bytes: Uint8Array
+  let words: Uint32Array
+  // the strings DuckDB must hold itself, assigned once the buffer is in the vector
+  let longAt: number[] = []
+  let longText: string[] = []
+  // a string met again in the same vector (an asset id, a chain id, the tx's own hash in each of
+  // its UTXOs) is not assigned again: its 16 bytes are those of its first copy, pointing at the
+  // same text in the vector's string heap. Columns of distinct values (UTXO ids) stop looking.
+  let lookForRepeats = true
+  const firstAt = new Map<string, number>()
+  let repeatAt: number[] = []
+  let repeatOf: number[] = []
+  return leaf(
+    path,
+    nullable,
+    16,
+    (buffer, count) => {
+      n = count
+      bytes = new Uint8Array(buffer, 0, n * 16)
+      words = new Uint32Array(buffer, 0, n * 4)
+      longAt = []
+      longText = []
+      firstAt.clear()
+      repeatAt = []
+      repeatOf = []
+    },
+    (i, v, row) => {
+      if (typeof v !== "string") return fail(path, v, "a string", row)
+      const length = v.length
+      // up to 12 bytes a DuckDB string is held inline (length, then the bytes, zero-padded): an
+      // ASCII one is written here, without a native call; any other is assigned by DuckDB
+      if (length <= 12) {
+        const at = i * 16 + 4
+        let k = 0
+        for (; k < length; k++) {
+          const c = v.charCodeAt(k)
+          if (c >= 0x80) break
+          bytes[at + k] = c
+        }
+        if (k === length) {
+          words[i * 4] = length
+          bytes.fill(0, at + length, at + 12)
+          return
+        }
+      }
+      if (lookForRepeats) {
+        const first = firstAt.get(v)
+        if (first !== undefined) {
+          repeatAt.push(i)
+          repeatOf.push(first)
+          return
+        }
+        firstAt.set(v, i)
+      }
+      longAt.push(i)
+      longText.push(v)
+    },
+    (vector) => {
+      for (let k = 0; k < longAt.length; k++) duckdb.vector_assign_string_element(vector, longAt[k]!, longText[k]!)
+      if (repeatAt.length > 0) {
+        // the vector's entries as they are now (a copy), the repeats made copies of their first, back in one go
+        const entries = duckdb.vector_get_data(vector, n * 16)
+        for (let k = 0; k < repeatAt.length; k++) entries.copyWithin(repeatAt[k]! * 16, repeatOf[k]! * 16, repeatOf[k]! * 16 + 16)
+        duckdb.copy_data_to_vector(vector, 0, entries.buffer as ArrayBuffer, entries.byteOffset, n * 16)
+      }
+      const long = longAt.length + repeatAt.length
+      if (lookForRepeats && long >= 64 && repeatAt.length < MIN_REPEAT_SHARE * long) lookForRepeats = false
+      longAt = []
+      longText = []
+      firstAt.clear()
+    }
+  )
+}
+
+const binarySlot = (path: string, nullable: boolean): Slot => {
+  let at: number[] = []
+  let blobs: Uint8Array[] = []
+  return leaf(
+    path,
+    nullable,
+    16,
+    () => {
+      at = []
+      blobs = []
+    },
+    (i, v, row) => {
+      if (!(v instanceof Uint8Array)) return fail(path, v, "a Uint8Array", row)
+      at.push(i)
+      blobs.push(v)
+    },
+    (vector) => {
+      for (let k = 0; k < at.length; k++) duckdb.vector_assign_string_element_len(vector, at[k]!, blobs[k]!)
+      at = []
+      blobs = []
+    }
+  )
+}
+
+const boolSlot = (path: string, nullable: boolean): Slot => {
+  let data: Uint8Array
+  return leaf(
+    path,
+    nullable,
+    1,
+    (buffer, n) => {
+      data = new Uint8Array(buffer, 0, n)
+    },
+    (i, v, row) => {
+      if (typeof v !== "boolean") return fail(path, v, "a boolean", row)
+      data[i] = v ? 1 : 0
+    }
+  )
+}
+
+const int32Slot = (path: string, nullable: boolean): Slot => {
+  let data: Int32Array
+  return leaf(
+    path,
+    nullable,
+    4,
+    (buffer, n) => {
+      data = new Int32Array(buffer, 0, n)
+    },
+    (i, v, row) => {
+      if (typeof v !== "number" || (v | 0) !== v) return fail(path, v, "an integer number within int32", row)
+      data[i] = v
+    }
+  )
+}
+
+const int64Slot = (path: string, nullable: boolean): Slot => {
+  let data: BigInt64Array
+  return leaf(
+    path,
+    nullable,
+    8,
+    (buffer, n) => {
+      data = new BigInt64Array(buffer, 0, n)
+    },
+    (i, v, row) => {
+      if (typeof v !== "bigint" || v > MAX_INT64 || v < MIN_INT64) return fail(path, v, "a bigint within int64", row)
+      data[i] = v
+    }
+  )
+}
+
+const doubleSlot = (path: string, nullable: boolean): Slot => {
+  let data: Float64Array
+  return leaf(
+    path,
+    nullable,
+    8,
+    (buffer, n) => {
+      data = new Float64Array(buffer, 0, n)
+    },
+    (i, v, row) => {
+      if (typeof v !== "number") return fail(path, v, "a number", row)
+      data[i] = v
+    }
+  )
+}
+
+/** DECIMAL(p,s): the bigint is the unscaled value; DuckDB holds it in 2, 4, 8 or 16 bytes by precision. */
+const decimalSlot = (path: string, nullable: boolean, type: arrow.Decimal): Slot => {
+  const { precision, scale } = type
+  const max = 10n ** BigInt(precision) - 1n
+  const want = `a bigint with at most ${precision} digits${scale === 0 ? "" : ` (scaled by 10^${scale})`}`
+  const check = (v: unknown, row: number): bigint =>
+    typeof v === "bigint" && v <= max && v >= -max ? v : fail(path, v, want, row)
+  if (precision > 18) {
+    let words: BigInt64Array
+    return leaf(
+      path,
+      nullable,
+      16,
+      (buffer, n) => {
+        words = new BigInt64Array(buffer, 0, 2 * n)
+      },
+      (i, v, row) => store128(words, i, check(v, row))
+    )
+  }
+  if (precision > 9) {
+    let data: BigInt64Array
+    return leaf(
+      path,
+      nullable,
+      8,
+      (buffer, n) => {
+        data = new BigInt64Array(buffer, 0, n)
+      },
+      (i, v, row) => {
+        data[i] = check(v, row)
+      }
+    )
+  }
+  let data: Int32Array | Int16Array
+  return leaf(
+    path,
+    nullable,
+    precision > 4 ? 4 : 2,
+    (buffer, n) => {
+      data = precision > 4 ? new Int32Array(buffer, 0, n) : new Int16Array(buffer, 0, n)
+    },
+    (i, v, row) => {
+      data[i] = Number(check(v, row))
+    }
+  )
+}
+
+/** TIMESTAMPTZ: a Date (milliseconds) or bigint epoch-microseconds within int64. */
+const timestampSlot = (path: string, nullable: boolean): Slot => {
+  let lo: Uint32Array
+  let hi: Int32Array
+  let data: BigInt64Array
+  return leaf(
+    path,
+    nullable,
+    8,
+    (buffer, n) => {
+      lo = new Uint32Array(buffer, 0, 2 * n)
+      hi = new Int32Array(buffer, 0, 2 * n)
+      data = new BigInt64Array(buffer, 0, n)
+    },
+    (i, v, row) => {
+      if (v instanceof Date) {
+        const ms = v.getTime()
+        if (Number.isNaN(ms)) return fail(path, v, "a valid Date", row)
+        // a bigint per value only where a number's microseconds would not be exact
+        if (ms <= MAX_EXACT_MS && ms >= -MAX_EXACT_MS) storeMicros(lo, hi, i, ms * 1000)
+        else data[i] = BigInt(ms) * 1000n
+        return
+      }
+      if (typeof v !== "bigint" || v > MAX_INT64 || v < MIN_INT64) return fail(path, v, "a Date or bigint epoch-microseconds", row)
+      data[i] = v
+    }
+  )
+}
+
+/** DATE: a Date (its UTC day) or "YYYY-MM-DD". */
+const dateSlot = (path: string, nullable: boolean): Slot => {
+  let data: Int32Array
+  return leaf(
+    path,
+    nullable,
+    4,
+    (buffer, n) => {
+      data = new Int32Array(buffer, 0, n)
+    },
+    (i, v, row) => {
+      if (v instanceof Date) {
+        const ms = v.getTime()
+        if (Number.isNaN(ms)) return fail(path, v, "a valid Date", row)
+        data[i] = Math.floor(ms / MS_PER_DAY)
+        return
+      }
+      const m = typeof v === "string" ? DATE_TEXT.exec(v) : null
+      if (m === null) return fail(path, v, 'a Date or "YYYY-MM-DD"', row)
+      const ms = Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]))
+      // Date.UTC rolls 2024-02-30 over to March; a round trip catches it
+      if (new Date(ms).toISOString().slice(0, 10) !== v) return fail(path, v, "an existing calendar day", row)
+      data[i] = ms / MS_PER_DAY
+    }
+  )
+}
+
+/** LIST: entries (offset, length) per value; the items go to the child vector at `end`, in order. */
+const listSlot = (path: string, nullable: boolean, item: Slot): Slot => {
+  const memory = new Memory()
+  const validity = new Validity()
+  let vector: duckdb.Vector
+  let n = 0
+  let entries: Uint32Array
+  let items: unknown[] = []
+  let rows: number[] = []
+  const empty = (i: number) => entries.fill(0, 4 * i, 4 * i + 4)
+  return {
+    begin: (v, count) => {
+      vector = v
+      n = count
+      validity.begin(v, count)
+      entries = new Uint32Array(memory.ensure(16 * count), 0, 4 * count)
+      items = []
+      rows = []
+    },
+    set: (i, v, row) => {
+      if (v === null || v === undefined) {
+        if (!nullable) throw new EncodeIssue(path, "is null but the field is not nullable", row)
+        validity.clear(i)
+        empty(i)
+        return
+      }
+      if (!Array.isArray(v)) throw new EncodeIssue(path, `expected an array, got ${describe(v)}`, row)
+      // list_entry_t: uint64 offset, uint64 length (a chunk's items stay far below 2^32)
+      entries[4 * i] = items.length
+      entries[4 * i + 1] = 0
+      entries[4 * i + 2] = v.length
+      entries[4 * i + 3] = 0
+      for (let k = 0; k < v.length; k++) {
+        items.push(v[k])
+        rows.push(row)
+      }
+    },
+    nul: (i) => {
+      validity.clear(i)
+      empty(i)
+    },
+    end: () => {
+      const total = items.length
+      duckdb.list_vector_reserve(vector, total)
+      duckdb.list_vector_set_size(vector, total)
+      item.begin(duckdb.list_vector_get_child(vector), total)
+      for (let k = 0; k < total; k++) item.set(k, items[k], rows[k]!)
+      item.end()
+      items = []
+      rows = []
+      if (n > 0) duckdb.copy_data_to_vector(vector, 0, memory.buffer, 0, 16 * n)
+      validity.end()
+    }
+  }
+}
+
+/** STRUCT: a plain object with exactly these fields (a missing key is null). */
+const structSlot = (path: string, nullable: boolean, names: ReadonlyArray<string>, fields: ReadonlyArray<Slot>): Slot => {
+  const validity = new Validity()
+  const known = new Set(names)
+  const nulls = (i: number) => {
+    validity.clear(i)
+    for (const f of fields) f.nul(i)
+  }
+  return {
+    begin: (v, n) => {
+      validity.begin(v, n)
+      for (let k = 0; k < fields.length; k++) fields[k]!.begin(duckdb.struct_vector_get_child(v, k), n)
+    },
+    set: (i, v, row) => {
+      if (v === null || v === undefined) {
+        if (!nullable) throw new EncodeIssue(path, "is null but the field is not nullable", row)
+        nulls(i)
+        return
+      }
+      if (typeof v !== "object" || Array.isArray(v)) throw new EncodeIssue(path, `expected an object, got ${describe(v)}`, row)
+      const record = v as Record<string, unknown>
+      for (const key in record) if (!known.has(key)) throw new EncodeIssue(`${path}.${key}`, "is not a field of the schema", row)
+      for (let k = 0; k < fields.length; k++) fields[k]!.set(i, record[names[k]!], row)
+    },
+    nul: nulls,
+    end: () => {
+      for (const f of fields) f.end()
+      validity.end()
+    }
+  }
+}
+
+const slotOf = (f: arrow.Field, path: string): Slot => {
+  const type = f.type
+  if (arrow.DataType.isList(type)) return listSlot(path, f.nullable, slotOf(type.children[0]!, `${path}[]`))
+  if (arrow.DataType.isStruct(type)) {
+    return structSlot(
+      path,
+      f.nullable,
+      type.children.map((c) => c.name),
+      type.children.map((c) => slotOf(c, `${path}.${c.name}`))
+    )
   }
   switch (type.typeId) {
     case arrow.Type.Utf8:
-      return (v) => (typeof v === "string" ? v : fail(v, "a string"))
-    case arrow.Type.Bool:
-      return (v) => (typeof v === "boolean" ? v : fail(v, "a boolean"))
+      return stringSlot(path, f.nullable)
     case arrow.Type.Binary:
-      return (v) => (v instanceof Uint8Array ? new DuckDBBlobValue(v) : fail(v, "a Uint8Array"))
+      return binarySlot(path, f.nullable)
+    case arrow.Type.Bool:
+      return boolSlot(path, f.nullable)
     case arrow.Type.Int:
-      if ((type as arrow.Int).bitWidth === 64) {
-        return (v) => (typeof v === "bigint" && BigInt.asIntN(64, v) === v ? v : fail(v, "a bigint within int64"))
-      }
-      return (v) => (typeof v === "number" && (v | 0) === v ? v : fail(v, "an integer number within int32"))
+      return (type as arrow.Int).bitWidth === 64 ? int64Slot(path, f.nullable) : int32Slot(path, f.nullable)
     case arrow.Type.Float:
-      return (v) => (typeof v === "number" ? v : fail(v, "a number"))
-    case arrow.Type.Decimal: {
-      const { precision, scale } = type as arrow.Decimal
-      const max = 10n ** BigInt(precision) - 1n
-      const want = `a bigint with at most ${precision} digits${scale === 0 ? "" : ` (scaled by 10^${scale})`}`
-      // scale 0 travels as HUGEINT, the bigint as it is (see Wire)
-      if (scale === 0) return (v) => (typeof v === "bigint" && v <= max && v >= -max ? v : fail(v, want))
-      return (v) =>
-        typeof v === "bigint" && v <= max && v >= -max ? new DuckDBDecimalValue(v, precision, scale) : fail(v, want)
-    }
+      return doubleSlot(path, f.nullable)
+    case arrow.Type.Decimal:
+      return decimalSlot(path, f.nullable, type as arrow.Decimal)
     case arrow.Type.Timestamp:
-      return (v) => {
-        if (v instanceof Date) {
-          const ms = v.getTime()
-          return Number.isNaN(ms) ? fail(v, "a valid Date") : new DuckDBTimestampTZValue(BigInt(ms) * 1000n)
-        }
-        return typeof v === "bigint" && BigInt.asIntN(64, v) === v
-          ? new DuckDBTimestampTZValue(v)
-          : fail(v, "a Date or bigint epoch-microseconds")
-      }
+      return timestampSlot(path, f.nullable)
     case arrow.Type.Date:
-      return (v) => {
-        if (v instanceof Date) {
-          const ms = v.getTime()
-          return Number.isNaN(ms) ? fail(v, "a valid Date") : new DuckDBDateValue(Math.floor(ms / MS_PER_DAY))
-        }
-        const m = typeof v === "string" ? DATE_TEXT.exec(v) : null
-        if (m === null) return fail(v, 'a Date or "YYYY-MM-DD"')
-        const ms = Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]))
-        // Date.UTC rolls 2024-02-30 over to March; a round trip catches it
-        return new Date(ms).toISOString().slice(0, 10) === v
-          ? new DuckDBDateValue(ms / MS_PER_DAY)
-          : fail(v, "an existing calendar day")
-      }
+      return dateSlot(path, f.nullable)
     default:
       throw new EncodeIssue(path, `Arrow type ${String(type)} is not supported`)
   }
 }
 
-const nullable = (path: string, isNullable: boolean, inner: Encoder): Encoder => (v) => {
-  if (v === null || v === undefined) {
-    if (isNullable) return null
-    throw new EncodeIssue(path, "is null but the field is not nullable")
-  }
-  return inner(v)
-}
-
-const encoderOf = (f: arrow.Field, path: string): Encoder => nullable(path, f.nullable, valueEncoder(f.type, path))
-
-const valueEncoder = (type: arrow.DataType, path: string): Encoder => {
-  if (arrow.DataType.isList(type)) {
-    const item = encoderOf(type.children[0]!, `${path}[]`)
-    return (v) => {
-      if (!Array.isArray(v)) throw new EncodeIssue(path, `expected an array, got ${describe(v)}`)
-      return new DuckDBListValue(v.map(item))
-    }
-  }
-  if (arrow.DataType.isStruct(type)) return objectEncoder(type.children, `${path}.`, path)
-  return scalar(path, type)
-}
-
-/** Encodes a plain object with exactly these fields (missing keys are null) into a STRUCT value. */
-const objectEncoder = (fields: ReadonlyArray<arrow.Field>, prefix: string, path: string): Encoder => {
-  const names = fields.map((f) => f.name)
-  const known = new Set(names)
-  const encoders = fields.map((f) => encoderOf(f, `${prefix}${f.name}`))
-  return (v) => {
-    if (typeof v !== "object" || v === null || Array.isArray(v)) {
-      throw new EncodeIssue(path, `expected an object, got ${describe(v)}`)
-    }
-    const record = v as Record<string, unknown>
-    for (const key in record) {
-      if (!known.has(key)) throw new EncodeIssue(`${prefix}${key}`, "is not a field of the schema")
-    }
-    const entries: Record<string, DuckDBValue> = {}
-    for (let i = 0; i < names.length; i++) entries[names[i]!] = encoders[i]!(record[names[i]!])
-    return new DuckDBStructValue(entries)
-  }
-}
-
 /**
  * How a column travels from JavaScript into the Parquet file: the type of its column in the
- * writer's staging table, and the SQL that turns that column into the file's type. DECIMAL(p,0)
- * values travel as HUGEINT (a bigint as it is), at any depth, and top-level TIMESTAMPTZ columns
- * as DOUBLE epoch-microseconds (a JS number as it is), so the appender needs no value object per cell
- * (measured: ~20 % of the writer's CPU on EVM blocks); DuckDB's casts make them exact types again.
+ * writer's staging table, and the SQL that turns that column into the file's type. The values
+ * are written into the vectors in the file's own types (DECIMAL as its unscaled integer,
+ * TIMESTAMPTZ as epoch-microseconds), so both are the file's: no cast in the COPY.
  */
 export interface Wire {
   readonly type: DuckDBType
   /** The expression of the file's column over the staging column `column` (already quoted). */
   readonly select: (column: string) => string
-}
-
-/** 2^53 µs is the year 2255: a timestamp past it is no timestamp of a chain. */
-const MAX_EXACT_MICROS = 2n ** 53n
-
-const micros = (path: string): Encoder => (v) => {
-  if (v instanceof Date) {
-    const ms = v.getTime()
-    if (Number.isNaN(ms)) throw new EncodeIssue(path, `expected a valid Date, got ${describe(v)}`)
-    return ms * 1000
-  }
-  if (typeof v === "bigint" && v <= MAX_EXACT_MICROS && v >= -MAX_EXACT_MICROS) return Number(v)
-  throw new EncodeIssue(path, `expected a Date or bigint epoch-microseconds within ±2^53, got ${describe(v)}`)
-}
-
-/** The staging table's type of an Arrow type: DECIMAL(p,0) as HUGEINT, at any depth. */
-const wireTypeOf = (type: arrow.DataType, where: string): DuckDBType => {
-  if (type.typeId === arrow.Type.Decimal && (type as arrow.Decimal).scale === 0) {
-    duckTypeOf(type, where)
-    return HUGEINT
-  }
-  if (arrow.DataType.isList(type)) return new DuckDBListType(wireTypeOf(type.children[0]!.type, `${where}[]`))
-  if (arrow.DataType.isStruct(type)) {
-    return new DuckDBStructType(
-      type.children.map((c) => c.name),
-      type.children.map((c) => wireTypeOf(c.type, `${where}.${c.name}`))
-    )
-  }
-  return duckTypeOf(type, where)
-}
-
-/** A top-level column's wire and encoder (see Wire). */
-const wireOf = (f: arrow.Field): { readonly wire: Wire; readonly encode: Encoder } => {
-  const type = f.type
-  if (type.typeId === arrow.Type.Timestamp) {
-    // the file's type is checked as for any column (UTC microseconds only)
-    duckTypeOf(type, f.name)
-    return { wire: { type: DOUBLE, select: (c) => `make_timestamptz(CAST(${c} AS BIGINT))` }, encode: nullable(f.name, f.nullable, micros(f.name)) }
-  }
-  const wire = wireTypeOf(type, f.name)
-  const file = duckTypeOf(type, f.name).toString()
-  // a struct cast matches fields by name, a list cast element by element: the values stay exact
-  const select = wire.toString() === file ? (c: string) => c : (c: string) => `CAST(${c} AS ${file})`
-  return { wire: { type: wire, select }, encode: encoderOf(f, f.name) }
 }
 
 export interface CompiledRows {
@@ -209,40 +583,42 @@ export interface CompiledRows {
   /** The SELECT list that makes the staging table's columns the file's columns, in order. */
   readonly selectList: string
   /**
-   * Fills `columns` (one array per written field) with rows `[from, to)`; throws EncodeIssue
-   * with the row index in its message.
+   * Fills `chunk` (its columns: the fields, then the INTEGER partition group) with rows
+   * `[from, to)` (at most a chunk's 2,048), row r's group being `groupOf[r]`; throws EncodeIssue
+   * with the row index in its message. The chunk must have been reset, or just created.
    */
-  readonly encode: (rows: ReadonlyArray<Row>, from: number, to: number, columns: DuckDBValue[][]) => void
+  readonly fill: (chunk: DuckDBDataChunk, rows: ReadonlyArray<Row>, from: number, to: number, groupOf: Int32Array) => void
 }
 
 /**
- * Compiles the encoder of a schema for the fields not in `omit` (partition keys, which the path
+ * Compiles the writer of a schema for the fields not in `omit` (partition keys, which the path
  * carries). Keys of `omit` are accepted in rows without being written.
  */
 export const compileRows = (schema: arrow.Schema, omit: ReadonlySet<string>): CompiledRows => {
   const fields = schema.fields.filter((f) => !omit.has(f.name))
   const known = new Set(schema.fields.map((f) => f.name))
   const names = fields.map((f) => f.name)
-  const wired = fields.map(wireOf)
-  const encoders = wired.map((w) => w.encode)
-  const wires = wired.map((w) => w.wire)
+  const slots = fields.map((f) => slotOf(f, f.name))
+  const wires = fields.map((f): Wire => ({ type: duckTypeOf(f.type, f.name), select: (c) => c }))
   return {
     fields,
     wires,
-    selectList: fields.map((f, i) => `${wires[i]!.select(quotedIdentifier(f.name))} AS ${quotedIdentifier(f.name)}`).join(", "),
-    encode: (rows, from, to, columns) => {
+    selectList: fields.map((f) => quotedIdentifier(f.name)).join(", "),
+    fill: (chunk, rows, from, to, groupOf) => {
+      const n = to - from
+      chunk.rowCount = n
+      const raw = chunk.chunk
+      for (let c = 0; c < slots.length; c++) slots[c]!.begin(duckdb.data_chunk_get_vector(raw, c), n)
       for (let r = from; r < to; r++) {
         const row = rows[r]!
-        try {
-          for (const key in row) {
-            if (!known.has(key) && !omit.has(key)) throw new EncodeIssue(key, "is not a field of the schema")
-          }
-          for (let c = 0; c < names.length; c++) columns[c]![r - from] = encoders[c]!(row[names[c]!])
-        } catch (e) {
-          if (e instanceof EncodeIssue) throw new EncodeIssue(e.column, e.detail, r)
-          throw e
+        for (const key in row) {
+          if (!known.has(key) && !omit.has(key)) throw new EncodeIssue(key, "is not a field of the schema", r)
         }
+        for (let c = 0; c < slots.length; c++) slots[c]!.set(r - from, row[names[c]!], r)
       }
+      for (const slot of slots) slot.end()
+      const group = groupOf.subarray(from, to)
+      duckdb.copy_data_to_vector(duckdb.data_chunk_get_vector(raw, slots.length), 0, group.buffer as ArrayBuffer, group.byteOffset, 4 * n)
     }
   }
 }

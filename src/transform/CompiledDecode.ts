@@ -81,6 +81,36 @@ const hasLiteralField = (member: SchemaAST.AST): boolean => {
 }
 
 /**
+ * A struct of named fields only, as code written for it: each field read and written by its own
+ * name, so V8 keeps one shape per site (the generic loop's `input[name]` and `out[name] = v` were
+ * megamorphic lookups for every field of every record). Same rules as the loop below: an absent
+ * optional key stays absent, an absent required one is parsed as undefined. The names come from
+ * the schema, never from a record, and are written as JSON string literals.
+ */
+const fixedStruct = (names: ReadonlyArray<string>, optional: ReadonlyArray<boolean>, parsers: ReadonlyArray<Node>): Node => {
+  const body = names.map((name, i) => {
+    const key = JSON.stringify(name)
+    const step = `v = p${i}(input[${key}]); if (v === FAIL) return FAIL; out[${key}] = v`
+    return optional[i] ? `if (hasOwn.call(input, ${key})) { ${step} }` : step
+  })
+  const make = new Function(
+    "parsers",
+    "hasOwn",
+    "isRecord",
+    "FAIL",
+    `${names.map((_, i) => `const p${i} = parsers[${i}]`).join("\n")}
+return function decodeStruct(input) {
+  if (!isRecord(input)) return FAIL
+  const out = {}
+  let v
+  ${body.join("\n  ")}
+  return out
+}`
+  ) as (parsers: ReadonlyArray<Node>, own: typeof hasOwn, record: typeof isRecord, fail: typeof FAIL) => Node
+  return make(parsers, hasOwn, isRecord, FAIL)
+}
+
+/**
  * Compiles `ast` for decoding. Memoised per node: schemas share nodes (a `Utxo` struct in several
  * lists), and `Suspend` may refer back to its own ancestors.
  */
@@ -209,6 +239,7 @@ export const compileDecoder = (ast: SchemaAST.AST): Node => {
     const optional = node.propertySignatures.map((p) => p.isOptional)
     const parsers = node.propertySignatures.map((p) => go(p.type))
     const index = node.indexSignatures.map((s) => go(s.type))
+    if (index.length === 0) return fixedStruct(names, optional, parsers)
     const known = new Set(names)
     return (input) => {
       if (!isRecord(input)) return FAIL
