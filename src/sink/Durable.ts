@@ -60,11 +60,3 @@ export const renameInto = async (staged: string, dest: string): Promise<void> =>
     await fs.rename(staged, dest)
   }
 }
-
-/** Moves a written file to `dest` (replacing it) so that after return both bytes and name are on disk. */
-export const commitFile = async (staged: string, dest: string): Promise<void> => {
-  await fsyncPath(staged)
-  await ensureDir(path.dirname(dest))
-  await fs.rename(staged, dest)
-  await fsyncPath(path.dirname(dest))
-}
