@@ -1,0 +1,105 @@
+/**
+ * Step 4 of the crawl (Crawler.ts): commit a part, data first, checkpoint second. The buffered
+ * pages' rows are staged in the sink already; this writes each table's part (fsync, rename), then
+ * saves the checkpoint that moves past those pages. A failure half-way takes back the files it
+ * placed, unless the checkpoint did reach the disk.
+ */
+import { Clock, Effect } from "effect"
+import type { CheckpointError, SinkError } from "../Errors.ts"
+import type { WritePartInput, WrittenPart } from "../sink/ParquetSink.ts"
+import { rejectsDataset } from "../transform/Rejects.ts"
+import type { CheckpointState } from "./Checkpoint.ts"
+import { emit } from "./Progress.ts"
+import type { BufferedPage, CrawlState, SliceCrawl } from "./SliceCrawl.ts"
+
+/** Where the listing goes after the committed pages: on from the last page's token, or from the top. */
+export type Then = "continue" | "restart"
+
+/** What a part holds: staged rows per table (in `stagedTables` order) and the rejects. */
+const contents = (pages: ReadonlyArray<BufferedPage>, tables: number) => ({
+  staged: Array.from({ length: tables }, (_, t) => pages.reduce((n, p) => n + p.staged[t]!, 0)),
+  rejects: pages.flatMap((p) => p.rejects)
+})
+
+/** The checkpoint once `pages` are committed as part `seq` (pure: the step saves it after the data). */
+export const advance = (
+  before: CheckpointState,
+  pages: ReadonlyArray<BufferedPage>,
+  rows: number,
+  rejects: number,
+  then: Then,
+  rerun: SliceCrawl<unknown>["rerun"],
+  asOf: number
+): CheckpointState => {
+  const seq = before.lastSeq + 1
+  const last = pages[pages.length - 1]
+  const next = then === "restart" ? undefined : last?.next
+  const done = then === "continue" && last?.next === undefined
+  return {
+    ...before,
+    cursor: next ?? null,
+    cursorIssuedAt: next === undefined || last === undefined ? null : last.receivedAt,
+    pagesCommitted: before.pagesCommitted + pages.length,
+    rowsCommitted: before.rowsCommitted + rows,
+    rejectsCommitted: before.rejectsCommitted + rejects,
+    lastSeq: seq,
+    // a finished replacing listing supersedes every part before this one
+    keepFromSeq: done && rerun === "replace" ? seq : before.keepFromSeq,
+    completedAsOf: done ? asOf : before.completedAsOf ?? null,
+    ...(last?.reach === undefined ? {} : { reach: last.reach }),
+    status: done ? "done" : "running"
+  }
+}
+
+export const commitPart = <R>(
+  crawl: SliceCrawl<R>,
+  state: CrawlState,
+  pages: ReadonlyArray<BufferedPage>,
+  then: Then
+): Effect.Effect<void, SinkError | CheckpointError> =>
+  Effect.gen(function* () {
+    const { sink, store, slice, stagedTables } = crawl
+    const { staged, rejects } = contents(pages, stagedTables.length)
+    const rows = staged[0]!
+    const next = advance(state.checkpoint, pages, rows, rejects.length, then, crawl.rerun, crawl.options.asOf)
+    const seq = next.lastSeq
+    const written: WrittenPart[] = []
+    const write = (input: WritePartInput) =>
+      sink.writePart(input).pipe(Effect.tap((w) => Effect.sync(() => void written.push(...w))))
+    const own = yield* Effect.gen(function* () {
+      // the tables' rows are staged already (ListingPass's stagePage): writePart writes them
+      const own = rows === 0 ? [] : yield* write({ ...stagedTables[0]!, slice: slice.id, seq, rows: [] })
+      for (let t = 1; t < stagedTables.length; t++) {
+        if (staged[t]! > 0) yield* write({ ...stagedTables[t]!, slice: slice.id, seq, rows: [] })
+      }
+      if (rejects.length > 0) {
+        yield* write({ dataset: rejectsDataset.name, slice: slice.id, seq, schema: rejectsDataset.schema, rows: rejects, partitionBy: rejectsDataset.partitionBy })
+      }
+      // data is durable: only now may the checkpoint move past these pages
+      yield* store.save(next)
+      return own
+    }).pipe(
+      Effect.tapError(() =>
+        // the commit failed after some of its files were in place (another table's part, or the
+        // checkpoint hit a full disk): take them back so no row past the checkpoint shows. Unless
+        // the checkpoint did reach the disk (a failure after its rename): then the files stay
+        store.load(slice).pipe(
+          Effect.map((onDisk) => onDisk !== undefined && onDisk.lastSeq >= seq),
+          Effect.orElseSucceed(() => false),
+          Effect.flatMap((advanced) =>
+            advanced ? Effect.sync(() => void (state.checkpoint = next)) : sink.takeBack(written)
+          )
+        )
+      )
+    )
+    state.checkpoint = next
+    state.parts += own.length
+    for (const p of pages) for (const [f, n] of p.unknownFields) state.unknownFields[f] = (state.unknownFields[f] ?? 0) + n
+    if (next.keepFromSeq === seq) {
+      for (const name of crawl.tables) yield* sink.removePartsBefore(name, slice.id, seq)
+    }
+    if (rows + rejects.length > 0) {
+      yield* emit({ type: "part_committed", at: yield* Clock.currentTimeMillis, dataset: crawl.dataset.name, slice: slice.id, seq, rows, rejects: rejects.length, pages: pages.length })
+    }
+    yield* Effect.logDebug(`${crawl.dataset.name} ${slice.id}: part ${seq} committed (${rows} rows, ${rejects.length} rejects)`)
+  })

@@ -1,0 +1,118 @@
+/**
+ * Steps 2 and 3 of the crawl (Crawler.ts): one pass of the listing from the checkpoint's cursor.
+ * Each page is fetched, mapped (malformed records to `_rejects`), admitted by the slice's
+ * ListingGuard, and its rows staged in the sink; pages are buffered up to `partRows` and then
+ * committed (CommitPart.ts). A pass ends at the last page, or asks for a restart from the first
+ * page when the cursor expired (ours by age, or the service's answer).
+ */
+import { Chunk, Clock, Effect, Option, Stream } from "effect"
+import type { CheckpointError, SinkError } from "../Errors.ts"
+import { SourceError } from "../Errors.ts"
+import { rejectsKey } from "../transform/Rejects.ts"
+import { toRows } from "../transform/ToRows.ts"
+import { keyOf } from "./CommittedKeys.ts"
+import { commitPart } from "./CommitPart.ts"
+import { withPageSources } from "./PageSources.ts"
+import { emit } from "./Progress.ts"
+import type { BufferedPage, CrawlState, FetchedPage, SliceCrawl } from "./SliceCrawl.ts"
+
+/** The pass stopped because the cursor expired: the listing starts over from its first page. */
+export class Restart {
+  readonly _tag = "Restart"
+}
+
+export type PassOutcome = "done" | Restart
+
+type PassError = SourceError | SinkError | CheckpointError
+
+const fetchPage = <R>(crawl: SliceCrawl<R>, state: CrawlState, cursor: string | undefined, pageNo: number) =>
+  Effect.gen(function* () {
+    const { dataset, slice, options } = crawl
+    // with the answers it was made from: a reject's raw text is cut from theirs (PageSources.ts)
+    const [page, sources] = yield* withPageSources(dataset.listing.fetch(slice, cursor))
+    const receivedAt = yield* Clock.currentTimeMillis
+    const mapped = toRows(dataset, slice, page.records, { runId: options.runId, ingestedAt: options.ingestedAt, page: pageNo }, sources)
+    const admitted = crawl.guard.admit(
+      { rows: mapped.mapped, rejects: mapped.rejects, next: page.next },
+      pageNo,
+      (m) => keyOf(m.row, dataset.key),
+      (r) => keyOf(r, rejectsKey),
+      state.skip
+    )
+    if (admitted instanceof SourceError) return yield* Effect.fail(admitted)
+    const fetched: FetchedPage = { rows: admitted.rows, rejects: admitted.rejects, unknownFields: mapped.unknownFields, next: page.next, reach: page.reach, receivedAt }
+    return fetched
+  })
+
+/** Hands a page's rows to the sink's staged parts; what stays in the buffer is their counts. */
+const stagePage = <R>(crawl: SliceCrawl<R>, page: FetchedPage): Effect.Effect<BufferedPage, SinkError> =>
+  Effect.gen(function* () {
+    const { rows: mapped, ...rest } = page
+    const staged: number[] = []
+    for (const [t, table] of crawl.stagedTables.entries()) {
+      const rows = t === 0 ? mapped.map((m) => m.row) : mapped.flatMap((m) => m.children.find(([name]) => name === table.dataset)?.[1] ?? [])
+      if (rows.length > 0) yield* crawl.sink.stage({ ...table, slice: crawl.slice.id, rows })
+      staged.push(rows.length)
+    }
+    return { ...rest, staged }
+  })
+
+/** Drops rows staged for a part that will not be written (the buffer was dropped, or the crawl failed). */
+const discardStaged = <R>(crawl: SliceCrawl<R>) =>
+  Effect.forEach(crawl.stagedTables, (t) => crawl.sink.discard(t.dataset, crawl.slice.id), { discard: true })
+
+const cursorExpired = <R>(crawl: SliceCrawl<R>, state: CrawlState, now: number): boolean => {
+  const { cursor, cursorIssuedAt } = state.checkpoint
+  return cursor !== null && crawl.ttlMs !== undefined && cursorIssuedAt !== null && now - cursorIssuedAt > crawl.ttlMs
+}
+
+/** The listing's pages from the checkpoint's cursor, one at a time (a Stream: never the whole listing). */
+const pagesFrom = <R>(crawl: SliceCrawl<R>, state: CrawlState, first: string | undefined) =>
+  Stream.paginateChunkEffect({ cursor: first, pageNo: state.checkpoint.pagesCommitted }, (at) =>
+    fetchPage(crawl, state, at.cursor, at.pageNo).pipe(
+      Effect.map((p) => [Chunk.of(p), p.next === undefined ? Option.none() : Option.some({ cursor: p.next, pageNo: at.pageNo + 1 })] as const)
+    )
+  )
+
+export const listingPass = <R>(crawl: SliceCrawl<R>, state: CrawlState): Effect.Effect<PassOutcome, PassError, R> =>
+  Effect.gen(function* () {
+    state.passPages = 0
+    if (cursorExpired(crawl, state, yield* Clock.currentTimeMillis)) return new Restart()
+    const first = state.checkpoint.cursor ?? undefined
+    // a replacing listing keeps nothing of an earlier pass: its keys are not seen
+    crawl.guard.startPass(first, crawl.rerun === "replace")
+    let buffer: BufferedPage[] = []
+    let buffered = 0
+    const take = (page: FetchedPage) =>
+      Effect.gen(function* () {
+        state.passPages++
+        state.fetchedPages++
+        state.fetchedRows += page.rows.length
+        yield* emit({ type: "page", at: page.receivedAt, dataset: crawl.dataset.name, slice: crawl.slice.id, pages: state.fetchedPages, rows: state.fetchedRows })
+        const kept = yield* stagePage(crawl, page)
+        buffer.push(kept)
+        buffered += kept.staged.reduce((n, k) => n + k, 0) + kept.rejects.length
+        if (buffered >= crawl.partRows || page.next === undefined) {
+          const toCommit = buffer
+          buffer = []
+          buffered = 0
+          yield* commitPart(crawl, state, toCommit, "continue")
+        }
+      })
+    return yield* pagesFrom(crawl, state, first).pipe(
+      Stream.runForEach(take),
+      Effect.as<PassOutcome>("done"),
+      Effect.catchIf(
+        (e): e is SourceError => e instanceof SourceError && e.reason === "TokenExpired",
+        () =>
+          // keep the pages already fetched: they are valid data, and committing them is progress;
+          // not a replacing listing's: part of a new version would show beside the old one whole
+          (buffer.length > 0 && crawl.rerun !== "replace" ? commitPart(crawl, state, buffer, "restart") : Effect.void).pipe(
+            Effect.as(new Restart())
+          )
+      ),
+      // whatever the pass leaves uncommitted (a replacing listing's dropped buffer, a failure)
+      // must not hold its DuckDB connection, nor reach the next part
+      Effect.ensuring(discardStaged(crawl))
+    )
+  })

@@ -1,0 +1,140 @@
+/**
+ * One slice's crawl as the steps see it (Crawler.ts's recipe): what is fixed for the slice
+ * (`SliceCrawl`) and the one value that changes as it goes (`CrawlState`). Every step takes both;
+ * only the steps change the state, so what a failed slice reports is whatever they had reached.
+ */
+import type * as arrow from "apache-arrow"
+import { Effect } from "effect"
+import { ParquetSink, type ParquetSinkService } from "../sink/ParquetSink.ts"
+import { rejectsDataset } from "../transform/Rejects.ts"
+import type { Mapped } from "../transform/ToRows.ts"
+import { type CheckpointState, CheckpointStore, initialState } from "./Checkpoint.ts"
+import { CommittedKeys } from "./CommittedKeys.ts"
+import type { DatasetDef, PartitionKey, Row } from "./Dataset.ts"
+import { withGrain } from "./Grain.ts"
+import { DEFAULT_GUARD_LIMITS, type GuardLimits, ListingGuard } from "./ListingGuard.ts"
+import type { Slice } from "./Slice.ts"
+
+export interface CrawlOptions {
+  readonly runId: string
+  /** The run's as-of instant (Unix seconds, service time): decides when a rerunning slice is final. */
+  readonly asOf: number
+  readonly ingestedAt: Date
+  /** Rows buffered before a part is written (a row group's worth in production). */
+  readonly partRows: number
+  /** The ListingGuard's bounds (tests shrink them). */
+  readonly guard?: Partial<GuardLimits>
+}
+
+/** A table whose rows are staged in the sink as pages arrive: the dataset's and each child's. */
+export interface StagedTable {
+  readonly dataset: string
+  readonly schema: arrow.Schema
+  readonly partitionBy: ReadonlyArray<PartitionKey>
+}
+
+/** Keys already committed for the slice (rows, rejects), skipped when a listing starts over. */
+export type CommittedSkip = {
+  readonly rows: Effect.Effect.Success<ReturnType<CommittedKeys["Type"]["read"]>>
+  readonly rejects: Effect.Effect.Success<ReturnType<CommittedKeys["Type"]["read"]>>
+}
+
+export interface SliceCrawl<R> {
+  readonly dataset: DatasetDef<R>
+  readonly slice: Slice
+  readonly options: CrawlOptions
+  readonly sink: ParquetSinkService
+  readonly store: CheckpointStore["Type"]
+  readonly committedKeys: CommittedKeys["Type"]
+  readonly guard: ListingGuard
+  readonly rerun: "never" | "always" | "replace"
+  /** Rows (and rejects) buffered before a commit; a replacing listing commits once, at its end. */
+  readonly partRows: number
+  /** Every table a part may write: the dataset's, its children's, `_rejects`. */
+  readonly tables: ReadonlyArray<string>
+  /** The tables staged as pages arrive (not `_rejects`: few, kept in the buffer whole). */
+  readonly stagedTables: ReadonlyArray<StagedTable>
+  /** A cursor older than this is not reused (undefined: tokens do not expire). */
+  readonly ttlMs: number | undefined
+}
+
+export interface CrawlState {
+  /** The checkpoint as last saved (or as the failing step had it: a failed slice saves it so). */
+  checkpoint: CheckpointState
+  /** The checkpoint this run started from: what it reports is the difference. */
+  started: CheckpointState
+  /** The checkpoint found on disk, if any. */
+  loaded: CheckpointState | undefined
+  /** Parts of the dataset's own table this run wrote. */
+  parts: number
+  /** Committed keys to skip, read when a listing starts over with rows on disk. */
+  skip: CommittedSkip | undefined
+  /** Pages fetched by the current pass (a replacing listing's measure of progress). */
+  passPages: number
+  /** Pages and rows fetched this run, buffered or committed (what the progress view shows). */
+  fetchedPages: number
+  fetchedRows: number
+  /** Fields the service sent that the dataset does not know, by name: records carrying each. */
+  unknownFields: Record<string, number>
+}
+
+/** A page as fetched and mapped: rows, rejects, and where the listing goes next. */
+export interface FetchedPage {
+  readonly rows: ReadonlyArray<Mapped>
+  readonly rejects: ReadonlyArray<Row>
+  readonly unknownFields: ReadonlyMap<string, number>
+  readonly next: string | undefined
+  readonly reach?: string | undefined
+  readonly receivedAt: number
+}
+
+/** A page whose rows are staged in the sink: only their counts are kept (rejects are few, kept whole). */
+export interface BufferedPage extends Omit<FetchedPage, "rows"> {
+  /** Staged rows per table, in `stagedTables` order. */
+  readonly staged: ReadonlyArray<number>
+}
+
+export const makeSliceCrawl = <R>(
+  declared: DatasetDef<R>,
+  slice: Slice,
+  options: CrawlOptions
+): Effect.Effect<SliceCrawl<R>, never, ParquetSink | CheckpointStore | CommittedKeys> =>
+  Effect.gen(function* () {
+    // a definition straight from the registry writes at its own grain (the runner applies the job's)
+    const dataset = declared.grain === undefined ? withGrain(declared) : declared
+    const rerun = dataset.rerun ?? "never"
+    const own = [dataset, ...(dataset.children ?? [])]
+    return {
+      dataset,
+      slice,
+      options,
+      sink: yield* ParquetSink,
+      store: yield* CheckpointStore,
+      committedKeys: yield* CommittedKeys,
+      guard: new ListingGuard(`${dataset.name} ${slice.id}`, { ...DEFAULT_GUARD_LIMITS, ...options.guard }),
+      rerun,
+      // a replacing listing is written in one commit, so old and new rows never show together
+      partRows: rerun === "replace" ? Number.POSITIVE_INFINITY : options.partRows,
+      tables: [...own.map((t) => t.name), rejectsDataset.name],
+      stagedTables: own.map((t) => ({ dataset: t.name, schema: t.schema, partitionBy: t.partitionBy })),
+      ttlMs: dataset.listing.tokenTtlSeconds === undefined ? undefined : dataset.listing.tokenTtlSeconds * 1000
+    }
+  })
+
+export const initialCrawlState = (slice: Slice, runId: string): CrawlState => {
+  const fresh = initialState(slice, runId)
+  return {
+    checkpoint: fresh,
+    started: fresh,
+    loaded: undefined,
+    parts: 0,
+    skip: undefined,
+    passPages: 0,
+    fetchedPages: 0,
+    fetchedRows: 0,
+    unknownFields: {}
+  }
+}
+
+/** Rows and rejects committed so far (what a restart must get past). */
+export const committedCount = (state: CrawlState): number => state.checkpoint.rowsCommitted + state.checkpoint.rejectsCommitted

@@ -1,0 +1,63 @@
+/** What crawling one slice did, as the run report and summary show it. */
+import type { CheckpointState } from "./Checkpoint.ts"
+import type { CrawlState } from "./SliceCrawl.ts"
+import type { Slice } from "./Slice.ts"
+
+export interface SliceResult {
+  readonly dataset: string
+  readonly slice: string
+  readonly params: Readonly<Record<string, string>>
+  /** "not_run": never started, because the run stopped before it (a service refused our credentials). */
+  readonly status: "done" | "failed" | "skipped" | "not_run"
+  /** Pages, rows and rejects committed by this run (not cumulative). */
+  readonly pages: number
+  readonly rows: number
+  readonly rejects: number
+  readonly restarts: number
+  /** Records dropped because the service sent their key again within one pass (first version kept). */
+  readonly duplicates: number
+  readonly parts: number
+  /** Fields the service sent that the dataset does not know (ignored), by name: records carrying each, in committed pages. */
+  readonly unknownFields: Readonly<Record<string, number>>
+  /** What the slice's requests cost this run (HTTP attempts, retries included). */
+  readonly requests: number
+  readonly retries: number
+  readonly rateLimited: number
+  readonly bytes: number
+  /** Time its requests waited for the shared limiter or a 429's Retry-After. */
+  readonly waitMs: number
+  readonly durationMs: number
+  readonly error?: string
+  /** The failure stops the whole run: a service refused our credentials (401/403). */
+  readonly stopsRun?: true
+}
+
+/** A slice's result before its requests' cost and duration are added. */
+export type Counts = Omit<SliceResult, "requests" | "retries" | "rateLimited" | "bytes" | "waitMs" | "durationMs" | "status"> & {
+  readonly status: Exclude<SliceResult["status"], "not_run">
+}
+
+const between = (slice: Slice, status: Counts["status"], before: CheckpointState, after: CheckpointState): Counts => ({
+  dataset: slice.dataset,
+  slice: slice.id,
+  params: slice.params,
+  status,
+  pages: after.pagesCommitted - before.pagesCommitted,
+  rows: after.rowsCommitted - before.rowsCommitted,
+  rejects: after.rejectsCommitted - before.rejectsCommitted,
+  restarts: after.restarts - before.restarts,
+  duplicates: 0,
+  parts: 0,
+  unknownFields: {}
+})
+
+/** A slice final before this run: nothing done. */
+export const skipped = (slice: Slice, done: CheckpointState): Counts => between(slice, "skipped", done, done)
+
+/** What this run did to the slice, from the checkpoint it started at to where it got. */
+export const counts = (slice: Slice, status: "done" | "failed", state: CrawlState, duplicates: number): Counts => ({
+  ...between(slice, status, state.started, state.checkpoint),
+  duplicates,
+  parts: state.parts,
+  unknownFields: state.unknownFields
+})
