@@ -12,7 +12,7 @@ import { SourceError } from "../src/Errors.ts"
 import { RestClient } from "../src/source/RestClient.ts"
 import { decoder } from "../src/transform/Decode.ts"
 import { schema } from "../schemas/aggregated_signatures.ts"
-import { columnKey } from "./_shared.ts"
+import { columnKey } from "./_shared/partitions.ts"
 
 /**
  * The L1 transactions whose effect is a warp message the P-chain validators sign (conversion,

@@ -13,7 +13,9 @@ import { makeSlice, type Slice } from "../src/crawl/Slice.ts"
 import type { JsonRpcClient } from "../src/source/JsonRpcClient.ts"
 import { decoder } from "../src/transform/Decode.ts"
 import { schema } from "../schemas/assets.ts"
-import { NodeInt, missedKeysSql, nodeNetwork, onNodeNetwork, orNodeMiss, rpc, snapshotKeys, throwIfMiss } from "./_shared.ts"
+import { missedKeysSql, nodeNetwork, onNodeNetwork, orNodeMiss, rpc, throwIfMiss } from "./_shared/nodeRpc.ts"
+import { NodeInt } from "./_shared/nodeValues.ts"
+import { snapshotKeys } from "./_shared/partitions.ts"
 
 const ids = (list: string, field: string) => `list_transform(${list}, x -> x.${field})`
 

@@ -12,7 +12,7 @@ import { restListing } from "../src/crawl/RestListing.ts"
 import type { RestClient } from "../src/source/RestClient.ts"
 import { wireDecoder } from "../src/transform/WireColumns.ts"
 import { schema } from "../schemas/avg_tps.ts"
-import { columnKey } from "./_shared.ts"
+import { columnKey } from "./_shared/partitions.ts"
 
 // every column but chain_id is read as its schema declares (`from`)
 const wire = wireDecoder(schema)

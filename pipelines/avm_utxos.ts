@@ -16,7 +16,10 @@ import { makeSlice, type Slice } from "../src/crawl/Slice.ts"
 import { type DecodedUtxo, decodeUtxoHex } from "../src/decode/utxo.ts"
 import type { JsonRpcClient } from "../src/source/JsonRpcClient.ts"
 import { schema } from "../schemas/avm_utxos.ts"
-import { columnKey, decodedUtxoColumns, distinctRecords, NodeInt, nodeNetwork, onNodeNetwork, primaryOf, rpcDecoded } from "./_shared.ts"
+import { nodeNetwork, onNodeNetwork, primaryOf, rpcDecoded } from "./_shared/nodeRpc.ts"
+import { decodedUtxoColumns, NodeInt } from "./_shared/nodeValues.ts"
+import { columnKey } from "./_shared/partitions.ts"
+import { distinctRecords } from "./_shared/restListings.ts"
 
 /** Seed rules 2 and the address bound of the node: per call. */
 const LIMIT = 1024

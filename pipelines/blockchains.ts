@@ -9,7 +9,8 @@ import { makeSlice } from "../src/crawl/Slice.ts"
 import type { JsonRpcClient } from "../src/source/JsonRpcClient.ts"
 import { decoder } from "../src/transform/Decode.ts"
 import { schema } from "../schemas/blockchains.ts"
-import { isHandlerError, nodeNetwork, rpcDecoded, singlePage, snapshotKeys } from "./_shared.ts"
+import { isHandlerError, nodeNetwork, rpcDecoded, singlePage } from "./_shared/nodeRpc.ts"
+import { snapshotKeys } from "./_shared/partitions.ts"
 
 const List = Schema.Struct({ blockchains: Schema.Array(Schema.Unknown) })
 const idOf = (b: unknown): string | undefined => {

@@ -17,7 +17,8 @@ import type { Job } from "../src/Job.ts"
 import type { RestClient } from "../src/source/RestClient.ts"
 import { UnixSeconds, decoder, NumberLike } from "../src/transform/Decode.ts"
 import { schema } from "../schemas/chain_metrics.ts"
-import { columnKey, NETWORK_LAUNCH } from "./_shared.ts"
+import { columnKey } from "./_shared/partitions.ts"
+import { NETWORK_LAUNCH } from "./_shared/time.ts"
 
 /** Route 5's metric enum (seed: Metrics). */
 export const METRICS = [

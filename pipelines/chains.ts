@@ -9,7 +9,7 @@ import type { RestClient } from "../src/source/RestClient.ts"
 import { decoder } from "../src/transform/Decode.ts"
 import { schema } from "../schemas/chains.ts"
 import { NetworkToken, lookupListing, networkTokenRow, opt } from "./_evm.ts"
-import { columnKey } from "./_shared.ts"
+import { columnKey } from "./_shared/partitions.ts"
 
 const Chain = Schema.Struct({
   chainId: Schema.String,

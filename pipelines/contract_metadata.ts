@@ -9,7 +9,7 @@ import type { RestClient } from "../src/source/RestClient.ts"
 import { decoder } from "../src/transform/Decode.ts"
 import { schema } from "../schemas/contract_metadata.ts"
 import { Int, distinctContracts, lookupListing, opt } from "./_evm.ts"
-import { columnKey } from "./_shared.ts"
+import { columnKey } from "./_shared/partitions.ts"
 
 const ImageAsset = Schema.Struct({ assetId: opt(Schema.String), imageUri: opt(Schema.String) })
 

@@ -8,7 +8,9 @@ import { makeSlice } from "../src/crawl/Slice.ts"
 import type { JsonRpcClient } from "../src/source/JsonRpcClient.ts"
 import { decoder } from "../src/transform/Decode.ts"
 import { schema } from "../schemas/current_supply.ts"
-import { NodeUint, PRIMARY_SUBNET_ID, nodeNetwork, rpc, singlePage, snapshotKeys } from "./_shared.ts"
+import { PRIMARY_SUBNET_ID, nodeNetwork, rpc, singlePage } from "./_shared/nodeRpc.ts"
+import { NodeUint } from "./_shared/nodeValues.ts"
+import { snapshotKeys } from "./_shared/partitions.ts"
 
 const decode = decoder(Schema.Struct({ supply: NodeUint, height: Schema.optional(NodeUint) }))
 

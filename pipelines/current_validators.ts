@@ -12,7 +12,9 @@ import { makeSlice, type Slice } from "../src/crawl/Slice.ts"
 import type { JsonRpcClient } from "../src/source/JsonRpcClient.ts"
 import { decoder } from "../src/transform/Decode.ts"
 import { schema } from "../schemas/current_validators.ts"
-import { NodeOwner, NodeUint, PRIMARY_SUBNET_ID, nodeNetwork, nodeTime, ownerRow, rpcDecoded, singlePage, snapshotKeys } from "./_shared.ts"
+import { PRIMARY_SUBNET_ID, nodeNetwork, rpcDecoded, singlePage } from "./_shared/nodeRpc.ts"
+import { NodeOwner, NodeUint, nodeTime, ownerRow } from "./_shared/nodeValues.ts"
+import { snapshotKeys } from "./_shared/partitions.ts"
 
 const opt = Schema.optional
 

@@ -9,7 +9,7 @@ import { makeSlice } from "../src/crawl/Slice.ts"
 import type { RestClient } from "../src/source/RestClient.ts"
 import { wireDecoder } from "../src/transform/WireColumns.ts"
 import { schema } from "../schemas/delegators.ts"
-import { snapshotKeys } from "./_shared.ts"
+import { snapshotKeys } from "./_shared/partitions.ts"
 
 // every column but the Hive keys is read as its schema declares (`from`); a status the
 // document does not list yet is still a delegation: kept as sent

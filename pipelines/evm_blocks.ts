@@ -14,7 +14,7 @@ import { restListing } from "../src/crawl/RestListing.ts"
 import { makeSlice } from "../src/crawl/Slice.ts"
 import { wireDecoder } from "../src/transform/WireColumns.ts"
 import { schema } from "../schemas/evm_blocks.ts"
-import { columnKey, utcDate } from "./_shared.ts"
+import { columnKey, utcDate } from "./_shared/partitions.ts"
 import { latestBlock } from "./_evm.ts"
 import { withGrain } from "../src/crawl/Grain.ts"
 

@@ -15,7 +15,7 @@ import { schema as erc20Schema } from "../schemas/evm_erc20_transfers.ts"
 import { schema as erc721Schema } from "../schemas/evm_erc721_transfers.ts"
 import { schema as internalSchema } from "../schemas/evm_internal_transactions.ts"
 import { schema } from "../schemas/evm_transactions.ts"
-import { columnKey, utcDate } from "./_shared.ts"
+import { columnKey, utcDate } from "./_shared/partitions.ts"
 import {
   AddressInfo,
   Amount,

@@ -9,7 +9,7 @@ import { makeSlice } from "../src/crawl/Slice.ts"
 import type { RestClient } from "../src/source/RestClient.ts"
 import { DecimalString, IntegerLike, UnixSeconds, decoder } from "../src/transform/Decode.ts"
 import { schema } from "../schemas/l1_validators.ts"
-import { snapshotKeys } from "./_shared.ts"
+import { snapshotKeys } from "./_shared/partitions.ts"
 import { restListing } from "../src/crawl/RestListing.ts"
 
 const Owner = Schema.Struct({ addresses: Schema.Array(Schema.String), threshold: Schema.Number.pipe(Schema.int()) })

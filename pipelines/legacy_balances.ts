@@ -12,7 +12,9 @@ import { makeSlice, type Slice } from "../src/crawl/Slice.ts"
 import type { JsonRpcClient } from "../src/source/JsonRpcClient.ts"
 import { decoder } from "../src/transform/Decode.ts"
 import { schema } from "../schemas/legacy_balances.ts"
-import { NodeInt, NodeUint, nodeNetwork, onNodeNetwork, rpc, rpcDecoded, snapshotKeys } from "./_shared.ts"
+import { nodeNetwork, onNodeNetwork, rpc, rpcDecoded } from "./_shared/nodeRpc.ts"
+import { NodeInt, NodeUint } from "./_shared/nodeValues.ts"
+import { snapshotKeys } from "./_shared/partitions.ts"
 
 const opt = Schema.optional
 const UtxoId = Schema.Struct({ txID: Schema.String, outputIndex: NodeInt })

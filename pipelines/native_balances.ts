@@ -10,7 +10,7 @@ import { decoder } from "../src/transform/Decode.ts"
 import { uint256Values } from "../schemas/common.ts"
 import { schema } from "../schemas/native_balances.ts"
 import { Int, Money, Uint256, distinctContracts, lookupListing, opt, priceRow } from "./_evm.ts"
-import { columnKey } from "./_shared.ts"
+import { columnKey } from "./_shared/partitions.ts"
 
 const Balance = Schema.Struct({
   nativeTokenBalance: Schema.Struct({

@@ -12,7 +12,7 @@ import { IntegerLike, decoder } from "../src/transform/Decode.ts"
 import { uint256Values } from "../schemas/common.ts"
 import { schema } from "../schemas/nft_holders.ts"
 import { Holder } from "./token_holders.ts"
-import { columnKey } from "./_shared.ts"
+import { columnKey } from "./_shared/partitions.ts"
 
 /** Seed: a string; the official document: an array of strings (kept joined by ", "). */
 const Text = Schema.Union(Schema.String, Schema.Array(Schema.String).pipe(Schema.transform(Schema.String, { strict: true, decode: (a) => a.join(", "), encode: (s) => [s] })))

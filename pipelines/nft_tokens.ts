@@ -9,7 +9,7 @@ import { makeSlice } from "../src/crawl/Slice.ts"
 import { decoder } from "../src/transform/Decode.ts"
 import { schema } from "../schemas/nft_tokens.ts"
 import { NftToken, fanOutChains, fanOutListing, nftTokenRow } from "./_evm.ts"
-import { columnKey } from "./_shared.ts"
+import { columnKey } from "./_shared/partitions.ts"
 
 const decode = decoder(NftToken)
 

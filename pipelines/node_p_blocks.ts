@@ -16,7 +16,11 @@ import type { OutputReader } from "../src/crawl/OutputReader.ts"
 import type { JsonRpcClient } from "../src/source/JsonRpcClient.ts"
 import { decoder } from "../src/transform/Decode.ts"
 import { schema } from "../schemas/node_p_blocks.ts"
-import { blockDay, blockHeaderColumns, blockRecord, columnKey, nodeBlockSlices, heightWalk, isHandlerError, nodeBlock, nodeTime, NodeTx, NodeUint, outputRow, rpc, rpcDecoded, txColumns } from "./_shared.ts"
+import { blockHeaderColumns, blockRecord, nodeBlockSlices, heightWalk } from "./_shared/heightWalk.ts"
+import { isHandlerError, rpc, rpcDecoded } from "./_shared/nodeRpc.ts"
+import { nodeBlock, NodeTx, outputRow, txColumns } from "./_shared/nodeTx.ts"
+import { nodeTime, NodeUint } from "./_shared/nodeValues.ts"
+import { blockDay, columnKey } from "./_shared/partitions.ts"
 import { withGrain } from "../src/crawl/Grain.ts"
 
 const Record = Schema.Struct({ height: Schema.String, block: nodeBlock(NodeTx) })

@@ -12,7 +12,9 @@ import { makeSlice, type Slice } from "../src/crawl/Slice.ts"
 import type { JsonRpcClient } from "../src/source/JsonRpcClient.ts"
 import { decoder } from "../src/transform/Decode.ts"
 import { schema } from "../schemas/node_transactions.ts"
-import { NodeTx, blockDay, columnKey, missedKeysSql, nodeNetwork, onNodeNetwork, orNodeMiss, outputRow, rpcObject, throwIfMiss, txColumns } from "./_shared.ts"
+import { missedKeysSql, nodeNetwork, onNodeNetwork, orNodeMiss, rpcObject, throwIfMiss } from "./_shared/nodeRpc.ts"
+import { NodeTx, outputRow, txColumns } from "./_shared/nodeTx.ts"
+import { blockDay, columnKey } from "./_shared/partitions.ts"
 import { withGrain } from "../src/crawl/Grain.ts"
 
 interface BlockOf {

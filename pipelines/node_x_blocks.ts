@@ -1,7 +1,7 @@
 /**
  * node_x_blocks — the X-chain's blocks from the node: avm.getHeight for the tip, then
  * avm.getBlockByHeight (json) for each height of the job's range (`nodeXHeights`, all history when
- * absent), walked in windows of `nodeHeightWindow` heights (heightWalk in _shared.ts: closed
+ * absent), walked in windows of `nodeHeightWindow` heights (heightWalk in _shared/heightWalk.ts: closed
  * windows are never fetched again, the open last one continues next run). One network per run:
  * the job's first, checked against the node (see nodeNetwork).
  */
@@ -11,7 +11,11 @@ import type { OutputReader } from "../src/crawl/OutputReader.ts"
 import type { JsonRpcClient } from "../src/source/JsonRpcClient.ts"
 import { decoder } from "../src/transform/Decode.ts"
 import { schema } from "../schemas/node_x_blocks.ts"
-import { blockDay, blockHeaderColumns, blockRecord, columnKey, nodeBlockSlices, heightWalk, nodeBlock, NodeUint, rpcDecoded } from "./_shared.ts"
+import { blockHeaderColumns, blockRecord, nodeBlockSlices, heightWalk } from "./_shared/heightWalk.ts"
+import { rpcDecoded } from "./_shared/nodeRpc.ts"
+import { nodeBlock } from "./_shared/nodeTx.ts"
+import { NodeUint } from "./_shared/nodeValues.ts"
+import { blockDay, columnKey } from "./_shared/partitions.ts"
 import { withGrain } from "../src/crawl/Grain.ts"
 
 const Tx = Schema.Struct({ id: Schema.String })

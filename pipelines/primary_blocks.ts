@@ -10,7 +10,9 @@ import { type WindowSpec, windowSlices } from "../src/crawl/Windows.ts"
 import type { RestClient } from "../src/source/RestClient.ts"
 import { wireDecoder } from "../src/transform/WireColumns.ts"
 import { schema } from "../schemas/primary_blocks.ts"
-import { columnKey, DAY, HOUR, latestPrimaryBlockTime, NETWORK_LAUNCH, utcDate } from "./_shared.ts"
+import { columnKey, utcDate } from "./_shared/partitions.ts"
+import { latestPrimaryBlockTime } from "./_shared/restListings.ts"
+import { DAY, HOUR, NETWORK_LAUNCH } from "./_shared/time.ts"
 import { withGrain } from "../src/crawl/Grain.ts"
 
 // every column but the Hive keys is read as its schema declares (`from`)

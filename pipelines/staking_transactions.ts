@@ -12,7 +12,10 @@ import { type WindowSpec, windowSlices } from "../src/crawl/Windows.ts"
 import type { RestClient } from "../src/source/RestClient.ts"
 import { DecimalString, IntegerLike, UnixSeconds, decoder } from "../src/transform/Decode.ts"
 import { schema } from "../schemas/staking_transactions.ts"
-import { AssetAmount, assetAmountRow, columnKey, DAY, HOUR, latestPrimaryBlockTime, NETWORK_LAUNCH, utcDate, Utxo, utxoRow } from "./_shared.ts"
+import { columnKey, utcDate } from "./_shared/partitions.ts"
+import { latestPrimaryBlockTime } from "./_shared/restListings.ts"
+import { AssetAmount, assetAmountRow, Utxo, utxoRow } from "./_shared/restUtxo.ts"
+import { DAY, HOUR, NETWORK_LAUNCH } from "./_shared/time.ts"
 import { withGrain } from "../src/crawl/Grain.ts"
 
 const opt = Schema.optional

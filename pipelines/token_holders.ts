@@ -11,7 +11,7 @@ import type { RestClient } from "../src/source/RestClient.ts"
 import { decoder } from "../src/transform/Decode.ts"
 import { uint256Values } from "../schemas/common.ts"
 import { schema } from "../schemas/token_holders.ts"
-import { columnKey } from "./_shared.ts"
+import { columnKey } from "./_shared/partitions.ts"
 
 /**
  * Seed: sortKey integer; the official document says string: both read as the exact whole number

@@ -21,7 +21,7 @@ import { makeSlice, type Slice } from "../src/crawl/Slice.ts"
 import { UnixSeconds, decoder } from "../src/transform/Decode.ts"
 import { uint256Values } from "../schemas/common.ts"
 import { schema } from "../schemas/token_transfers.ts"
-import { columnKey, utcDate } from "./_shared.ts"
+import { columnKey, utcDate } from "./_shared/partitions.ts"
 import { Amount, Erc20Token, NftToken, TransferEnds, Uint256, distinctContracts, endsRow, erc20TokenRow, latestBlock, nftTokenRow, opt } from "./_evm.ts"
 import { withGrain } from "../src/crawl/Grain.ts"
 

@@ -5,7 +5,9 @@ import { makeSlice } from "../src/crawl/Slice.ts"
 import type { JsonRpcClient } from "../src/source/JsonRpcClient.ts"
 import { decoder } from "../src/transform/Decode.ts"
 import { schema } from "../schemas/tx_fees.ts"
-import { NodeUint, nodeNetwork, rpc, singlePage, snapshotKeys } from "./_shared.ts"
+import { nodeNetwork, rpc, singlePage } from "./_shared/nodeRpc.ts"
+import { NodeUint } from "./_shared/nodeValues.ts"
+import { snapshotKeys } from "./_shared/partitions.ts"
 
 const decode = decoder(Schema.Struct({ txFee: NodeUint, createAssetTxFee: NodeUint }))
 

@@ -15,7 +15,10 @@ import { SourceError } from "../src/Errors.ts"
 import { RestClient } from "../src/source/RestClient.ts"
 import { IntegerLike, UnixSeconds, decoder } from "../src/transform/Decode.ts"
 import { schema } from "../schemas/utxos.ts"
-import { AssetAmount, columnKey, decodedUtxoColumns, distinctRecords, Utxo as PChainUtxo, utxoLifecycleColumns } from "./_shared.ts"
+import { decodedUtxoColumns } from "./_shared/nodeValues.ts"
+import { columnKey } from "./_shared/partitions.ts"
+import { distinctRecords } from "./_shared/restListings.ts"
+import { AssetAmount, Utxo as PChainUtxo, utxoLifecycleColumns } from "./_shared/restUtxo.ts"
 import { listPage } from "../src/crawl/RestListing.ts"
 
 const opt = Schema.optional

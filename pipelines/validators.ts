@@ -12,7 +12,8 @@ import { makeSlice, type Slice } from "../src/crawl/Slice.ts"
 import type { RestClient } from "../src/source/RestClient.ts"
 import { DecimalString, UnixSeconds, decoder } from "../src/transform/Decode.ts"
 import { schema } from "../schemas/validators.ts"
-import { getAllPages, snapshotKeys } from "./_shared.ts"
+import { snapshotKeys } from "./_shared/partitions.ts"
+import { getAllPages } from "./_shared/restListings.ts"
 import { datasets as nodeGroup } from "./groups/node.ts"
 
 const opt = Schema.optional

@@ -41,7 +41,7 @@ export const inputStruct = (name: string, comment: string) =>
 export const credentialStruct = (name: string, comment: string) =>
   struct(name, [hash("fx_id", "Feature extension id (X-chain credentials; null on the P-chain)"), list("signatures", str("item", "Signature"), "Signatures, 0x hex")], comment)
 
-/** The json tx columns both chains share (pipelines/_shared.ts txColumns fills them). */
+/** The json tx columns both chains share (pipelines/_shared/nodeTx.ts txColumns fills them). */
 export const txFields = [
   hash("tx_id", "Transaction id (cb58)", { nullable: false }),
   str("tx_type", "Tx type inferred from the fields the node's json carries (BaseTx, ImportTx, ExportTx, CreateAssetTx…): the json names none"),
