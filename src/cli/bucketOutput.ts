@@ -18,6 +18,7 @@ import { loadStateUrl, STATE_URL_ENV } from "../state/StateConfig.ts"
 import type { OutputStore } from "../store/OutputStore.ts"
 import { type BucketTarget, isBucketUrl, loadS3Settings, parseBucketUrl, type S3Settings, STAGING_DIR_ENV } from "../store/OutputTarget.ts"
 import { checkOutWritable, createOut } from "./outPath.ts"
+import { removeDeadWorkerCopies, workerCopyOf } from "./workerCopies.ts"
 
 export interface OpenedBucket {
   readonly target: BucketTarget
@@ -82,10 +83,10 @@ export const openBucket = (
       dir = path.resolve(where.path)
       label = where.label
     } else if (where.kind === "worker") {
-      const mine = `${loaded.workDir}.worker-${process.pid}`
+      const mine = workerCopyOf(loaded.workDir, process.pid)
       dir = yield* Effect.acquireRelease(
-        // a killed worker with this pid before us left its copy: nothing in it is trusted
-        Effect.promise(() => fs.rm(mine, { recursive: true, force: true }).then(() => mine)),
+        // killed workers left their copies (ours too, if one had this pid): nothing in them is trusted
+        Effect.promise(() => removeDeadWorkerCopies(loaded.workDir).then(() => fs.rm(mine, { recursive: true, force: true })).then(() => mine)),
         (d) => Effect.promise(() => fs.rm(d, { recursive: true, force: true }))
       )
     } else if (where.kind === "private") {
