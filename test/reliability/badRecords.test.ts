@@ -13,9 +13,8 @@ import type { RunReport } from "../../src/Runner.ts"
 import { fetchAll, query } from "../support/spine.ts"
 import { campaignJob, tempDir } from "./campaign.ts"
 import { readCheckpoints } from "./compare.ts"
-import { type Proxy, forward, pageCounter, runInProcess, startProxy } from "./support.ts"
+import { DELEGATORS, type Proxy, forward, pageCounter, runInProcess, startProxy } from "./support.ts"
 
-const DELEGATORS = "/v1/networks/mainnet/delegators"
 const NOT_JSON = "<html><body><h1>502 Bad Gateway</h1></body></html>"
 
 type Rec = Record<string, unknown>

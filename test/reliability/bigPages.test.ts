@@ -13,9 +13,8 @@ import { type RunningEmulator, startEmulator } from "../../src/emulator/index.ts
 import type { RunReport } from "../../src/Runner.ts"
 import { fetchAll, query } from "../support/spine.ts"
 import { campaignJob, tempDir } from "./campaign.ts"
-import { type Proxy, type ProxyDecision, forward, runInProcess, startProxy } from "./support.ts"
+import { DELEGATORS, type Proxy, type ProxyDecision, forward, runInProcess, startProxy } from "./support.ts"
 
-const DELEGATORS = "/v1/networks/mainnet/delegators"
 const PAD = "x".repeat(400_000)
 
 // built once per upstream text and warmed before the runs: building 40 MB under a status line

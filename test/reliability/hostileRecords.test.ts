@@ -19,9 +19,8 @@ import { type RunningEmulator, startEmulator } from "../../src/emulator/index.ts
 import type { RunReport } from "../../src/Runner.ts"
 import { fetchAll, query } from "../support/spine.ts"
 import { campaignJob, tempDir } from "./campaign.ts"
-import { type Proxy, forward, pageCounter, runInProcess, startProxy } from "./support.ts"
+import { DELEGATORS, type Proxy, forward, pageCounter, runInProcess, startProxy } from "./support.ts"
 
-const DELEGATORS = "/v1/networks/mainnet/delegators"
 const BLOCKS = "/v1/networks/mainnet/blockchains/p-chain/blocks"
 const DEPTH = 100_000
 /** Stands for the invalid bytes in the text until the bytes are rewritten. */

@@ -11,9 +11,8 @@ import type { RunReport } from "../../src/Runner.ts"
 import { fetchAll, query } from "../support/spine.ts"
 import { campaignJob, tempDir } from "./campaign.ts"
 import { readCheckpoints } from "./compare.ts"
-import { type Proxy, forward, pageCounter, runInProcess, startProxy } from "./support.ts"
+import { DELEGATORS, type Proxy, forward, pageCounter, runInProcess, startProxy } from "./support.ts"
 
-const DELEGATORS = "/v1/networks/mainnet/delegators"
 type Rec = Record<string, unknown>
 
 describe("a listing whose page token sends it back to an earlier page", () => {
