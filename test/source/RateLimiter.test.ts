@@ -3,12 +3,9 @@ import { Effect } from "effect"
 import { JsonRpcClient } from "../../src/source/JsonRpcClient.ts"
 import { RestClient } from "../../src/source/RestClient.ts"
 import { SourceStats } from "../../src/source/SourceStats.ts"
+import { busiestWindow } from "../support/keyWindows.ts"
 import { json, sleep, startFakeServer } from "./support/fakeServer.ts"
 import { testSource } from "./support/settings.ts"
-
-/** Most timestamps falling in any window of `ms` starting at one of them. */
-const busiestWindow = (times: ReadonlyArray<number>, ms: number) =>
-  Math.max(...times.map((t) => times.filter((o) => o >= t && o < t + ms).length))
 
 describe("RateLimiter", () => {
   it.scopedLive("given many concurrent callers, when they share a host, then in-flight and rate stay within the limits", () =>
