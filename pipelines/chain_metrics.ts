@@ -8,14 +8,13 @@
  * (the end of its last bucket), closed months stop being re-fetched with no change of slice ids;
  * until then closed months are re-fetched too, and the job's window bounds that cost.
  */
-import { Schema } from "effect"
 import type { Backfill, DatasetDef, Listing, Row } from "../src/crawl/Dataset.ts"
 import { restListing } from "../src/crawl/RestListing.ts"
 import { keepWithin } from "../src/crawl/WindowListing.ts"
 import { makeSlice, type Slice } from "../src/crawl/Slice.ts"
 import type { Job } from "../src/Job.ts"
 import type { RestClient } from "../src/source/RestClient.ts"
-import { UnixSeconds, decoder, NumberLike } from "../src/transform/Decode.ts"
+import { wireDecoder } from "../src/transform/WireColumns.ts"
 import { schema } from "../schemas/chain_metrics.ts"
 import { columnKey } from "./_shared/partitions.ts"
 import { NETWORK_LAUNCH } from "./_shared/time.ts"
@@ -161,7 +160,8 @@ const monthListing = (pageSize: number): Listing<RestClient> =>
     }
   )
 
-const decodePoint = decoder(Schema.Struct({ value: NumberLike, timestamp: UnixSeconds }))
+// both point columns are read as the schema declares (`from`); the rest are slice keys
+const wire = wireDecoder(schema)
 
 /** The dataset at a given page size: the route's maximum in the registry, smaller in paging tests. */
 export const chainMetricsDataset = (pageSize = 2160): DatasetDef<RestClient> => ({
@@ -181,16 +181,8 @@ export const chainMetricsDataset = (pageSize = 2160): DatasetDef<RestClient> => 
   backfill: "fixed",
   listing: monthListing(pageSize),
   rerun: "replace",
-  toRow: (raw, slice): Row => {
-    const p = decodePoint(raw)
-    return {
-      chain_id: param(slice, "chain_id"),
-      metric: param(slice, "metric"),
-      time_interval: param(slice, "time_interval"),
-      period_start: p.timestamp,
-      value: p.value
-    }
-  }
+  toRow: (raw, slice): Row =>
+    wire(raw, { chain_id: param(slice, "chain_id"), metric: param(slice, "metric"), time_interval: param(slice, "time_interval") })
 })
 
 export const dataset = chainMetricsDataset()

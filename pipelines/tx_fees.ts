@@ -1,15 +1,15 @@
 /** tx_fees — avm.getTxFee, one snapshot per run day on the node's network (see nodeNetwork). */
-import { Effect, Schema } from "effect"
+import { Effect } from "effect"
 import type { DatasetDef } from "../src/crawl/Dataset.ts"
 import { makeSlice } from "../src/crawl/Slice.ts"
 import type { JsonRpcClient } from "../src/source/JsonRpcClient.ts"
-import { decoder } from "../src/transform/Decode.ts"
+import { wireDecoder } from "../src/transform/WireColumns.ts"
 import { schema } from "../schemas/tx_fees.ts"
 import { nodeNetwork, rpc, singlePage } from "./_shared/nodeRpc.ts"
-import { NodeUint } from "./_shared/nodeValues.ts"
 import { snapshotKeys } from "./_shared/partitions.ts"
 
-const decode = decoder(Schema.Struct({ txFee: NodeUint, createAssetTxFee: NodeUint }))
+// both fees are read as the schema declares (`from`); network and snapshot_date are slice keys
+const wire = wireDecoder(schema)
 
 export const dataset: DatasetDef<JsonRpcClient> = {
   name: "tx_fees",
@@ -19,8 +19,5 @@ export const dataset: DatasetDef<JsonRpcClient> = {
   key: ["network"],
   slices: (job, { runDate }) => [makeSlice("tx_fees", { network: nodeNetwork(job), snapshot_date: runDate })],
   listing: singlePage(() => Effect.map(rpc("X", "avm.getTxFee"), (r) => [r])),
-  toRow: (raw, slice) => {
-    const f = decode(raw)
-    return { network: slice.params["network"], snapshot_date: slice.params["snapshot_date"], tx_fee: f.txFee, create_asset_tx_fee: f.createAssetTxFee }
-  }
+  toRow: (raw, slice) => wire(raw, { network: slice.params["network"], snapshot_date: slice.params["snapshot_date"] })
 }

@@ -8,7 +8,7 @@
  * - NFT metadata, read rarely and never joined on, stays one struct.
  */
 import type * as arrow from "apache-arrow"
-import { address, amount, hash, int32, str, struct, ts } from "./common.ts"
+import { address, amount, type FieldOptions, hash, int32, str, struct, ts } from "./common.ts"
 
 /** The five columns of one party of a transfer or transaction. */
 export const party = (role: "from" | "to", who: string): ReadonlyArray<arrow.Field> => [
@@ -81,15 +81,23 @@ export const nftToken = (): ReadonlyArray<arrow.Field> => [...tokenIdentity(), .
 /** Any token of a transfer (route 6 lists one contract, whichever its standard): the union, NULL where it does not apply. */
 export const anyToken = (): ReadonlyArray<arrow.Field> => [...tokenIdentity(), ...erc20Details(), ...nftDetails()]
 
-/** A chain's native token (networkToken, nativeTokenBalance), flattened as network_token_*; add the description where it is sent. */
-export const networkToken = (): ReadonlyArray<arrow.Field> => [
-  str("network_token_name", "Native token name"),
-  str("network_token_symbol", "Native token symbol"),
-  int32("network_token_decimals", "Native token decimals"),
-  str("network_token_logo_uri", "Native token logo URI")
+/** The `from` options of a field `key` of the object at `from`; none when the dataset maps it in code. */
+const at = (from: string | undefined, key: string, optional = false): FieldOptions | undefined =>
+  from === undefined ? undefined : { from: `${from}.${key}`, ...(optional ? { optional } : {}) }
+
+/**
+ * A chain's native token (networkToken, nativeTokenBalance), flattened as network_token_*; add the
+ * description where it is sent. `from`: the record's object holding it, for a dataset whose
+ * columns are read `from` the record (logo and description may be left out, the rest may not).
+ */
+export const networkToken = (from?: string): ReadonlyArray<arrow.Field> => [
+  str("network_token_name", "Native token name", at(from, "name")),
+  str("network_token_symbol", "Native token symbol", at(from, "symbol")),
+  int32("network_token_decimals", "Native token decimals", at(from, "decimals")),
+  str("network_token_logo_uri", "Native token logo URI", at(from, "logoUri", true))
 ]
 
-export const networkTokenDescription = () => str("network_token_description", "Native token description")
+export const networkTokenDescription = (from?: string) => str("network_token_description", "Native token description", at(from, "description", true))
 
 /** What every table cut from a transaction detail repeats of its transaction, to join and partition on. */
 export const txFields = (): ReadonlyArray<arrow.Field> => [

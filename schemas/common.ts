@@ -72,9 +72,10 @@ export interface FieldOptions {
   readonly optional?: boolean
   /**
    * With `from`, `amount` and `int64` only: how the service spells the number when it is not the
-   * column's usual spelling (`amount`: a decimal string, `int64`: a JSON integer).
+   * column's usual spelling (`amount`: a decimal string, `int64`: a JSON integer);
+   * `"decimal-string-or-integer"` takes either (the node's uint64s: strings, small ones integers).
    */
-  readonly wire?: "decimal-string" | "integer"
+  readonly wire?: "decimal-string" | "integer" | "decimal-string-or-integer"
 }
 
 /** Metadata keys of a column read straight from the record (`from`, `optional`: see Wire). */

@@ -1,6 +1,6 @@
 /** Values as the node writes them: uint64 quantities, times, owners, decoded UTXO bytes. */
 import { Schema } from "effect"
-import { DecimalString, IntegerLike } from "../../src/transform/Decode.ts"
+import { DecimalStringOrInteger } from "../../src/transform/Decode.ts"
 import type { DecodedUtxo } from "../../src/decode/utxo.ts"
 
 const opt = Schema.optional
@@ -9,7 +9,7 @@ const opt = Schema.optional
 // (threshold, denomination) sometimes come as JSON numbers; both decode to exact integers
 
 /** A uint64 as a decimal string or a JSON integer, to bigint. */
-export const NodeUint = Schema.Union(DecimalString, IntegerLike)
+export const NodeUint = DecimalStringOrInteger
 
 /** A small integer (threshold, output index, denomination) as a JSON number or a decimal string. */
 export const NodeInt = Schema.Union(Schema.Number.pipe(Schema.int()), Schema.NumberFromString.pipe(Schema.int()))

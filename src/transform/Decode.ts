@@ -80,6 +80,12 @@ export const IntegerLike = withCompiled(
   (u) => (typeof u === "bigint" ? u : Number.isSafeInteger(u) ? BigInt(u as number) : FAIL)
 )
 
+/**
+ * A uint64 as the node writes it: a decimal string, though small ones sometimes come as JSON
+ * integers (or the lossless parser's bigint); all decode to the exact integer.
+ */
+export const DecimalStringOrInteger = Schema.Union(DecimalString, IntegerLike)
+
 /** Unix seconds → Date, rejecting values outside what a `ts` column holds (year 2000–2200, schemas/common.ts). */
 const FIRST_SECOND = FIRST_INSTANT_MS / 1000
 const LAST_SECOND = LAST_INSTANT_MS / 1000

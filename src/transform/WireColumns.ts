@@ -6,14 +6,15 @@
  * The wire type follows the column's type, with the spellings the services use: a decimal string
  * for DECIMAL (amounts, heights: never a JS number), an integer or the lossless parser's bigint for
  * BIGINT, Unix seconds for TIMESTAMPTZ; a column whose service spells it the other way says so
- * (`wire: "integer"`: a P-chain block's accrued L1 fees are a JSON integer, its supply a string). Ranges are not checked here: ColumnRange checks every row
+ * (`wire: "integer"`: a P-chain block's accrued L1 fees are a JSON integer, its supply a string;
+ * `wire: "decimal-string-or-integer"`: the node's uint64s, a string unless small). Ranges are not checked here: ColumnRange checks every row
  * against its columns, naming the column. The struct is decoded by `decoder`, so the compiled fast
  * path, Effect's reject reasons and the unknown-field count are the same as for a hand-written one.
  */
 import * as arrow from "apache-arrow"
 import { Schema } from "effect"
 import { FROM_KEY, OPTIONAL_KEY, WIRE_KEY } from "../../schemas/common.ts"
-import { DecimalString, IntegerLike, NumberLike, UnixSeconds, decoder } from "./Decode.ts"
+import { DecimalString, DecimalStringOrInteger, IntegerLike, NumberLike, UnixSeconds, decoder } from "./Decode.ts"
 
 type AnySchema = Schema.Schema<any, any, never>
 
@@ -23,7 +24,8 @@ const wireType = (type: arrow.DataType, column: string, spelling: string | undef
     if (!numeric) throw new Error(`column ${column}: \`wire\` applies to amount and int64 columns, not ${type}`)
     if (spelling === "integer") return IntegerLike
     if (spelling === "decimal-string") return DecimalString
-    throw new Error(`column ${column}: wire "${spelling}" is neither "decimal-string" nor "integer"`)
+    if (spelling === "decimal-string-or-integer") return DecimalStringOrInteger
+    throw new Error(`column ${column}: wire "${spelling}" is none of "decimal-string", "integer", "decimal-string-or-integer"`)
   }
   if (arrow.DataType.isDecimal(type)) return DecimalString
   if (arrow.DataType.isTimestamp(type)) return UnixSeconds

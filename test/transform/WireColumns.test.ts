@@ -64,4 +64,13 @@ describe("columns read `from` the record", () => {
     expect(() => fees({ fees: "5" })).toThrow(RecordError)
     expect(() => wireDecoder(defineSchema([str("s", "S", { from: "s", wire: "integer" })], "t"))).toThrow(/column s: `wire` applies to amount and int64 columns/)
   })
+
+  it("given a node uint64 (wire: decimal-string-or-integer), when decoded, then a decimal string, a JSON integer and a bigint are exact and a fraction is refused", () => {
+    const supply = wireDecoder(defineSchema([amount("supply", "Supply", { from: "supply", wire: "decimal-string-or-integer" }), int64("height", "Height", { from: "height", optional: true, wire: "decimal-string-or-integer" })], "t"))
+    expect(supply({ supply: "720000000000000000", height: "12" })).toEqual({ supply: 720000000000000000n, height: 12n })
+    expect(supply({ supply: 5, height: 2n ** 70n })).toEqual({ supply: 5n, height: 2n ** 70n })
+    expect(supply({ supply: "5" })).toEqual({ supply: 5n, height: null })
+    expect(() => supply({ supply: 1.5 })).toThrow(/supply/)
+    expect(() => supply({ supply: "0x10" })).toThrow(RecordError)
+  })
 })
