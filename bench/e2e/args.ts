@@ -31,7 +31,8 @@ npm run bench -- --writers [--rows N] [--repeat N]   the Parquet writer bench (a
 npm run bench -- --planning-only [--years N]          the planning bench alone
 npm run bench -- --startup                            the CLI's start-up CPU alone
 npm run bench -- --file-cost [--repeat N]             CPU of one more file in the sink
-npm run bench -- --http [--requests N] [--repeat N]   CPU of one request: chainetl's client, @effect/platform's, fetch`
+npm run bench -- --http [--requests N] [--repeat N]   CPU of one request: chainetl's client, @effect/platform's, fetch
+npm run bench -- --committed-keys [--rows N]          memory of a restart's committed keys: texts vs digests (default 1M)`
 
 const value = (argv: ReadonlyArray<string>, name: string): string | undefined => {
   const i = argv.indexOf(`--${name}`)
