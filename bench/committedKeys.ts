@@ -6,11 +6,13 @@
  * the child's peak RSS (DuckDB's reading included).
  */
 import { DuckDBInstance } from "@duckdb/node-api"
+import { Effect } from "effect"
 import { execFileSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
+import type { SinkError } from "../src/Errors.ts"
 
 const MB = 2 ** 20
 
@@ -24,7 +26,6 @@ interface Measured {
 
 /** In the child: read the keys in one form and measure. */
 const child = async (out: string, form: "read" | "digests", modulePath: string): Promise<void> => {
-  const { Effect } = await import("effect")
   const { CommittedKeys } = (await import(modulePath)) as typeof import("../src/crawl/CommittedKeys.ts")
   const gc = (globalThis as { gc?: () => void }).gc
   if (gc === undefined) throw new Error("run with --expose-gc")
@@ -35,9 +36,9 @@ const child = async (out: string, form: "read" | "digests", modulePath: string):
   }
   const before = held()
   const keys = await Effect.runPromise(
-    Effect.flatMap(CommittedKeys, (k) => (form === "read" ? k.read("txs", "w1", ["tx_hash"]) : k.digests("txs", "w1", ["tx_hash"], 1))).pipe(
-      Effect.provide(CommittedKeys.layer(out))
-    )
+    Effect.flatMap(CommittedKeys, (k): Effect.Effect<{ readonly size: number }, SinkError> =>
+      form === "read" ? k.read("txs", "w1", ["tx_hash"]) : k.digests("txs", "w1", ["tx_hash"], 1)
+    ).pipe(Effect.provide(CommittedKeys.layer(out)))
   )
   const retained = held() - before
   const result: Measured = { form, keys: keys.size, retainedBytes: retained, peakRssBytes: process.resourceUsage().maxRSS * 1024 }
