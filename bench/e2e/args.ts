@@ -14,6 +14,8 @@ export interface E2eArgs {
   readonly resultsFile: string
   readonly cpuProf: boolean
   readonly rateLimit: number
+  /** `incremental.<dataset>.window` of the windowed datasets' job (default 90d). */
+  readonly window?: string
 }
 
 export const USAGE = `npm run bench [-- flags]      end-to-end: chainetl vs the references on replayed emulator pages
@@ -24,6 +26,8 @@ export const USAGE = `npm run bench [-- flags]      end-to-end: chainetl vs the 
   --part-rows N             chainetl --part-rows (default 25000, its own default)
   --rate-limit R            CHAINETL_RATE_LIMIT for chainetl (default 100000: no limiter, like the references)
   --seed N                  emulator seed (default 1)
+  --window D                chainetl's window for staking_transactions and primary_blocks (default 90d; others
+                            than 90d ask for pages not recorded yet: the warm-up run records them)
   --cpu-prof                one more chainetl run per case under node --cpu-prof, top self time printed
   --cache-dir DIR           recordings, kept across runs (default bench/.cache)
   --results FILE            default bench/results.json
@@ -72,6 +76,7 @@ export const parseE2eArgs = (argv: ReadonlyArray<string>): E2eArgs => {
     cacheDir: path.resolve(value(argv, "cache-dir") ?? path.join(REPO, "bench", ".cache")),
     resultsFile: path.resolve(value(argv, "results") ?? path.join(REPO, "bench", "results.json")),
     cpuProf: argv.includes("--cpu-prof"),
-    rateLimit: positiveInt(argv, "rate-limit", 100_000)
+    rateLimit: positiveInt(argv, "rate-limit", 100_000),
+    ...(value(argv, "window") === undefined ? {} : { window: value(argv, "window")! })
   }
 }
