@@ -12,6 +12,7 @@ import * as path from "node:path"
 interface ReportSlice {
   readonly slice: string
   readonly status: string
+  readonly error?: string
   readonly pages: number
   readonly rows: number
   readonly rejects: number
@@ -79,4 +80,17 @@ export const readRunReport = (out: string): { readonly slices: ReadonlyArray<Rep
   const files = fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.endsWith(".json")) : []
   if (files.length !== 1) throw new RunReportMissing(`expected one run report in ${dir}, found ${files.length}`)
   return JSON.parse(fs.readFileSync(path.join(dir, files[0]!), "utf8")) as { slices: ReadonlyArray<ReportSlice> }
+}
+
+/** The first failed slices of the run report under `out`, with why (none if there is no report). */
+export const failedSlices = (out: string, most = 3): string[] => {
+  try {
+    return readRunReport(out)
+      .slices.filter((s) => s.status === "failed")
+      .slice(0, most)
+      .map((s) => `  ${s.slice}: ${s.error ?? "failed"}`)
+  } catch (e) {
+    if (e instanceof RunReportMissing) return []
+    throw e
+  }
 }

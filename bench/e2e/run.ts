@@ -14,7 +14,7 @@ import { type BenchDataset, type BenchSize, scaleFor } from "./datasets.ts"
 import { measureChild } from "./measure.ts"
 import type { E2eArgs } from "./args.ts"
 import { type MethodName, methodRun, REPO, type RunContext } from "./methods.ts"
-import { listingRequests, readRunReport } from "./listings.ts"
+import { failedSlices, listingRequests, readRunReport } from "./listings.ts"
 import { outputStats } from "./outputs.ts"
 import { startProxy, type ReplayProxy } from "./proxy.ts"
 import { type CaseResult, mediansOf, ratiosOf, type RunResult } from "./report.ts"
@@ -69,7 +69,8 @@ const runOnce = async (method: MethodName, ctx: Omit<RunContext, "workDir">, pro
     proxy.reset()
     const m = await measureChild(run.argv, run.env, REPO)
     const out = await outputStats(run.outputDir)
-    const error = m.exitCode === 0 ? undefined : m.stderrTail.split("\n").slice(-5).join("\n")
+    // the run report goes with the work folder: a failed chainetl run's reasons are kept here
+    const error = m.exitCode === 0 ? undefined : [m.stderrTail.split("\n").slice(-5).join("\n"), ...(run.runReportOut === undefined ? [] : failedSlices(run.runReportOut))].join("\n")
     const listings =
       run.runReportOut === undefined || m.exitCode !== 0
         ? undefined
