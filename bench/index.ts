@@ -3,7 +3,7 @@
  * bench and the planning bench stay reachable: `-- --writers [--rows N --repeat N]` runs both,
  * `-- --planning-only` the planning one, `-- --startup` the CLI's start-up CPU alone, `-- --file-cost` and `-- --http` the cost of one
  * more file and of one request (it also ends
- * the default run). None asserts timings, which depend on the machine.
+ * the default run), `-- --committed-keys [--rows N]` the memory of a restart's committed keys. None asserts timings, which depend on the machine.
  */
 import { USAGE } from "./e2e/args.ts"
 import { runE2eBench } from "./e2e/main.ts"
@@ -12,6 +12,7 @@ import { runPlanning } from "./planning.ts"
 import { runStartup } from "./startup.ts"
 import { runFileCost } from "./fileCost.ts"
 import { runHttpCost } from "./httpCost.ts"
+import { committedKeysBench } from "./committedKeys.ts"
 
 const args = process.argv.slice(2)
 if (args.includes("--help")) {
@@ -25,6 +26,10 @@ if (args.includes("--help")) {
 } else if (args.includes("--http")) {
   // what one request costs the client (bench/httpCost.ts)
   await runHttpCost(args)
+} else if (args.includes("--committed-keys")) {
+  // the memory of a restarting slice's committed keys, as texts and as digests (bench/committedKeys.ts)
+  const i = args.indexOf("--rows")
+  await committedKeysBench(i < 0 ? 1_000_000 : Number(args[i + 1]))
 } else if (args.includes("--planning-only")) {
   runPlanning(args)
 } else if (args.includes("--writers")) {

@@ -14,6 +14,8 @@ export interface E2eArgs {
   readonly resultsFile: string
   readonly cpuProf: boolean
   readonly rateLimit: number
+  /** `incremental.<dataset>.window` of the windowed datasets' job (default 90d). */
+  readonly window?: string
 }
 
 export const USAGE = `npm run bench [-- flags]      end-to-end: chainetl vs the references on replayed emulator pages
@@ -24,6 +26,8 @@ export const USAGE = `npm run bench [-- flags]      end-to-end: chainetl vs the 
   --part-rows N             chainetl --part-rows (default 25000, its own default)
   --rate-limit R            CHAINETL_RATE_LIMIT for chainetl (default 100000: no limiter, like the references)
   --seed N                  emulator seed (default 1)
+  --window D                chainetl's window for staking_transactions and primary_blocks (default 90d; others
+                            than 90d ask for pages not recorded yet: the warm-up run records them)
   --cpu-prof                one more chainetl run per case under node --cpu-prof, top self time printed
   --cache-dir DIR           recordings, kept across runs (default bench/.cache)
   --results FILE            default bench/results.json
@@ -31,7 +35,8 @@ npm run bench -- --writers [--rows N] [--repeat N]   the Parquet writer bench (a
 npm run bench -- --planning-only [--years N]          the planning bench alone
 npm run bench -- --startup                            the CLI's start-up CPU alone
 npm run bench -- --file-cost [--repeat N]             CPU of one more file in the sink
-npm run bench -- --http [--requests N] [--repeat N]   CPU of one request: chainetl's client, @effect/platform's, fetch`
+npm run bench -- --http [--requests N] [--repeat N]   CPU of one request: chainetl's client, @effect/platform's, fetch
+npm run bench -- --committed-keys [--rows N]          memory of a restart's committed keys: texts vs digests (default 1M)`
 
 const value = (argv: ReadonlyArray<string>, name: string): string | undefined => {
   const i = argv.indexOf(`--${name}`)
@@ -71,6 +76,7 @@ export const parseE2eArgs = (argv: ReadonlyArray<string>): E2eArgs => {
     cacheDir: path.resolve(value(argv, "cache-dir") ?? path.join(REPO, "bench", ".cache")),
     resultsFile: path.resolve(value(argv, "results") ?? path.join(REPO, "bench", "results.json")),
     cpuProf: argv.includes("--cpu-prof"),
-    rateLimit: positiveInt(argv, "rate-limit", 100_000)
+    rateLimit: positiveInt(argv, "rate-limit", 100_000),
+    ...(value(argv, "window") === undefined ? {} : { window: value(argv, "window")! })
   }
 }

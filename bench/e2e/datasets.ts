@@ -22,8 +22,8 @@ export interface BenchDataset {
   /** The route's maximum page size (seed: Limits), what every method asks for. */
   readonly pageSize: number
   readonly listings: ReadonlyArray<Listing>
-  /** Job file for chainetl; `since` is the UTC day of the oldest record. */
-  readonly job: (since: string) => Record<string, unknown>
+  /** Job file for chainetl; `since` is the UTC day of the oldest record, `window` (windowed only) overrides the windows' size. */
+  readonly job: (since: string, window?: string) => Record<string, unknown>
   /** Time-windowed datasets are crawled with `chainetl backfill` over [since, to) instead of `run`,
    * whose range ends at the wall clock, which the emulated network's frozen clock is not. */
   readonly windowed: boolean
@@ -74,7 +74,7 @@ export const benchDatasets: ReadonlyArray<BenchDataset> = [
       items: "transactions",
       context: { network }
     })),
-    job: (since) => ({ networks: [...NETWORKS], incremental: { staking_transactions: { since, window: SPARSE_WINDOW } } }),
+    job: (since, window) => ({ networks: [...NETWORKS], incremental: { staking_transactions: { since, window: window ?? SPARSE_WINDOW } } }),
     windowed: true,
     partitionBy: ["network", "date"],
     // records differ by tx type down to their nested UTXOs (rewardType, …): the default sample of
@@ -95,7 +95,7 @@ export const benchDatasets: ReadonlyArray<BenchDataset> = [
         context: { network, blockchain }
       }))
     ),
-    job: (since) => ({ networks: [...NETWORKS], primaryBlockchains: [...PRIMARY_CHAINS], incremental: { primary_blocks: { since, window: SPARSE_WINDOW } } }),
+    job: (since, window) => ({ networks: [...NETWORKS], primaryBlockchains: [...PRIMARY_CHAINS], incremental: { primary_blocks: { since, window: window ?? SPARSE_WINDOW } } }),
     windowed: true,
     partitionBy: ["network", "blockchain", "date"],
     readJson: "",

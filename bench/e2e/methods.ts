@@ -37,6 +37,8 @@ export interface MethodRun {
   readonly env: Readonly<Record<string, string>>
   /** Where its Parquet files land. */
   readonly outputDir: string
+  /** chainetl's --out, where its run report lands. */
+  readonly runReportOut?: string
 }
 
 const reference = (script: string, ctx: RunContext): MethodRun => {
@@ -74,7 +76,8 @@ const chainetl = (ctx: RunContext): MethodRun => {
       CHAINETL_RATE_LIMIT: String(ctx.rateLimit),
       CHAINETL_LOG_LEVEL: "info"
     },
-    outputDir: path.join(out, ds)
+    outputDir: path.join(out, ds),
+    runReportOut: out
   }
 }
 

@@ -1,6 +1,7 @@
 /** Medians per method, the ratios the issue's targets are stated in, the table and results.json. */
 import * as fs from "node:fs"
 import * as os from "node:os"
+import type { ListingRequests } from "./listings.ts"
 import type { MethodName } from "./methods.ts"
 import { median } from "./outputs.ts"
 
@@ -23,9 +24,11 @@ export interface RunResult {
   readonly rowsPerSecond: number
   readonly rowsPerCpuSecond: number
   readonly load: number
+  /** chainetl's requests against the minimum over the listings it crawled (from its run report). */
+  readonly listings?: ListingRequests
 }
 
-export type MethodMedians = Omit<RunResult, "method" | "repeat" | "exitCode" | "error">
+export type MethodMedians = Omit<RunResult, "method" | "repeat" | "exitCode" | "error" | "listings">
 
 export interface CaseResult {
   readonly dataset: string
@@ -36,8 +39,14 @@ export interface CaseResult {
   /** Records served by the listings (counted when the pages were saved). */
   readonly rows: number
   readonly listings: number
-  /** Σ over listings of ⌈rows / page size⌉ (at least 1 each). */
+  /** Σ over the references' listings of ⌈rows / page size⌉ (at least 1 each). */
   readonly minRequests: number
+  /**
+   * chainetl's own minimum: Σ over the listings it crawled (its windows) of ⌈rows / page size⌉,
+   * and its requests beyond that, retries excluded; from its first measured run (a replay asks
+   * the same every time).
+   */
+  readonly chainetlListings?: ListingRequests
   readonly since: string
   readonly to: string
   readonly medians: Partial<Record<MethodName, MethodMedians>>
@@ -88,7 +97,11 @@ export const formatTable = (cases: ReadonlyArray<CaseResult>): string => {
         m.cpuSeconds.toFixed(2),
         m.wallSeconds.toFixed(2),
         (m.peakRssBytes / 2 ** 20).toFixed(0),
-        method === "duckdb-only" ? "0 (saved pages)" : `${int(m.requests)} (${int(c.minRequests)})`,
+        method === "duckdb-only"
+          ? "0 (saved pages)"
+          : method === "chainetl" && c.chainetlListings !== undefined
+            ? `${int(m.requests)} (${int(c.minRequests)}; own ${int(c.chainetlListings.minRequests)})`
+            : `${int(m.requests)} (${int(c.minRequests)})`,
         int(m.files),
         (m.medianFileBytes / 1024).toFixed(1)
       ])
@@ -104,7 +117,19 @@ export const formatTable = (cases: ReadonlyArray<CaseResult>): string => {
         .join("; ") +
       (c.rowsEqual ? "" : "  [ROW COUNTS DIFFER]")
   )
-  return [row(header), row(widths.map((w) => "-".repeat(w))), ...lines.map(row), "", ...ratios].join("\n")
+  const requests = cases.flatMap((c) => (c.chainetlListings === undefined ? [] : [`${c.dataset} ${c.size}: ${formatListingRequests(c)}`]))
+  return [row(header), row(widths.map((w) => "-".repeat(w))), ...lines.map(row), "", ...ratios, ...(requests.length > 0 ? ["", ...requests] : [])].join("\n")
+}
+
+/** chainetl's requests against its own listings' minimum and the references'. */
+export const formatListingRequests = (c: CaseResult): string => {
+  const l = c.chainetlListings!
+  const over = l.overMinimum.slice(0, 3).map((o) => `${o.slice} ${o.requests} for ${o.records} records`)
+  return (
+    `chainetl ${int(l.requests)} requests to ${int(l.listings)} listings (retries excluded, ${int(l.retries)} retries; ${int(l.outsideListings)} outside listings), ` +
+    `their minimum ${int(l.minRequests)}: ${l.beyondMin === 0 ? "none beyond it" : `${int(l.beyondMin)} beyond it (${[...over, ...(l.overMinimum.length > 3 ? ["…"] : [])].join(", ")})`}; ` +
+    `the references' ${int(c.minRequests)} over ${int(c.listings)} listings`
+  )
 }
 
 export const writeResults = (file: string, settings: Record<string, unknown>, cases: ReadonlyArray<CaseResult>): void => {

@@ -14,6 +14,7 @@ import { type BenchDataset, type BenchSize, scaleFor } from "./datasets.ts"
 import { measureChild } from "./measure.ts"
 import type { E2eArgs } from "./args.ts"
 import { type MethodName, methodRun, REPO, type RunContext } from "./methods.ts"
+import { failedSlices, listingRequests, readRunReport } from "./listings.ts"
 import { outputStats } from "./outputs.ts"
 import { startProxy, type ReplayProxy } from "./proxy.ts"
 import { type CaseResult, mediansOf, ratiosOf, type RunResult } from "./report.ts"
@@ -68,7 +69,12 @@ const runOnce = async (method: MethodName, ctx: Omit<RunContext, "workDir">, pro
     proxy.reset()
     const m = await measureChild(run.argv, run.env, REPO)
     const out = await outputStats(run.outputDir)
-    const error = m.exitCode === 0 ? undefined : m.stderrTail.split("\n").slice(-5).join("\n")
+    // the run report goes with the work folder: a failed chainetl run's reasons are kept here
+    const error = m.exitCode === 0 ? undefined : [m.stderrTail.split("\n").slice(-5).join("\n"), ...(run.runReportOut === undefined ? [] : failedSlices(run.runReportOut))].join("\n")
+    const listings =
+      run.runReportOut === undefined || m.exitCode !== 0
+        ? undefined
+        : listingRequests(readRunReport(run.runReportOut).slices, ctx.dataset.pageSize, proxy.counters.requests)
     return {
       method,
       repeat,
@@ -82,7 +88,8 @@ const runOnce = async (method: MethodName, ctx: Omit<RunContext, "workDir">, pro
       misses: proxy.counters.misses,
       rowsPerSecond: out.rows / m.wallSeconds,
       rowsPerCpuSecond: out.rows / m.cpuSeconds,
-      load: os.loadavg()[0]!
+      load: os.loadavg()[0]!,
+      ...(listings === undefined ? {} : { listings })
     }
   } finally {
     fs.rmSync(workDir, { recursive: true, force: true })
@@ -127,7 +134,7 @@ export const runCase = async (o: E2eOptions, dataset: BenchDataset, size: BenchS
     const prep = await prepare(dataset, dir, proxy, o.seed)
     const rows = prep.rowsPerListing.reduce((a, b) => a + b, 0)
     const jobFile = path.join(dir, "job.json")
-    fs.writeFileSync(jobFile, JSON.stringify(dataset.job(prep.since), null, 2))
+    fs.writeFileSync(jobFile, JSON.stringify(dataset.job(prep.since, o.window), null, 2))
     const ctx: Omit<RunContext, "workDir"> = {
       dataset,
       proxyUrl: proxy.url,
@@ -138,7 +145,7 @@ export const runCase = async (o: E2eOptions, dataset: BenchDataset, size: BenchS
       partRows: o.partRows,
       rateLimit: o.rateLimit
     }
-    o.log(`${dataset.name} ${size.label} (scale ${scale}, ${rows.toLocaleString("en-US")} rows in ${dataset.listings.length} listings, ${prep.since}..${prep.to})`)
+    o.log(`${dataset.name} ${size.label} (scale ${scale}, ${rows.toLocaleString("en-US")} rows in ${dataset.listings.length} listings, ${prep.since}..${prep.to}${dataset.windowed && o.window !== undefined ? `, chainetl's windows ${o.window}` : ""})`)
     // an unmeasured chainetl run records what it asks beyond the references' pages (its windows)
     // and warms the caches every later run finds warm (tsx's transforms, the page cache)
     if (o.methods.includes("chainetl")) {
@@ -160,6 +167,7 @@ export const runCase = async (o: E2eOptions, dataset: BenchDataset, size: BenchS
       const med = mediansOf(runs.filter((r) => r.method === m))
       return med === undefined ? [] : [[m, med]]
     })) as CaseResult["medians"]
+    const chainetlListings = runs.find((r) => r.method === "chainetl" && r.listings !== undefined)?.listings
     const cpuProfile = o.cpuProf && o.methods.includes("chainetl") ? await profileChainetl(ctx, proxy, path.join(dir, "chainetl.cpuprofile"), o.log) : undefined
     return {
       dataset: dataset.name,
@@ -170,6 +178,7 @@ export const runCase = async (o: E2eOptions, dataset: BenchDataset, size: BenchS
       rows,
       listings: dataset.listings.length,
       minRequests: prep.rowsPerListing.reduce((n, r) => n + Math.max(1, Math.ceil(r / dataset.pageSize)), 0),
+      ...(chainetlListings === undefined ? {} : { chainetlListings }),
       since: prep.since,
       to: prep.to,
       medians,

@@ -5,17 +5,33 @@
  * guard's 500,000 keys that was ~75 MB of live heap, this is ~21 MB outside it.
  *
  * Open addressing with linear probing; slot `i` holds words `4i..4i+3` of the digest and
- * `values[i]` (0: empty). It starts small and doubles, so a small slice stays small. Nothing is
- * ever removed (the guard drops a whole generation instead).
+ * `values[i]` (0: empty). It starts small and doubles, so a small slice stays small; a caller that
+ * knows how many digests come (committed keys, counted first) sizes it once, which spares the
+ * rehashing and the moment both the old and the doubled arrays are live. Nothing is ever removed
+ * (the guard drops a whole generation instead).
  */
 const INITIAL_SLOTS = 1024
 
+/** The power of two of slots that holds `expected` digests at most half full. */
+const slotsFor = (expected: number): number => {
+  let slots = INITIAL_SLOTS
+  while (slots < expected * 2) slots *= 2
+  return slots
+}
+
 export class DigestTable {
-  private words = new Uint32Array(INITIAL_SLOTS * 4)
-  private values = new Uint32Array(INITIAL_SLOTS)
-  private mask = INITIAL_SLOTS - 1
+  private words: Uint32Array
+  private values: Uint32Array
+  private mask: number
   /** Digests held. */
   size = 0
+
+  constructor(expected = 0) {
+    const slots = slotsFor(expected)
+    this.words = new Uint32Array(slots * 4)
+    this.values = new Uint32Array(slots)
+    this.mask = slots - 1
+  }
 
   /** The value of digest `d`, 0 when absent. */
   get(d: Uint32Array): number {
@@ -25,8 +41,17 @@ export class DigestTable {
 
   /** Sets digest `d` to `value` (> 0). */
   set(d: Uint32Array, value: number): void {
+    this.getAndSet(d, value)
+  }
+
+  /**
+   * Sets digest `d` to `value` (> 0) and returns the value it had (0: absent), in one probe: the
+   * guard meets most keys for the first time, and a `get` then `set` walked the same probe twice.
+   */
+  getAndSet(d: Uint32Array, value: number): number {
     let slot = this.find(d)
-    if (this.values[slot] === 0) {
+    const previous = this.values[slot]!
+    if (previous === 0) {
       if ((this.size + 1) * 2 > this.values.length) {
         this.grow()
         slot = this.find(d)
@@ -39,6 +64,7 @@ export class DigestTable {
       this.size++
     }
     this.values[slot] = value
+    return previous
   }
 
   /** The slot holding `d`, or the empty slot where it would go. */

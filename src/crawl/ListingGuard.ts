@@ -29,6 +29,7 @@
 import { createHash } from "node:crypto"
 import { SourceError } from "../Errors.ts"
 import { DigestTable } from "./DigestTable.ts"
+import { type KeyLookup, KeyDigests, REJECT_SEED, ROW_SEED } from "./KeyDigests.ts"
 import { murmur3String } from "./Murmur3.ts"
 
 export interface GuardLimits {
@@ -56,17 +57,17 @@ class SeenKeys {
   private older = new DigestTable()
   constructor(private readonly generation: number) {}
 
-  /** The pass that last met digest `d`, 0 if none remembered. */
-  get(d: Uint32Array): number {
-    return this.current.get(d) || this.older.get(d)
-  }
-
-  set(d: Uint32Array, pass: number): void {
+  /**
+   * Marks digest `d` as met in `pass` and returns the pass that last met it before (0: none
+   * remembered). A key new to the current generation costs one probe of it and one of the older.
+   */
+  meet(d: Uint32Array, pass: number): number {
+    // only a full generation needs to know first whether `d` is in it (a new key starts the next)
     if (this.current.size >= this.generation && this.current.get(d) === 0) {
       this.older = this.current
       this.current = new DigestTable()
     }
-    this.current.set(d, pass)
+    return this.current.getAndSet(d, pass) || this.older.get(d)
   }
 
   clear(): void {
@@ -75,9 +76,11 @@ class SeenKeys {
   }
 }
 
-/** Row keys and reject keys are digested with different seeds, so the two never meet. */
-const ROW_SEED = 1
-const REJECT_SEED = 2
+/** Keys already on disk (`KeyDigests` digested with the page's seed are looked up by its digest). */
+export interface Committed {
+  readonly rows: KeyLookup
+  readonly rejects: KeyLookup
+}
 
 export interface Admitted<A, B> {
   readonly rows: A[]
@@ -122,23 +125,25 @@ export class ListingGuard {
     pageNo: number,
     rowKey: (a: A) => string,
     rejectKey: (b: B) => string,
-    committed: { readonly rows: ReadonlySet<string>; readonly rejects: ReadonlySet<string> } | undefined
+    committed: Committed | undefined
   ): Admitted<A, B> | SourceError {
     let progress = false
     const digest = this.digest
-    const take = <T>(items: ReadonlyArray<T>, keyOf: (t: T) => string, onDisk: ReadonlySet<string> | undefined, seed: number): T[] => {
+    const take = <T>(items: ReadonlyArray<T>, keyOf: (t: T) => string, onDisk: KeyLookup | undefined, seed: number): T[] => {
+      // digests made with this seed are looked up with the digest at hand: each key hashed once
+      const byDigest = onDisk instanceof KeyDigests && onDisk.seed === seed ? onDisk : undefined
       const kept: T[] = []
       for (const item of items) {
         const text = keyOf(item)
         murmur3String(text, seed, digest)
-        const metIn = this.seen.get(digest)
+        const metIn = this.seen.meet(digest, this.pass)
         if (metIn === this.pass) {
           this.duplicates++
           continue
         }
         progress = true
-        this.seen.set(digest, this.pass)
-        if (metIn !== 0 || onDisk?.has(text) === true) continue
+        if (metIn !== 0) continue
+        if (byDigest !== undefined ? byDigest.hasDigest(digest) : onDisk?.has(text) === true) continue
         kept.push(item)
       }
       return kept

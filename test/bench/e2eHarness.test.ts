@@ -114,6 +114,10 @@ describe("end-to-end bench on a tiny evm_blocks", () => {
     expect(c.medians.naive!.requests).toBe(11)
     expect(c.medians.chainetl!.requests).toBeGreaterThanOrEqual(11)
     expect(c.medians["duckdb-only"]!.requests).toBe(0)
+    // chainetl crawls the same one listing (one slice): its own minimum is the references', and
+    // it asks for nothing beyond it
+    expect(c.chainetlListings).toMatchObject({ listings: 1, minRequests: 11, requests: 11, beyondMin: 0, overMinimum: [] })
+    expect(c.chainetlListings!.requests + c.chainetlListings!.retries + c.chainetlListings!.outsideListings).toBe(c.medians.chainetl!.requests)
     // naive writes one file; the others one or more per (chain_id, date) partition
     expect(c.medians.naive!.files).toBe(1)
     expect(c.medians.plain!.files).toBeGreaterThan(1)

@@ -41,4 +41,34 @@ describe("DigestTable", () => {
     table.set(b, 2)
     expect([table.get(a), table.get(b), table.size]).toEqual([1, 2, 2])
   })
+
+  it("given getAndSet, when a digest is set the first time and then again, then it answers 0 and then the value it replaced", () => {
+    const table = new DigestTable()
+    const a = digestOf("0xabc")
+    expect(table.getAndSet(a, 3)).toBe(0)
+    expect(table.getAndSet(a, 5)).toBe(3)
+    expect([table.get(a), table.size]).toEqual([5, 1])
+  })
+
+  it("given 300,000 digests inserted with getAndSet, when the table grows from 1,024 slots and another is sized for them up front, then both hold exactly those digests with their values", () => {
+    // given the same keys into a growing table and into one sized for 300,000
+    const growing = new DigestTable()
+    const sized = new DigestTable(300_000)
+    const fresh: number[] = []
+    for (let i = 0; i < 300_000; i++) {
+      const d = digestOf(`0x${i.toString(16).padStart(64, "0")}`)
+      if (growing.getAndSet(d, (i % 5) + 1) !== 0) fresh.push(i)
+      if (sized.getAndSet(d, (i % 5) + 1) !== 0) fresh.push(i)
+    }
+    // then no key was taken for one already held, and each table finds all of them and nothing else
+    expect(fresh).toEqual([])
+    expect([growing.size, sized.size]).toEqual([300_000, 300_000])
+    const wrong: string[] = []
+    for (let i = 0; i < 310_000; i++) {
+      const d = digestOf(`0x${i.toString(16).padStart(64, "0")}`)
+      const want = i < 300_000 ? (i % 5) + 1 : 0
+      if (growing.get(d) !== want || sized.get(d) !== want) wrong.push(`${i}: ${growing.get(d)}/${sized.get(d)}, not ${want}`)
+    }
+    expect(wrong).toEqual([])
+  })
 })

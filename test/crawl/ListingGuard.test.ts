@@ -10,6 +10,7 @@ import { Effect, Exit } from "effect"
 import { crawlSlice } from "../../src/crawl/Crawler.ts"
 import type { DatasetDef, Page } from "../../src/crawl/Dataset.ts"
 import { makeSlice } from "../../src/crawl/Slice.ts"
+import { KeyDigests, REJECT_SEED, ROW_SEED } from "../../src/crawl/KeyDigests.ts"
 import { ListingGuard } from "../../src/crawl/ListingGuard.ts"
 import { SourceError } from "../../src/Errors.ts"
 import { KillSwitch, layers, newDisk, rowsOf } from "./fakes.ts"
@@ -220,4 +221,41 @@ describe("the guard's memory of keys", () => {
     expect(admit(guard, page(["y", "z"]), 0).rows).toEqual(["z"])
     expect(guard.duplicates).toBe(0)
   })
+
+  describe("committed keys as digests (issue 11)", () => {
+    const admitWith = (guard: ListingGuard, p: ReturnType<typeof page>, committed: Parameters<ListingGuard["admit"]>[4]) => {
+      const result = guard.admit(p, 0, (k) => k, (k) => k, committed)
+      if (result instanceof SourceError) throw new Error(result.detail)
+      return result
+    }
+    const hashes = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => `0x${(from + i).toString(16).padStart(64, "0")}`)
+
+    it("given 2,000 committed rows and 2 committed rejects as digests, when a restarted listing sends 2,500 rows and 3 rejects from its first page, then exactly the 500 rows and 1 reject not committed are kept", () => {
+      // given a new run's guard (nothing seen) and the slice's keys on disk
+      const committed = { rows: KeyDigests.of(ROW_SEED, hashes(0, 2000)), rejects: KeyDigests.of(REJECT_SEED, ["bad-1", "bad-2"]) }
+      const guard = new ListingGuard("things s")
+      guard.startPass(undefined)
+      // when the listing starts over
+      const kept = admitWith(guard, page(hashes(0, 2500), ["bad-1", "bad-2", "bad-3"]), committed)
+      // then only the keys not on disk are written, and none counts as the service's repeat
+      expect(kept.rows).toEqual(hashes(2000, 2500))
+      expect(kept.rejects).toEqual(["bad-3"])
+      expect(guard.duplicates).toBe(0)
+    })
+
+    it("given committed row keys digested with the rejects' seed, when admitted, then the guard looks them up by text and skips the same keys", () => {
+      const committed = { rows: KeyDigests.of(REJECT_SEED, ["a", "b"]), rejects: KeyDigests.of(ROW_SEED, ["x"]) }
+      const guard = new ListingGuard("things s")
+      guard.startPass(undefined)
+      expect(admitWith(guard, page(["a", "b", "c"], ["x", "y"]), committed)).toEqual({ rows: ["c"], rejects: ["y"] })
+    })
+
+    it("given committed keys as a Set of texts (the crawler's form until it takes digests), when admitted, then the same keys are skipped", () => {
+      const committed = { rows: new Set(["a", "b"]), rejects: new Set<string>() }
+      const guard = new ListingGuard("things s")
+      guard.startPass(undefined)
+      expect(admitWith(guard, page(["a", "b", "c"], ["a"]), committed)).toEqual({ rows: ["c"], rejects: ["a"] })
+    })
+  })
 })
+

@@ -5,6 +5,7 @@
 import { Effect, Layer } from "effect"
 import { CheckpointStore, type CheckpointState } from "../../src/crawl/Checkpoint.ts"
 import { CommittedKeys, keyOf } from "../../src/crawl/CommittedKeys.ts"
+import { KeyDigests } from "../../src/crawl/KeyDigests.ts"
 import type { Row } from "../../src/crawl/Dataset.ts"
 import { ParquetSink, type ParquetSinkService, type WrittenPart } from "../../src/sink/ParquetSink.ts"
 
@@ -98,15 +99,13 @@ export const layers = (disk: Disk, kill: KillSwitch, staging: Staging = new Map(
     marked: () => Effect.succeed([]),
     unmark: () => Effect.void
   })
+  const committed = (dataset: string, slice: string, columns: ReadonlyArray<string>): string[] =>
+    [...disk.parts].flatMap(([name, rows]) =>
+      name.startsWith(`${dataset}/`) && name.includes(`/part-${slice}-`) ? rows.map((r) => keyOf(r, columns)) : []
+    )
   const keys = Layer.succeed(CommittedKeys, {
-    read: (dataset, slice, columns) =>
-      Effect.sync(() => {
-        const out = new Set<string>()
-        for (const [name, rows] of disk.parts) {
-          if (name.startsWith(`${dataset}/`) && name.includes(`/part-${slice}-`)) for (const r of rows) out.add(keyOf(r, columns))
-        }
-        return out
-      })
+    read: (dataset, slice, columns) => Effect.sync(() => new Set(committed(dataset, slice, columns))),
+    digests: (dataset, slice, columns, seed) => Effect.sync(() => KeyDigests.of(seed, committed(dataset, slice, columns)))
   })
   return Layer.mergeAll(sink, store, keys)
 }
