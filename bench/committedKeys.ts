@@ -1,8 +1,9 @@
 /**
  * Memory of reading a restarting slice's committed keys (issue 11): `npm run bench -- --committed-keys [--rows N]`.
  * Writes N keys (0x hashes, 66 characters, as evm tx hashes) as four Parquet parts of one slice,
- * then reads them in a fresh child process per form, the key texts (`read`, a Set) and the digests
- * (`digests`), and prints what each holds after a full collection (heap and array buffers) and
+ * then reads them in a fresh child process per form: the digests the crawler keeps
+ * (`CommittedKeys.digests`) and, for comparison, the key texts in a `Set` (what it kept before,
+ * read here with one DuckDB query), and prints what each holds after a full collection (heap and array buffers) and
  * the child's peak RSS (DuckDB's reading included).
  */
 import { DuckDBInstance } from "@duckdb/node-api"
@@ -24,6 +25,20 @@ interface Measured {
   readonly peakRssBytes: number
 }
 
+/** The key texts as a `Set`, read in chunks as the crawler read them before it kept digests. */
+const textSet = async (out: string): Promise<Set<string>> => {
+  const db = await DuckDBInstance.create(":memory:")
+  const conn = await db.connect()
+  const keys = new Set<string>()
+  const result = await conn.stream(`SELECT tx_hash FROM read_parquet('${path.join(out, "txs", "*", "part-w1-*.parquet")}')`)
+  for (let chunk = await result.fetchChunk(); chunk !== null && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
+    for (const [k] of chunk.getRows()) keys.add(String(k))
+  }
+  conn.closeSync()
+  db.closeSync()
+  return keys
+}
+
 /** In the child: read the keys in one form and measure. */
 const child = async (out: string, form: "read" | "digests", modulePath: string): Promise<void> => {
   const { CommittedKeys } = (await import(modulePath)) as typeof import("../src/crawl/CommittedKeys.ts")
@@ -35,11 +50,14 @@ const child = async (out: string, form: "read" | "digests", modulePath: string):
     return m.heapUsed + m.arrayBuffers
   }
   const before = held()
-  const keys = await Effect.runPromise(
-    Effect.flatMap(CommittedKeys, (k): Effect.Effect<{ readonly size: number }, SinkError> =>
-      form === "read" ? k.read("txs", "w1", ["tx_hash"]) : k.digests("txs", "w1", ["tx_hash"], 1)
-    ).pipe(Effect.provide(CommittedKeys.layer(out)))
-  )
+  const keys =
+    form === "read"
+      ? await textSet(out)
+      : await Effect.runPromise(
+          Effect.flatMap(CommittedKeys, (k): Effect.Effect<{ readonly size: number }, SinkError> => k.digests("txs", "w1", ["tx_hash"], 1)).pipe(
+            Effect.provide(CommittedKeys.layer(out))
+          )
+        )
   const retained = held() - before
   const result: Measured = { form, keys: keys.size, retainedBytes: retained, peakRssBytes: process.resourceUsage().maxRSS * 1024 }
   process.stdout.write(JSON.stringify(result))

@@ -1,8 +1,8 @@
 /**
  * Keys already committed for a slice, read back from its Parquet parts. Used only when a listing
  * restarts from its first page (expired token), to skip rows that are already on disk.
- * Memory is one slice's keys, and only during a restart: as digests (`digests`, ~40 bytes a key,
- * ~42 MB for a 1M-row slice) or, until the crawler moves to them, as key texts (`read`).
+ * Memory is one slice's keys, and only during a restart: as digests (~40 bytes a key, ~42 MB for
+ * a 1M-row slice; a `Set` of the key texts took 100+ MB).
  */
 import { DuckDBInstance } from "@duckdb/node-api"
 import { Context, Effect, Layer } from "effect"
@@ -15,15 +15,6 @@ import { KeyDigests } from "./KeyDigests.ts"
 export class CommittedKeys extends Context.Tag("chainetl/CommittedKeys")<
   CommittedKeys,
   {
-    /**
-     * The key texts. A `Set` of 1M keys is ~100+ MB of live heap: kept only because the crawler
-     * still types its skip as `ReadonlySet<string>`; `digests` is the one to use.
-     */
-    readonly read: (
-      dataset: string,
-      slice: string,
-      columns: ReadonlyArray<string>
-    ) => Effect.Effect<ReadonlySet<string>, SinkError>
     /**
      * The keys as digests with `seed`: the listing guard's seed of their kind (`ROW_SEED` for a
      * dataset's rows, `REJECT_SEED` for `_rejects`), so it looks them up with the digest it made
@@ -39,11 +30,6 @@ export class CommittedKeys extends Context.Tag("chainetl/CommittedKeys")<
 >() {
   static readonly layer = (outDir: string) =>
     Layer.succeed(CommittedKeys, {
-      read: (d, s, c) =>
-        readKeys(outDir, d, s, c, () => {
-          const keys = new Set<string>()
-          return { add: (k) => void keys.add(k), done: () => keys }
-        }),
       digests: (d, s, c, seed) => readKeys(outDir, d, s, c, (expected) => KeyDigests.builder(seed, expected))
     })
 }

@@ -24,6 +24,7 @@ import { rejectsDataset, rejectsKey } from "../transform/Rejects.ts"
 import { type CheckpointStore, initialState, isFinal } from "./Checkpoint.ts"
 import type { CommittedKeys } from "./CommittedKeys.ts"
 import type { DatasetDef } from "./Dataset.ts"
+import { REJECT_SEED, ROW_SEED } from "./KeyDigests.ts"
 import { listingPass } from "./ListingPass.ts"
 import { emit } from "./Progress.ts"
 import { committedCount, type CrawlOptions, type CrawlState, initialCrawlState, makeSliceCrawl, type SliceCrawl } from "./SliceCrawl.ts"
@@ -78,8 +79,9 @@ const readSkip = <R>(crawl: SliceCrawl<R>, state: CrawlState) =>
   Effect.gen(function* () {
     const { committedKeys, dataset, slice } = crawl
     state.skip = {
-      rows: yield* committedKeys.read(dataset.name, slice.id, dataset.key),
-      rejects: yield* committedKeys.read(rejectsDataset.name, slice.id, rejectsKey)
+      // with the guard's seed of each kind: it looks them up with the digest it makes of a page's key anyway
+      rows: yield* committedKeys.digests(dataset.name, slice.id, dataset.key, ROW_SEED),
+      rejects: yield* committedKeys.digests(rejectsDataset.name, slice.id, rejectsKey, REJECT_SEED)
     }
   })
 

@@ -12,7 +12,7 @@ import { type CheckpointState, CheckpointStore, initialState } from "./Checkpoin
 import { CommittedKeys } from "./CommittedKeys.ts"
 import type { DatasetDef, PartitionKey, Row } from "./Dataset.ts"
 import { withGrain } from "./Grain.ts"
-import { DEFAULT_GUARD_LIMITS, type GuardLimits, ListingGuard } from "./ListingGuard.ts"
+import { type Committed, DEFAULT_GUARD_LIMITS, type GuardLimits, ListingGuard } from "./ListingGuard.ts"
 import type { Slice } from "./Slice.ts"
 
 export interface CrawlOptions {
@@ -33,11 +33,6 @@ export interface StagedTable {
   readonly partitionBy: ReadonlyArray<PartitionKey>
 }
 
-/** Keys already committed for the slice (rows, rejects), skipped when a listing starts over. */
-export type CommittedSkip = {
-  readonly rows: Effect.Effect.Success<ReturnType<CommittedKeys["Type"]["read"]>>
-  readonly rejects: Effect.Effect.Success<ReturnType<CommittedKeys["Type"]["read"]>>
-}
 
 export interface SliceCrawl<R> {
   readonly dataset: DatasetDef<R>
@@ -67,8 +62,8 @@ export interface CrawlState {
   loaded: CheckpointState | undefined
   /** Parts of the dataset's own table this run wrote. */
   parts: number
-  /** Committed keys to skip, read when a listing starts over with rows on disk. */
-  skip: CommittedSkip | undefined
+  /** Committed keys to skip (as digests), read when a listing starts over with rows on disk. */
+  skip: Committed | undefined
   /** Pages fetched by the current pass (a replacing listing's measure of progress). */
   passPages: number
   /** Pages and rows fetched this run, buffered or committed (what the progress view shows). */

@@ -86,9 +86,9 @@ describe("CommittedKeys.digests", () => {
     expect([keys.size, keys.has(hash(0))]).toEqual([0, false])
   })
 
-  it("given the same parts, when read as key texts and as digests, then the digests hold every text", async () => {
-    const [texts, digests] = await read((k) => Effect.all([k.read("txs", "w1", ["tx_hash"]), k.digests("txs", "w1", ["tx_hash"], ROW_SEED)]))
-    expect(texts.size).toBe(3000)
-    expect([...texts].filter((t) => !digests.has(t))).toEqual([])
+  it("given slice w1's parts, when read as digests, then every one of its 3,000 key texts is found", async () => {
+    const digests = await read((k) => k.digests("txs", "w1", ["tx_hash"], ROW_SEED))
+    const texts = Array.from({ length: 3000 }, (_, i) => keyOf({ tx_hash: hash(i) }, ["tx_hash"]))
+    expect(texts.filter((t) => !digests.has(t))).toEqual([])
   })
 })

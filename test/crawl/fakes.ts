@@ -104,7 +104,6 @@ export const layers = (disk: Disk, kill: KillSwitch, staging: Staging = new Map(
       name.startsWith(`${dataset}/`) && name.includes(`/part-${slice}-`) ? rows.map((r) => keyOf(r, columns)) : []
     )
   const keys = Layer.succeed(CommittedKeys, {
-    read: (dataset, slice, columns) => Effect.sync(() => new Set(committed(dataset, slice, columns))),
     digests: (dataset, slice, columns, seed) => Effect.sync(() => KeyDigests.of(seed, committed(dataset, slice, columns)))
   })
   return Layer.mergeAll(sink, store, keys)
