@@ -66,6 +66,20 @@ describe("ParquetSink.writePart", () => {
     expect(outDir).toMatch(/chainetl-sink-/)
   })
 
+  it("given a part over two partitions when written then every column chunk of both files is zstd-compressed", async () => {
+    const codecs = await run(
+      Effect.gen(function* () {
+        const sink = yield* ParquetSink
+        yield* sink.writePart(input(1, [...rowsOf("a", [1n, 2n]), ...rowsOf("b", [3n])]))
+        return yield* Effect.promise(() =>
+          readAll(sink.outDir, "SELECT DISTINCT compression, count(DISTINCT file_name) FROM parquet_metadata('$OUT/blocks/**/*.parquet') GROUP BY 1")
+        )
+      })
+    )
+
+    expect(codecs).toEqual([["ZSTD", 2n]])
+  })
+
   it("given a part over two partitions, one of them new, when written then each file is in its partition folder and its bytes are its size on disk", async () => {
     const { written, sizes } = await run(
       Effect.gen(function* () {
