@@ -8,7 +8,7 @@ import { amount, defineSchema, int64, lineage, str } from "../../schemas/common.
 import type { Row } from "../../schemas/common.ts"
 import { buildCatalog } from "../../src/sink/Catalog.ts"
 import { ParquetSink, STAGING_DIR, type WritePartInput, makeParquetSink } from "../../src/sink/ParquetSink.ts"
-import { makePartWriter } from "../../src/sink/PartWriter.ts"
+import { CHUNK_ROWS, makePartWriter } from "../../src/sink/PartWriter.ts"
 import { compileRows } from "../../src/sink/RowEncoder.ts"
 
 const schema = defineSchema(
@@ -369,6 +369,36 @@ describe("ParquetSink.stage", () => {
 
     expect(Either.isLeft(failed) && failed.left.reason).toBe("Encode")
     expect(rows).toEqual([["a", 3n, "30"]])
+  })
+})
+
+describe("PartWriter COPY", () => {
+  it("given a part of interleaved partitions many times the COPY's flush threshold, when written, then each partition has one file of one row group with its rows in the order given", async () => {
+    const chains = ["a", "b", "c", "d", "e"]
+    const perChain = CHUNK_ROWS * 2 + 1
+    // chains interleaved row by row: each partition's rows reach its file over many flushes
+    const rows = Array.from({ length: perChain * chains.length }, (_, i) => rowsOf(chains[i % chains.length]!, [BigInt(i)])[0]!)
+    const { files, read, rowGroups } = await run(
+      Effect.gen(function* () {
+        const sink = yield* ParquetSink
+        const written = yield* sink.writePart(input(1, rows))
+        // row i is the (file_row_number)-th row of chain i % 5: its height is file_row_number * 5 + the chain's index
+        const read = yield* Effect.promise(() =>
+          readAll(
+            sink.outDir,
+            "SELECT chain, count(*)::INTEGER, bool_and(height = file_row_number * 5 + position(chain IN 'abcde') - 1) " +
+              "FROM read_parquet('$OUT/blocks/**/*.parquet', hive_partitioning = true, file_row_number = true) GROUP BY 1 ORDER BY 1"
+          )
+        )
+        const rowGroups = yield* Effect.promise(() =>
+          readAll(sink.outDir, "SELECT count(DISTINCT (file_name, row_group_id))::INTEGER FROM parquet_metadata('$OUT/blocks/**/*.parquet')")
+        )
+        return { files: written.map((w) => path.relative(sink.outDir, w.path)).sort(), read, rowGroups }
+      })
+    )
+    expect(files).toEqual(chains.map((c) => `blocks/chain=${c}/part-s-1-000001.parquet`))
+    expect(read).toEqual(chains.map((c) => [c, perChain, true]))
+    expect(rowGroups).toEqual([[chains.length]])
   })
 })
 
