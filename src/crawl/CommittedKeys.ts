@@ -30,7 +30,7 @@ export class CommittedKeys extends Context.Tag("chainetl/CommittedKeys")<
 >() {
   static readonly layer = (outDir: string) =>
     Layer.succeed(CommittedKeys, {
-      digests: (d, s, c, seed) => readKeys(outDir, d, s, c, (expected) => KeyDigests.builder(seed, expected))
+      digests: (d, s, c, seed) => readKeys(outDir, d, s, c, seed)
     })
 }
 
@@ -66,10 +66,7 @@ const partsOf = async (dir: string, slice: string): Promise<string[]> => {
   return out
 }
 
-/** Where the keys go as they are read: `expected` is how many rows the parts hold. */
-type Collector<A> = (expected: number) => { readonly add: (key: string) => void; readonly done: () => A }
-
-const readKeys = <A>(outDir: string, dataset: string, slice: string, columns: ReadonlyArray<string>, collect: Collector<A>) =>
+const readKeys = (outDir: string, dataset: string, slice: string, columns: ReadonlyArray<string>, seed: number) =>
   Effect.tryPromise({
     try: async () => {
       // a slice that may restart its listing is never compacted (src/compact/Eligible.ts): its keys
@@ -77,7 +74,7 @@ const readKeys = <A>(outDir: string, dataset: string, slice: string, columns: Re
       const merged = holdsPartOf(await readManifest(outDir, dataset), slice, () => true)
       if (merged !== undefined) throw new Error(`slice ${slice} has parts merged into ${merged}: its committed keys cannot be told apart`)
       const files = await partsOf(path.join(outDir, dataset), slice)
-      if (files.length === 0) return collect(0).done()
+      if (files.length === 0) return KeyDigests.of(seed, [])
       const db = await DuckDBInstance.create(":memory:")
       const conn = await db.connect()
       try {
@@ -86,9 +83,9 @@ const readKeys = <A>(outDir: string, dataset: string, slice: string, columns: Re
         const described = await conn.runAndReadAll(`DESCRIBE SELECT ${columns.map((c) => `"${c}"`).join(", ")} FROM ${source}`)
         const types = new Map(described.getRowObjectsJS().map((r) => [String(r["column_name"]), String(r["column_type"])]))
         const cols = columns.map((c) => sqlKeyPart(c, types.get(c) ?? "VARCHAR")).join(" || chr(1) || ")
-        // Parquet footers hold the row count: the collector is sized once, without a scan
+        // Parquet footers hold the row count: the digest table is sized once, without a scan
         const counted = await conn.runAndReadAll(`SELECT count(*)::DOUBLE AS n FROM ${source}`)
-        const into = collect(Number(counted.getRows()[0]?.[0] ?? 0))
+        const into = KeyDigests.builder(seed, Number(counted.getRows()[0]?.[0] ?? 0))
         // chunk by chunk (2,048 rows): never all the key texts at once, only what they become
         const result = await conn.stream(`SELECT ${cols} AS k FROM ${source}`)
         for (let chunk = await result.fetchChunk(); chunk !== null && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
