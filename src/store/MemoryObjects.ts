@@ -27,8 +27,12 @@ export const memoryObjects = (): MemoryObjects => {
     failUploads: undefined,
     failRemovals: undefined,
     client: {
+      // S3 lists keys in UTF-8 binary order, whatever order they were put in
       list: async (prefix) =>
-        [...objects].filter(([k]) => k.startsWith(prefix)).map(([key, b]) => ({ key, size: b.length, etag: createHash("md5").update(b).digest("hex") })),
+        [...objects]
+          .filter(([k]) => k.startsWith(prefix))
+          .sort(([a], [b]) => Buffer.compare(Buffer.from(a), Buffer.from(b)))
+          .map(([key, b]) => ({ key, size: b.length, etag: createHash("md5").update(b).digest("hex") })),
       download: async (key, file) => {
         log.push(`get ${key}`)
         const body = objects.get(key)

@@ -229,7 +229,8 @@ export const push = async (t: SyncTarget, url: string): Promise<SyncStats> => {
   if (catalog !== undefined) await t.client.upload(catalog, t.keyOf(BUCKET_CATALOG_KEY))
   const present = new Set(local.map((l) => l.rel))
   const dead = await deadFiles(t.dir)
-  const gone = [...remote.keys()].filter((rel) => !present.has(rel) && dead(rel))
+  // sorted so a push deletes in the same order whatever order the bucket listed its keys in
+  const gone = [...remote.keys()].filter((rel) => !present.has(rel) && dead(rel)).sort()
   if (gone.length > 0) await t.client.remove(gone.map((rel) => t.keyOf(rel)))
   return { transferred: changed.length + (catalog === undefined ? 0 : 1), deleted: gone.length, bytes }
 }
