@@ -23,7 +23,7 @@ export const USAGE = `npm run bench [-- flags]      end-to-end: chainetl vs the 
   --datasets a,b            evm_blocks, staking_transactions, primary_blocks (default all three)
   --methods a,b             chainetl, plain, duckdb-only, naive (default all four)
   --repeat N                measured runs per method, interleaved; medians reported (default 3)
-  --part-rows N             chainetl --part-rows (default 25000, its own default)
+  --part-rows N             chainetl --part-rows (default 10000, its own default)
   --rate-limit R            CHAINETL_RATE_LIMIT for chainetl (default 100000: no limiter, like the references)
   --seed N                  emulator seed (default 1)
   --window D                chainetl's window for staking_transactions and primary_blocks (default 90d; others
@@ -71,7 +71,7 @@ export const parseE2eArgs = (argv: ReadonlyArray<string>): E2eArgs => {
     sizes: (value(argv, "sizes") ?? (smoke ? "2k" : "100k")).split(",").map(parseSize),
     methods: list(argv, "methods", METHODS, (m) => m, METHODS),
     repeat: positiveInt(argv, "repeat", smoke ? 1 : 3),
-    partRows: positiveInt(argv, "part-rows", 25_000),
+    partRows: positiveInt(argv, "part-rows", 10_000),
     seed: Number(value(argv, "seed") ?? 1),
     cacheDir: path.resolve(value(argv, "cache-dir") ?? path.join(REPO, "bench", ".cache")),
     resultsFile: path.resolve(value(argv, "results") ?? path.join(REPO, "bench", "results.json")),

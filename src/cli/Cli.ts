@@ -37,7 +37,7 @@ const crawlFlags = {
     Options.optional
   ),
   // nested rows cost ~6 KB each while a part is built (bench): 25k keeps a part well under 200 MB
-  partRows: Options.integer("part-rows").pipe(Options.withDescription("Rows per Parquet part (default 25000)"), Options.withDefault(25_000)),
+  partRows: Options.integer("part-rows").pipe(Options.withDescription("Rows per Parquet part (default 10000)"), Options.withDefault(10_000)),
   concurrency: Options.integer("concurrency").pipe(Options.withDescription("Slices (windows) crawled at once, all under one rate limit per host"), Options.withDefault(4)),
   dryRun: Options.boolean("dry-run").pipe(Options.withDescription("Print the slices and a lower bound of requests; fetch and write nothing")),
   quiet: Options.boolean("quiet").pipe(Options.withDescription("No progress and no summary: only errors (exit code says how it went)")),
