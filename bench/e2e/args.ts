@@ -66,6 +66,7 @@ const list = <A>(argv: ReadonlyArray<string>, name: string, all: ReadonlyArray<A
 
 export const parseE2eArgs = (argv: ReadonlyArray<string>): E2eArgs => {
   const smoke = argv.includes("--smoke")
+  const window = value(argv, "window")
   return {
     datasets: list(argv, "datasets", benchDatasets, (d) => d.name, benchDatasets),
     sizes: (value(argv, "sizes") ?? (smoke ? "2k" : "100k")).split(",").map(parseSize),
@@ -77,6 +78,6 @@ export const parseE2eArgs = (argv: ReadonlyArray<string>): E2eArgs => {
     resultsFile: path.resolve(value(argv, "results") ?? path.join(REPO, "bench", "results.json")),
     cpuProf: argv.includes("--cpu-prof"),
     rateLimit: positiveInt(argv, "rate-limit", 100_000),
-    ...(value(argv, "window") === undefined ? {} : { window: value(argv, "window")! })
+    ...(window === undefined ? {} : { window })
   }
 }
