@@ -3,7 +3,7 @@
  * so any block, transaction or UTXO can be generated on demand (memory does not grow with
  * --scale) and two emulators with one seed agree byte for byte.
  */
-import { createHash } from "node:crypto"
+import { sha256 } from "./cb58.ts"
 
 const mix32 = (h: number): number => {
   h ^= h >>> 16
@@ -42,7 +42,7 @@ export const bytes = (seed: number, n: number, ...keys: ReadonlyArray<string | n
   const out = new Uint8Array(n)
   let filled = 0
   for (let counter = 0; filled < n; counter++) {
-    const h = createHash("sha256").update(`${seed}|${keys.join("|")}|${counter}`).digest()
+    const h = sha256(Buffer.from(`${seed}|${keys.join("|")}|${counter}`))
     const take = Math.min(h.length, n - filled)
     out.set(h.subarray(0, take), filled)
     filled += take

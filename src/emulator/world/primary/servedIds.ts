@@ -18,12 +18,13 @@
  * Not hashed, kept as they are: outputs funded from before the generated history (ExternalTx,
  * GenesisAllocation: there is no tx to hash), and every non-tx id (nodes, AVAX, primary chains).
  */
-import { createHash } from "node:crypto"
 import type { PrimaryNetwork, PxChain } from "./network.ts"
 import { blockBytes } from "./codec/blockBytes.ts"
 import { TxBytes } from "./codec/txBytes.ts"
+import { sha256 } from "../cb58.ts"
 import { Kind, cb58 } from "./ids.ts"
 import type { TxRecord } from "./types.ts"
+import { Lru } from "./lru.ts"
 import { utxoId } from "./utxoCodec.ts"
 
 type Named = { readonly kind: "tx"; readonly chain: PxChain } | { readonly kind: "block"; readonly chain: PxChain; readonly height: number } | undefined
@@ -38,17 +39,28 @@ const NOT_TX = new Set([Kind.ExternalTx, Kind.GenesisAllocation, Kind.Node, Kind
 /** Blocks built in one pass while hashing (Chain.prefetch builds at most 200, its cache keeps 256). */
 const PREFETCH = 100
 
+/** Ids known to name nothing hashed, remembered for a while (they are mostly seen once: a tx's funding). */
+const PLAIN_MEMO = 65_536
+
 /** Far more steps than any world hashes in one go (each id costs a few). */
 const MAX_STEPS = 50_000_000
 
-const sha256 = (b: Uint8Array): Uint8Array => createHash("sha256").update(b).digest()
-
 export class ServedIds {
-  /** world id → served id; ids that are not hashed map to themselves. */
+  /** world id → served id, for hashed ids. */
   private readonly served = new Map<string, string>()
+  /**
+   * Ids that are not hashed (served as they are): outputs funded from before the history, node
+   * and chain ids, strings of a response that only look like ids. Bounded: most are seen once, and
+   * telling one again costs a decode, not a hash of anything.
+   */
+  private readonly plain = new Lru<string, true>(PLAIN_MEMO)
   /** served id → world id, for hashed ids only. */
   private readonly world = new Map<string, string>()
-  /** Signed bytes of hashed txs, world id → bytes: a block's bytes hold them again. */
+  /**
+   * Signed bytes of hashed txs whose block is not hashed yet, world id → bytes: the block's bytes
+   * hold them again. Dropped once the block is hashed (nothing hashes them again), so they do not
+   * pile up with the chain.
+   */
   private readonly txBytes = new Map<string, Uint8Array>()
   /** The next height of each chain that time-ordered hashing has not reached. */
   private readonly next: Record<PxChain, number> = { P: 0, X: 0 }
@@ -99,20 +111,20 @@ export class ServedIds {
     while (stack.length > 0) {
       if (++steps > MAX_STEPS) throw new Error(`served ids: no end in sight hashing ${root} (a cycle of ids?)`)
       const id = stack[stack.length - 1]!
-      if (this.served.has(id)) {
+      if (this.served.has(id) || this.plain.has(id)) {
         stack.pop()
         continue
       }
       const what = this.named(id)
       if (what === undefined) {
-        this.served.set(id, id)
+        this.plain.set(id)
         stack.pop()
         continue
       }
       const missing = new Set<string>()
       const bytes = this.bytesOf(id, what, (other) => {
         const known = this.served.get(other)
-        if (known !== undefined || other === id) return known ?? other
+        if (known !== undefined || other === id || this.plain.has(other)) return known ?? other
         missing.add(other)
         return other
       })
@@ -140,7 +152,10 @@ export class ServedIds {
       for (const tx of txs) this.inHand.set(tx.id, tx)
       for (const tx of txs) this.compute(tx.id)
       this.compute(this.net.ctx.blockId(chain, height))
-      for (const tx of txs) this.inHand.delete(tx.id)
+      for (const tx of txs) {
+        this.inHand.delete(tx.id)
+        this.txBytes.delete(tx.id)
+      }
     }
   }
 
@@ -148,6 +163,7 @@ export class ServedIds {
   of = (id: string): string => {
     const known = this.served.get(id)
     if (known !== undefined) return known
+    if (this.plain.has(id)) return id
     // a block needs its chain hashed up to it, in order; a tx only the txs whose outputs it names
     const what = this.named(id)
     if (what?.kind === "block") this.hashThrough(what.chain, this.net.ctx.timelines[what.chain].time(what.height))
@@ -175,7 +191,7 @@ export class ServedIds {
     const hit = this.world.get(id)
     if (hit !== undefined) return hit
     // the world's own ids (in-process callers) and ids of nothing need no hashing to be told apart
-    if (this.served.has(id) || this.net.ctx.locate(id) !== undefined || !this.catchUp()) return id
+    if (this.served.has(id) || this.plain.has(id) || this.net.ctx.locate(id) !== undefined || !this.catchUp()) return id
     return this.world.get(id) ?? id
   }
 

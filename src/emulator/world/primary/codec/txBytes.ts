@@ -12,6 +12,7 @@
  * ProofOfPossession that does not verify. Signatures and L1 messages are the ones the world's json
  * encoding shows, so both encodings of a tx carry the same values.
  */
+import { fromCb58 } from "../../cb58.ts"
 import { SUBNET_EVM_VM_ID } from "../l1.ts"
 import type { PrimaryNetwork } from "../index.ts"
 import type { Owners, TxRecord, UtxoRecord } from "../types.ts"
@@ -68,7 +69,14 @@ const idBytes = (s: string): Uint8Array => {
   let b = decoded.get(s)
   if (b === undefined) {
     if (decoded.size >= 200_000) decoded.clear()
-    b = Id.fromString(s).toBytes()
+    // Id.fromString(s).toBytes(): the cb58 body's first 32 bytes, zero-padded on the left to 32
+    const body = fromCb58(s)
+    if (body === undefined) b = Id.fromString(s).toBytes()
+    else if (body.length >= 32) b = body.slice(0, 32)
+    else {
+      b = new Uint8Array(32)
+      b.set(body, 32 - body.length)
+    }
     decoded.set(s, b)
   }
   return b
