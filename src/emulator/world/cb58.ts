@@ -8,6 +8,7 @@
 import * as crypto from "node:crypto"
 
 const ALPHABET = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
+const ALPHABET_CODES = Array.from(ALPHABET, (c) => c.charCodeAt(0))
 const CODES = (() => {
   const t = new Int8Array(128).fill(-1)
   for (let i = 0; i < ALPHABET.length; i++) t[ALPHABET.charCodeAt(i)] = i
@@ -38,9 +39,12 @@ export const base58 = (bytes: Uint8Array): string => {
       carry = (carry / 58) | 0
     }
   }
-  let out = "1".repeat(zeros)
-  for (let j = len - 1; j >= 0; j--) out += ALPHABET[digits[j] as number]
-  return out
+  // one flat string from char codes: appending a character at a time makes a rope of ~50 pieces,
+  // and these strings are kept by the hundred thousand as map keys
+  const codes = new Array<number>(zeros + len)
+  for (let j = 0; j < zeros; j++) codes[j] = 49
+  for (let j = 0; j < len; j++) codes[zeros + j] = ALPHABET_CODES[digits[len - 1 - j] as number] as number
+  return String.fromCharCode.apply(null, codes)
 }
 
 /** Bytes of a base58 string, or undefined when it holds a character outside the alphabet. */

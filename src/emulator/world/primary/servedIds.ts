@@ -42,6 +42,9 @@ const PREFETCH = 100
 /** Ids known to name nothing hashed, remembered for a while (they are mostly seen once: a tx's funding). */
 const PLAIN_MEMO = 65_536
 
+/** Txs regenerated for hashing out of their block's turn, kept while their spend chain is hashed. */
+const OUT_OF_TURN_MEMO = 4096
+
 /** Far more steps than any world hashes in one go (each id costs a few). */
 const MAX_STEPS = 50_000_000
 
@@ -66,10 +69,21 @@ export class ServedIds {
   private readonly next: Record<PxChain, number> = { P: 0, X: 0 }
   /** Txs of the blocks being hashed, by world id: regenerating one from its locator costs far more. */
   private readonly inHand = new Map<string, TxRecord>()
+  /** Txs regenerated from their locator lately (see txAnyTime). */
+  private readonly outOfTurn = new Lru<string, TxRecord | undefined>(OUT_OF_TURN_MEMO)
   /** Heights up to which `resolve` caught up with the tips. */
   private readonly caughtUp: Record<PxChain, number> = { P: -1, X: -1 }
 
   constructor(private readonly net: PrimaryNetwork) {}
+
+  /**
+   * A tx hashed outside its block's turn (a spend chain of the other chain's exports, a tx asked
+   * for by id): `named` and `bytesOf` both need it, and an id whose inputs are not hashed yet is
+   * visited again, so each would be rebuilt several times.
+   */
+  private txAnyTime(id: string): TxRecord | undefined {
+    return this.outOfTurn.get(id, () => this.net.txAnyTime(id))
+  }
 
   /** What a world id names, if it is a tx or block of this network's P- or X-chain. */
   private named(id: string): Named {
@@ -84,7 +98,7 @@ export class ServedIds {
     const chain = BLOCK_KINDS.get(loc.kind)
     if (chain) return loc.b === 0 && loc.c === 0 ? { kind: "block", chain, height: loc.a } : undefined
     if (NOT_TX.has(loc.kind)) return undefined
-    const tx = this.net.txAnyTime(id)
+    const tx = this.txAnyTime(id)
     return tx ? { kind: "tx", chain: tx.chain } : undefined
   }
 
@@ -94,7 +108,7 @@ export class ServedIds {
    */
   private bytesOf(id: string, what: NonNullable<Named>, ids: (id: string) => string): Uint8Array {
     const txBytes = new TxBytes(this.net, ids)
-    if (what.kind === "tx") return txBytes.bytes(this.inHand.get(id) ?? this.net.txAnyTime(id)!)
+    if (what.kind === "tx") return txBytes.bytes(this.inHand.get(id) ?? this.txAnyTime(id)!)
     const chain = this.net.chain(what.chain)
     const txs = chain.txs(what.height)
     // a block's txs get their served ids with it, so looking a tx up by id finds them
