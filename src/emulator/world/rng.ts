@@ -41,8 +41,9 @@ export const pick = <T>(seed: number, list: ReadonlyArray<T>, ...keys: ReadonlyA
 export const bytes = (seed: number, n: number, ...keys: ReadonlyArray<string | number | bigint>): Uint8Array => {
   const out = new Uint8Array(n)
   let filled = 0
+  const prefix = `${seed}|${keys.join("|")}|`
   for (let counter = 0; filled < n; counter++) {
-    const h = sha256(Buffer.from(`${seed}|${keys.join("|")}|${counter}`))
+    const h = sha256(Buffer.from(prefix + counter))
     const take = Math.min(h.length, n - filled)
     out.set(h.subarray(0, take), filled)
     filled += take

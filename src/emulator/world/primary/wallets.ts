@@ -13,6 +13,7 @@ import { DAY } from "./config.ts"
 import type { NetCtx } from "./context.ts"
 import type { Assets } from "./assets.ts"
 import { Kind } from "./ids.ts"
+import { Lru } from "./lru.ts"
 import { TimeIndexBuilder, type TimeIndex } from "./timeIndex.ts"
 import type { BlockRef, Owners, TxRecord, UtxoRecord } from "./types.ts"
 
@@ -50,6 +51,7 @@ export class Wallets {
    * Per chain, by time: its stream events, and the imports onto it (by import time) of the other
    * chain's exports. Built on first use (null: not buildable, the windows are scanned).
    */
+  private readonly specMemo = new Lru<string, OutSpec[]>(32_768)
   private readonly indexes: Partial<Record<StreamChain, { readonly events: TimeIndex; readonly imports: TimeIndex } | null>> = {}
 
   constructor(
@@ -155,7 +157,12 @@ export class Wallets {
     return this.ctx.id(STREAM_KIND[ev.chain], ev.wallet, ev.e)
   }
 
+  /** An event's outputs: drawn for the event's tx, and again by each of the next 10 events to find what they spend. */
   private outSpecs(ev: WalletEvent): OutSpec[] {
+    return this.specMemo.get(`${ev.chain}.${ev.wallet}.${ev.e}`, () => this.drawOutSpecs(ev))
+  }
+
+  private drawOutSpecs(ev: WalletEvent): OutSpec[] {
     const { ctx } = this
     const keys = [ev.chain, ev.wallet, ev.e] as const
     const n = ev.type === "ExportTx" ? ctx.int(0, 1, "n-out", ...keys) : ctx.int(1, 3, "n-out", ...keys)

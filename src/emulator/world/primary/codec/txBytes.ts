@@ -82,6 +82,17 @@ const idBytes = (s: string): Uint8Array => {
   return b
 }
 const idOf = (s: string): Primitive => new Id(idBytes(s))
+/** NodeId primitives by their string (immutable; decoding one is a base58 decode): a node validates again and again. */
+const nodeIds = new Map<string, Primitive>()
+const nodeIdOf = (s: string): Primitive => {
+  let n = nodeIds.get(s)
+  if (n === undefined) {
+    if (nodeIds.size >= 200_000) nodeIds.clear()
+    n = lib.NodeId.fromString(s)
+    nodeIds.set(s, n)
+  }
+  return n
+}
 
 export class TxBytes {
   private readonly outputOf: (u: UtxoRecord) => Serializable
@@ -130,7 +141,7 @@ export class TxBytes {
     const { pvmSerial } = lib
     const s = tx.staking
     if (!s) throw new Error(`${tx.type} ${tx.id} has no staking details`)
-    const validator = new pvmSerial.Validator(lib.NodeId.fromString(s.nodeId), new BigIntPr(BigInt(s.start)), new BigIntPr(BigInt(s.end)), new BigIntPr(s.weight))
+    const validator = new pvmSerial.Validator(nodeIdOf(s.nodeId), new BigIntPr(BigInt(s.start)), new BigIntPr(BigInt(s.end)), new BigIntPr(s.weight))
     const stake = (tx.stake ?? []).map(this.outputOf)
     const subnetValidator = (): Serializable => new pvmSerial.SubnetValidator(validator, this.id(s.subnetId))
     switch (tx.type) {
