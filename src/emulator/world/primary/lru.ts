@@ -33,8 +33,8 @@ export class Lru<K, V> {
     return this.lookup(key) !== MISSING
   }
 
-  /** Holds key → value (the default value for a set of keys). */
-  set(key: K, value: V = true as V): void {
+  /** Holds key → value (undefined too: a memo may remember that there is nothing). */
+  set(key: K, value: V): void {
     if (this.young.size >= this.capacity && !this.young.has(key)) {
       this.old = this.young
       this.young = new Map()

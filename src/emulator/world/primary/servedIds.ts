@@ -131,7 +131,7 @@ export class ServedIds {
       }
       const what = this.named(id)
       if (what === undefined) {
-        this.plain.set(id)
+        this.plain.set(id, true)
         stack.pop()
         continue
       }
