@@ -16,9 +16,9 @@ const CODES = (() => {
 })()
 
 // crypto.hash (Node 20.12+) skips the Hash object; createHash where it is missing (20.10, 20.11)
-const oneShot = (crypto as { hash?: (algorithm: string, data: Uint8Array, encoding: "buffer") => Buffer }).hash
-/** sha256 of `b`. */
-export const sha256 = (b: Uint8Array): Buffer => (oneShot ? oneShot("sha256", b, "buffer") : crypto.createHash("sha256").update(b).digest())
+const oneShot = (crypto as { hash?: (algorithm: string, data: Uint8Array | string, encoding: "buffer") => Buffer }).hash
+/** sha256 of `b` (a string is hashed as its UTF-8 bytes). */
+export const sha256 = (b: Uint8Array | string): Buffer => (oneShot ? oneShot("sha256", b, "buffer") : crypto.createHash("sha256").update(b).digest())
 
 /** Base58 (Bitcoin alphabet) of bytes: leading zero bytes become "1"s. */
 export const base58 = (bytes: Uint8Array): string => {

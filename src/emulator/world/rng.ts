@@ -43,7 +43,7 @@ export const bytes = (seed: number, n: number, ...keys: ReadonlyArray<string | n
   let filled = 0
   const prefix = `${seed}|${keys.join("|")}|`
   for (let counter = 0; filled < n; counter++) {
-    const h = sha256(Buffer.from(prefix + counter))
+    const h = sha256(prefix + counter)
     const take = Math.min(h.length, n - filled)
     out.set(h.subarray(0, take), filled)
     filled += take

@@ -44,5 +44,6 @@ describe("cb58 and base58 (the emulator's own codec)", () => {
 
   it("given bytes, when hashed, then sha256 equals createHash's", () => {
     for (const b of samples().slice(0, 50)) expect(sha256(b)).toEqual(createHash("sha256").update(b).digest())
+    for (const s of ["", "7|id|mainnet|32|123|0", "é|ü"]) expect(sha256(s)).toEqual(createHash("sha256").update(s).digest())
   })
 })
