@@ -3,7 +3,7 @@
  * so any block, transaction or UTXO can be generated on demand (memory does not grow with
  * --scale) and two emulators with one seed agree byte for byte.
  */
-import { createHash } from "node:crypto"
+import { sha256 } from "./cb58.ts"
 
 const mix32 = (h: number): number => {
   h ^= h >>> 16
@@ -41,8 +41,9 @@ export const pick = <T>(seed: number, list: ReadonlyArray<T>, ...keys: ReadonlyA
 export const bytes = (seed: number, n: number, ...keys: ReadonlyArray<string | number | bigint>): Uint8Array => {
   const out = new Uint8Array(n)
   let filled = 0
+  const prefix = `${seed}|${keys.join("|")}|`
   for (let counter = 0; filled < n; counter++) {
-    const h = createHash("sha256").update(`${seed}|${keys.join("|")}|${counter}`).digest()
+    const h = sha256(prefix + counter)
     const take = Math.min(h.length, n - filled)
     out.set(h.subarray(0, take), filled)
     filled += take

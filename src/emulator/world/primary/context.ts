@@ -32,6 +32,13 @@ export class NetCtx {
   private readonly blockIds = new Lru<string, string>(8192)
   /** Ids are recomputed constantly (spend references, block lists); a bounded memo saves the hashing. */
   private readonly ids = new Lru<string, string>(32_768)
+  /**
+   * The reverse of `ids` for the ids made lately: they are the ones looked up again (a block's txs
+   * name the txs they spend, hashing asks what each id names), and decoding one costs 4 hashes.
+   */
+  private readonly made = new Lru<string, Locator>(32_768)
+  /** Wallets' addresses (at most 4 a wallet). */
+  private readonly addresses = new Lru<string, Uint8Array>(65_536)
 
   constructor(
     readonly seed: number,
@@ -80,13 +87,19 @@ export class NetCtx {
     return encodeId(this.seed, this.name, { kind, a, b, c }, 32)
   }
   id(kind: Kind, a: number, b = 0, c = 0): string {
-    return this.ids.get(`${kind}.${a}.${b}.${c}`, () => cb58(this.idBytes(kind, a, b, c)))
+    return this.ids.get(`${kind}.${a}.${b}.${c}`, () => {
+      const id = cb58(this.idBytes(kind, a, b, c))
+      this.made.set(id, { kind, a, b, c })
+      return id
+    })
   }
   shortId(kind: Kind, a: number, b = 0): Uint8Array {
     return encodeId(this.seed, this.name, { kind, a, b, c: 0 }, 20)
   }
   /** The locator of a cb58 id of this network, if it is one. */
   locate(id: string): Locator | undefined {
+    const made = this.made.find(id)
+    if (made !== undefined) return made
     const b = fromCb58(id)
     return b === undefined ? undefined : decodeId(this.seed, this.name, b)
   }
@@ -111,7 +124,9 @@ export class NetCtx {
     return 1 + this.int(0, 3, "addr-count", wallet)
   }
   address(wallet: number, index: number): Uint8Array {
-    return this.shortId(Kind.Address, wallet, index)
+    // drawn once (two hashes each): every output names its owner. A copy out, so no caller can
+    // change what the next one reads
+    return this.addresses.get(`${wallet}.${index}`, () => this.shortId(Kind.Address, wallet, index)).slice()
   }
   /** "P-avax1…" form of a 20-byte address (the node's form). */
   chainAddressOf(chain: "P" | "X" | "C", address: Uint8Array): string {

@@ -7,8 +7,8 @@
  * locator XOR a mask derived from the leading bytes. Decoding unmasks the locator and accepts it
  * only if re-encoding gives the same id, so foreign or mistyped ids never resolve.
  */
-import { createHash } from "node:crypto"
 import { avax } from "./avax.ts"
+import { cb58 as encodeCb58, fromCb58 as decodeCb58, sha256 } from "../cb58.ts"
 import { bytes } from "../rng.ts"
 
 /** What a locator names; the numeric value is part of the id bytes, so never renumber. */
@@ -63,8 +63,15 @@ const unpack = (v: bigint): Locator => ({
   c: Number(v & ((1n << C_BITS) - 1n))
 })
 
-const mask = (seed: number, head: Uint8Array, n: number): Uint8Array =>
-  createHash("sha256").update(head).update(`|mask|${seed}`).digest().subarray(0, n)
+const maskSuffixes = new Map<number, Buffer>()
+const mask = (seed: number, head: Uint8Array, n: number): Uint8Array => {
+  let suffix = maskSuffixes.get(seed)
+  if (suffix === undefined) maskSuffixes.set(seed, (suffix = Buffer.from(`|mask|${seed}`)))
+  const input = new Uint8Array(head.length + suffix.length)
+  input.set(head, 0)
+  input.set(suffix, head.length)
+  return sha256(input).subarray(0, n)
+}
 
 const toBytesBE = (v: bigint, n: number): Uint8Array => {
   const out = new Uint8Array(n)
@@ -119,17 +126,11 @@ export const decodeId = (seed: number, network: string, id: Uint8Array): Locator
   }
 }
 
-/** cb58: base58 of the bytes plus the last 4 bytes of their sha256 (avalanchejs base58check). */
-export const cb58 = (b: Uint8Array): string => avax.utils.base58check.encode(b)
+/** cb58: base58 of the bytes plus the last 4 bytes of their sha256 (as avalanchejs' base58check; ../cb58.ts). */
+export const cb58 = (b: Uint8Array): string => encodeCb58(b)
 
-/** Bytes of a cb58 string, or undefined when it is not valid cb58. */
-export const fromCb58 = (s: string): Uint8Array | undefined => {
-  try {
-    return avax.utils.base58check.decode(s)
-  } catch {
-    return undefined
-  }
-}
+/** Bytes of a cb58 string, or undefined when it is not base58 (the checksum is not checked, as avalanchejs does not). */
+export const fromCb58 = (s: string): Uint8Array | undefined => decodeCb58(s)
 
 export const NODE_ID_PREFIX = "NodeID-"
 

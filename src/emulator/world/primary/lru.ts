@@ -1,25 +1,57 @@
 /**
  * A bounded memo: repeated lookups (block ids, wallet UTXO sets) stay cheap while memory stays
  * capped whatever the scale or the crawl length.
+ *
+ * Two generations instead of a strict LRU order: entries go into the young map; when it holds
+ * `capacity` entries it becomes the old one (the previous old one is dropped), and a hit in the old
+ * map moves the entry back into the young one. What was used within the last `capacity` insertions
+ * stays, as with an LRU, but a hit costs one map lookup: re-inserting every hit to keep the order
+ * (delete + set on maps of 32k entries, millions of times while a chain is hashed) cost more than
+ * the values it saved. Holds at most 2 × capacity entries.
  */
 export class Lru<K, V> {
-  private readonly map = new Map<K, V>()
+  private young = new Map<K, V>()
+  private old = new Map<K, V>()
   constructor(private readonly capacity: number) {}
 
   get(key: K, make: () => V): V {
-    const hit = this.map.get(key)
-    if (hit !== undefined || this.map.has(key)) {
-      // re-insert so the entry counts as recently used
-      this.map.delete(key)
-      this.map.set(key, hit as V)
-      return hit as V
-    }
+    const hit = this.lookup(key)
+    if (hit !== MISSING) return hit as V
     const value = make()
-    this.map.set(key, value)
-    if (this.map.size > this.capacity) {
-      const oldest = this.map.keys().next()
-      if (!oldest.done) this.map.delete(oldest.value)
-    }
+    this.set(key, value)
     return value
   }
+
+  /** The value held for key, if any (counts as a use); nothing is made. */
+  find(key: K): V | undefined {
+    const hit = this.lookup(key)
+    return hit === MISSING ? undefined : (hit as V)
+  }
+
+  /** Whether key is held (counts as a use). */
+  has(key: K): boolean {
+    return this.lookup(key) !== MISSING
+  }
+
+  /** Holds key → value (undefined too: a memo may remember that there is nothing). */
+  set(key: K, value: V): void {
+    if (this.young.size >= this.capacity && !this.young.has(key)) {
+      this.old = this.young
+      this.young = new Map()
+    }
+    this.young.set(key, value)
+  }
+
+  private lookup(key: K): V | typeof MISSING {
+    const young = this.young.get(key)
+    if (young !== undefined || this.young.has(key)) return young as V
+    const old = this.old.get(key)
+    if (old !== undefined || this.old.has(key)) {
+      this.set(key, old as V)
+      return old as V
+    }
+    return MISSING
+  }
 }
+
+const MISSING: unique symbol = Symbol("missing")

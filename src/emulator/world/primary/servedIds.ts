@@ -18,12 +18,13 @@
  * Not hashed, kept as they are: outputs funded from before the generated history (ExternalTx,
  * GenesisAllocation: there is no tx to hash), and every non-tx id (nodes, AVAX, primary chains).
  */
-import { createHash } from "node:crypto"
 import type { PrimaryNetwork, PxChain } from "./network.ts"
 import { blockBytes } from "./codec/blockBytes.ts"
 import { TxBytes } from "./codec/txBytes.ts"
+import { sha256 } from "../cb58.ts"
 import { Kind, cb58 } from "./ids.ts"
 import type { TxRecord } from "./types.ts"
+import { Lru } from "./lru.ts"
 import { utxoId } from "./utxoCodec.ts"
 
 type Named = { readonly kind: "tx"; readonly chain: PxChain } | { readonly kind: "block"; readonly chain: PxChain; readonly height: number } | undefined
@@ -38,26 +39,51 @@ const NOT_TX = new Set([Kind.ExternalTx, Kind.GenesisAllocation, Kind.Node, Kind
 /** Blocks built in one pass while hashing (Chain.prefetch builds at most 200, its cache keeps 256). */
 const PREFETCH = 100
 
+/** Ids known to name nothing hashed, remembered for a while (they are mostly seen once: a tx's funding). */
+const PLAIN_MEMO = 65_536
+
+/** Txs regenerated for hashing out of their block's turn, kept while their spend chain is hashed. */
+const OUT_OF_TURN_MEMO = 4096
+
 /** Far more steps than any world hashes in one go (each id costs a few). */
 const MAX_STEPS = 50_000_000
 
-const sha256 = (b: Uint8Array): Uint8Array => createHash("sha256").update(b).digest()
-
 export class ServedIds {
-  /** world id → served id; ids that are not hashed map to themselves. */
+  /** world id → served id, for hashed ids. */
   private readonly served = new Map<string, string>()
+  /**
+   * Ids that are not hashed (served as they are): outputs funded from before the history, node
+   * and chain ids, strings of a response that only look like ids. Bounded: most are seen once, and
+   * telling one again costs a decode, not a hash of anything.
+   */
+  private readonly plain = new Lru<string, true>(PLAIN_MEMO)
   /** served id → world id, for hashed ids only. */
   private readonly world = new Map<string, string>()
-  /** Signed bytes of hashed txs, world id → bytes: a block's bytes hold them again. */
+  /**
+   * Signed bytes of hashed txs whose block is not hashed yet, world id → bytes: the block's bytes
+   * hold them again. Dropped once the block is hashed (nothing hashes them again), so they do not
+   * pile up with the chain.
+   */
   private readonly txBytes = new Map<string, Uint8Array>()
   /** The next height of each chain that time-ordered hashing has not reached. */
   private readonly next: Record<PxChain, number> = { P: 0, X: 0 }
   /** Txs of the blocks being hashed, by world id: regenerating one from its locator costs far more. */
   private readonly inHand = new Map<string, TxRecord>()
+  /** Txs regenerated from their locator lately (see txAnyTime). */
+  private readonly outOfTurn = new Lru<string, TxRecord | undefined>(OUT_OF_TURN_MEMO)
   /** Heights up to which `resolve` caught up with the tips. */
   private readonly caughtUp: Record<PxChain, number> = { P: -1, X: -1 }
 
   constructor(private readonly net: PrimaryNetwork) {}
+
+  /**
+   * A tx hashed outside its block's turn (a spend chain of the other chain's exports, a tx asked
+   * for by id): `named` and `bytesOf` both need it, and an id whose inputs are not hashed yet is
+   * visited again, so each would be rebuilt several times.
+   */
+  private txAnyTime(id: string): TxRecord | undefined {
+    return this.outOfTurn.get(id, () => this.net.txAnyTime(id))
+  }
 
   /** What a world id names, if it is a tx or block of this network's P- or X-chain. */
   private named(id: string): Named {
@@ -72,7 +98,7 @@ export class ServedIds {
     const chain = BLOCK_KINDS.get(loc.kind)
     if (chain) return loc.b === 0 && loc.c === 0 ? { kind: "block", chain, height: loc.a } : undefined
     if (NOT_TX.has(loc.kind)) return undefined
-    const tx = this.net.txAnyTime(id)
+    const tx = this.txAnyTime(id)
     return tx ? { kind: "tx", chain: tx.chain } : undefined
   }
 
@@ -82,7 +108,7 @@ export class ServedIds {
    */
   private bytesOf(id: string, what: NonNullable<Named>, ids: (id: string) => string): Uint8Array {
     const txBytes = new TxBytes(this.net, ids)
-    if (what.kind === "tx") return txBytes.bytes(this.inHand.get(id) ?? this.net.txAnyTime(id)!)
+    if (what.kind === "tx") return txBytes.bytes(this.inHand.get(id) ?? this.txAnyTime(id)!)
     const chain = this.net.chain(what.chain)
     const txs = chain.txs(what.height)
     // a block's txs get their served ids with it, so looking a tx up by id finds them
@@ -99,20 +125,20 @@ export class ServedIds {
     while (stack.length > 0) {
       if (++steps > MAX_STEPS) throw new Error(`served ids: no end in sight hashing ${root} (a cycle of ids?)`)
       const id = stack[stack.length - 1]!
-      if (this.served.has(id)) {
+      if (this.served.has(id) || this.plain.has(id)) {
         stack.pop()
         continue
       }
       const what = this.named(id)
       if (what === undefined) {
-        this.served.set(id, id)
+        this.plain.set(id, true)
         stack.pop()
         continue
       }
       const missing = new Set<string>()
       const bytes = this.bytesOf(id, what, (other) => {
         const known = this.served.get(other)
-        if (known !== undefined || other === id) return known ?? other
+        if (known !== undefined || other === id || this.plain.has(other)) return known ?? other
         missing.add(other)
         return other
       })
@@ -140,7 +166,10 @@ export class ServedIds {
       for (const tx of txs) this.inHand.set(tx.id, tx)
       for (const tx of txs) this.compute(tx.id)
       this.compute(this.net.ctx.blockId(chain, height))
-      for (const tx of txs) this.inHand.delete(tx.id)
+      for (const tx of txs) {
+        this.inHand.delete(tx.id)
+        this.txBytes.delete(tx.id)
+      }
     }
   }
 
@@ -148,6 +177,7 @@ export class ServedIds {
   of = (id: string): string => {
     const known = this.served.get(id)
     if (known !== undefined) return known
+    if (this.plain.has(id)) return id
     // a block needs its chain hashed up to it, in order; a tx only the txs whose outputs it names
     const what = this.named(id)
     if (what?.kind === "block") this.hashThrough(what.chain, this.net.ctx.timelines[what.chain].time(what.height))
@@ -175,7 +205,7 @@ export class ServedIds {
     const hit = this.world.get(id)
     if (hit !== undefined) return hit
     // the world's own ids (in-process callers) and ids of nothing need no hashing to be told apart
-    if (this.served.has(id) || this.net.ctx.locate(id) !== undefined || !this.catchUp()) return id
+    if (this.served.has(id) || this.plain.has(id) || this.net.ctx.locate(id) !== undefined || !this.catchUp()) return id
     return this.world.get(id) ?? id
   }
 

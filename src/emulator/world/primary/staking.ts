@@ -74,6 +74,9 @@ export const blsCredentials = (ctx: NetCtx, ...keys: Array<string | number>): Bl
 }
 
 export class Staking {
+  /** Nodes' schedules, drawn once each: every window of blocks and every staking view asks for them. */
+  private readonly nodes: NodeParams[] = []
+
   constructor(private readonly ctx: NetCtx) {}
 
   get nodeCount(): number {
@@ -81,6 +84,11 @@ export class Staking {
   }
 
   node(i: number): NodeParams {
+    if (!(Number.isInteger(i) && i >= 0 && i < this.nodeCount)) return this.drawNode(i)
+    return (this.nodes[i] ??= this.drawNode(i))
+  }
+
+  private drawNode(i: number): NodeParams {
     const { ctx } = this
     const c = ctx.cfg
     const duration = ctx.int(c.minValidatorDays * DAY, c.maxValidatorDays * DAY, "dur", i)

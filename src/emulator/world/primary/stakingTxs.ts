@@ -10,9 +10,22 @@ import { PRIMARY_SUBNET_ID } from "../constants.ts"
 import type { NetCtx } from "./context.ts"
 import { Kind } from "./ids.ts"
 import type { Delegation, NodeParams, Staking, Validation } from "./staking.ts"
+import { TimeIndexBuilder, type TimeIndex } from "./timeIndex.ts"
 import type { Owners, TxRecord, UtxoRecord } from "./types.ts"
 
+/** What an indexed staking event is (its third coordinate is kind × 16 + the delegation's k). */
+const V_ISSUE = 0
+const V_END = 1
+const D_ISSUE = 2
+const D_END = 3
+
+/** How far past the anchor the time index reaches; later windows (a clock moved far ahead) are scanned. */
+const INDEX_HORIZON = 60 * 86_400
+
 export class StakingTxs {
+  /** The schedule's events by time, built on first use (undefined: not built; null: not buildable). */
+  private index: TimeIndex | null | undefined
+
   constructor(
     private readonly ctx: NetCtx,
     readonly staking: Staking
@@ -206,8 +219,56 @@ export class StakingTxs {
     return this.rewardTx(this.delegationRewardTxId(d), this.delegationTxId(d), d.end)
   }
 
-  /** Every staking-schedule tx timed in [from, to). */
+  /**
+   * Every staking-schedule tx timed in [from, to): from the time index (one pass over the schedule,
+   * once), or, past its horizon, by asking every node.
+   */
   txsIn(from: number, to: number): TxRecord[] {
+    const index = this.timeIndex()
+    if (index === undefined || !index.covers(to)) return this.scanTxsIn(from, to)
+    const out: TxRecord[] = []
+    index.forEachIn(from, to, (i, j, code) => {
+      const v = this.staking.validation(this.staking.node(i), j) as Validation
+      const what = code >> 4
+      if (what === V_ISSUE) out.push(this.validationTx(v))
+      else if (what === V_END) out.push(this.validationRewardTx(v))
+      else {
+        const d = this.staking.delegation(v, code & 15) as Delegation
+        out.push(what === D_ISSUE ? this.delegationTx(d) : this.delegationRewardTx(d))
+      }
+    })
+    return out
+  }
+
+  /**
+   * Every validation's issue and end and every delegation's issue and end before the horizon. A
+   * delegation is issued and ends within its validation's [issue, end], so a window holds exactly
+   * the events the scan finds (validations issued or ending in it, delegations of validations
+   * overlapping it issued or ending in it).
+   */
+  private timeIndex(): TimeIndex | undefined {
+    if (this.index === undefined) {
+      const builder = new TimeIndexBuilder(this.ctx.anchor + INDEX_HORIZON)
+      for (let i = 0; i < this.staking.nodeCount; i++) {
+        const n = this.staking.node(i)
+        for (let j = 0; ; j++) {
+          const v = this.staking.validation(n, j)
+          if (v === undefined || v.issue >= builder.horizon) break
+          builder.add(v.issue, i, j, V_ISSUE << 4)
+          builder.add(v.end, i, j, V_END << 4)
+          for (const d of this.staking.delegations(v)) {
+            builder.add(d.issue, i, j, (D_ISSUE << 4) | d.k)
+            builder.add(d.end, i, j, (D_END << 4) | d.k)
+          }
+        }
+      }
+      this.index = builder.build() ?? null
+    }
+    return this.index ?? undefined
+  }
+
+  /** The same txs by asking every node (windows past the index's horizon). */
+  private scanTxsIn(from: number, to: number): TxRecord[] {
     const out: TxRecord[] = []
     for (let i = 0; i < this.staking.nodeCount; i++) {
       const n = this.staking.node(i)

@@ -13,7 +13,12 @@ import { DAY } from "./config.ts"
 import type { NetCtx } from "./context.ts"
 import type { Assets } from "./assets.ts"
 import { Kind } from "./ids.ts"
+import { Lru } from "./lru.ts"
+import { TimeIndexBuilder, type TimeIndex } from "./timeIndex.ts"
 import type { BlockRef, Owners, TxRecord, UtxoRecord } from "./types.ts"
+
+/** How far past the anchor the time indexes reach; later windows (a clock moved far ahead) are scanned. */
+const INDEX_HORIZON = 60 * DAY
 
 export type StreamChain = "P" | "X"
 export type WalletEventType = "BaseTx" | "ExportTx"
@@ -42,6 +47,13 @@ const STREAM_KIND: Readonly<Record<StreamChain, Kind>> = { P: Kind.WalletPTx, X:
 const IMPORT_KIND: Readonly<Record<StreamChain, Kind>> = { P: Kind.WalletImportPTx, X: Kind.WalletImportXTx }
 
 export class Wallets {
+  /**
+   * Per chain, by time: its stream events, and the imports onto it (by import time) of the other
+   * chain's exports. Built on first use (null: not buildable, the windows are scanned).
+   */
+  private readonly specMemo = new Lru<string, OutSpec[]>(32_768)
+  private readonly indexes: Partial<Record<StreamChain, { readonly events: TimeIndex; readonly imports: TimeIndex } | null>> = {}
+
   constructor(
     private readonly ctx: NetCtx,
     private readonly assets: Assets
@@ -145,7 +157,12 @@ export class Wallets {
     return this.ctx.id(STREAM_KIND[ev.chain], ev.wallet, ev.e)
   }
 
+  /** An event's outputs: drawn for the event's tx, and again by each of the next 10 events to find what they spend. */
   private outSpecs(ev: WalletEvent): OutSpec[] {
+    return this.specMemo.get(`${ev.chain}.${ev.wallet}.${ev.e}`, () => this.drawOutSpecs(ev))
+  }
+
+  private drawOutSpecs(ev: WalletEvent): OutSpec[] {
     const { ctx } = this
     const keys = [ev.chain, ev.wallet, ev.e] as const
     const n = ev.type === "ExportTx" ? ctx.int(0, 1, "n-out", ...keys) : ctx.int(1, 3, "n-out", ...keys)
@@ -349,8 +366,48 @@ export class Wallets {
 
   /** Every tx of the wallet streams and imports on `chain` timed in [from, to). */
   txsIn(chain: StreamChain, from: number, to: number): TxRecord[] {
+    const index = this.timeIndex(chain)
+    if (index !== undefined && index.events.covers(to) && index.imports.covers(to)) {
+      const out: TxRecord[] = []
+      index.events.forEachIn(from, to, (w, e) => out.push(this.tx(this.event(w, chain, e))))
+      index.imports.forEachIn(from, to, (w, e) => out.push(this.importTx(this.event(w, OTHER[chain], e)) as TxRecord))
+      return out
+    }
+    return this.scanTxsIn(chain, from, to)
+  }
+
+  /** The same txs by asking every wallet (windows past the index's horizon). */
+  private scanTxsIn(chain: StreamChain, from: number, to: number): TxRecord[] {
     const imports = this.importsIn(chain, from, to).map((ev) => this.importTx(ev))
     return [...this.eventsIn(chain, from, to).map((ev) => this.tx(ev)), ...imports.filter((t): t is TxRecord => t !== undefined)]
+  }
+
+  /**
+   * The events eventsIn and importsIn find, indexed once: every wallet's events on `chain` (event
+   * times grow with e) and the other chain's exports by their import time (after the export's).
+   */
+  private timeIndex(chain: StreamChain): { readonly events: TimeIndex; readonly imports: TimeIndex } | undefined {
+    if (this.indexes[chain] === undefined) {
+      const horizon = this.ctx.anchor + INDEX_HORIZON
+      const events = new TimeIndexBuilder(horizon)
+      const imports = new TimeIndexBuilder(horizon)
+      for (let w = 0; w < this.count; w++) {
+        for (let e = 0; ; e++) {
+          const t = this.eventTime(w, chain, e)
+          if (t >= horizon) break
+          events.add(t, w, e, 0)
+        }
+        for (let e = 0; ; e++) {
+          const ev = this.event(w, OTHER[chain], e)
+          if (ev.time >= horizon) break
+          const at = ev.type === "ExportTx" ? this.importTime(ev) : undefined
+          if (at !== undefined) imports.add(at, w, e, 0)
+        }
+      }
+      const built = { events: events.build(), imports: imports.build() }
+      this.indexes[chain] = built.events && built.imports ? { events: built.events, imports: built.imports } : null
+    }
+    return this.indexes[chain] ?? undefined
   }
 
   /** A wallet tx by locator (stream event or derived import), whether or not revealed yet. */

@@ -12,6 +12,7 @@
  * ProofOfPossession that does not verify. Signatures and L1 messages are the ones the world's json
  * encoding shows, so both encodings of a tx carry the same values.
  */
+import { fromCb58 } from "../../cb58.ts"
 import { SUBNET_EVM_VM_ID } from "../l1.ts"
 import type { PrimaryNetwork } from "../index.ts"
 import type { Owners, TxRecord, UtxoRecord } from "../types.ts"
@@ -68,12 +69,30 @@ const idBytes = (s: string): Uint8Array => {
   let b = decoded.get(s)
   if (b === undefined) {
     if (decoded.size >= 200_000) decoded.clear()
-    b = Id.fromString(s).toBytes()
+    // Id.fromString(s).toBytes(): the cb58 body's first 32 bytes, zero-padded on the left to 32
+    const body = fromCb58(s)
+    if (body === undefined) b = Id.fromString(s).toBytes()
+    else if (body.length >= 32) b = body.slice(0, 32)
+    else {
+      b = new Uint8Array(32)
+      b.set(body, 32 - body.length)
+    }
     decoded.set(s, b)
   }
   return b
 }
 const idOf = (s: string): Primitive => new Id(idBytes(s))
+/** NodeId primitives by their string (immutable; decoding one is a base58 decode): a node validates again and again. */
+const nodeIds = new Map<string, Primitive>()
+const nodeIdOf = (s: string): Primitive => {
+  let n = nodeIds.get(s)
+  if (n === undefined) {
+    if (nodeIds.size >= 200_000) nodeIds.clear()
+    n = lib.NodeId.fromString(s)
+    nodeIds.set(s, n)
+  }
+  return n
+}
 
 export class TxBytes {
   private readonly outputOf: (u: UtxoRecord) => Serializable
@@ -122,7 +141,7 @@ export class TxBytes {
     const { pvmSerial } = lib
     const s = tx.staking
     if (!s) throw new Error(`${tx.type} ${tx.id} has no staking details`)
-    const validator = new pvmSerial.Validator(lib.NodeId.fromString(s.nodeId), new BigIntPr(BigInt(s.start)), new BigIntPr(BigInt(s.end)), new BigIntPr(s.weight))
+    const validator = new pvmSerial.Validator(nodeIdOf(s.nodeId), new BigIntPr(BigInt(s.start)), new BigIntPr(BigInt(s.end)), new BigIntPr(s.weight))
     const stake = (tx.stake ?? []).map(this.outputOf)
     const subnetValidator = (): Serializable => new pvmSerial.SubnetValidator(validator, this.id(s.subnetId))
     switch (tx.type) {
