@@ -10,7 +10,7 @@ import * as path from "node:path"
 import { describe, expect, it } from "vitest"
 import { defineSchema, int64, lineage, str } from "../../schemas/common.ts"
 import type { Row } from "../../schemas/common.ts"
-import { type CompactSettings, type CompactTable, DEFAULT_SETTINGS, binsOf, compactTable, deleteFiles, garbageOf } from "../../src/compact/Compactor.ts"
+import { type CompactSettings, type CompactTable, DEFAULT_SETTINGS, MERGED_ROW_GROUP_ROWS, binsOf, compactTable, deleteFiles, garbageOf } from "../../src/compact/Compactor.ts"
 import { type Owner, mergeable } from "../../src/compact/Eligible.ts"
 import type { CheckpointState } from "../../src/crawl/Checkpoint.ts"
 import { type CatalogDataset, buildCatalog } from "../../src/sink/Catalog.ts"
@@ -280,6 +280,41 @@ describe("compactTable", () => {
     expect(seen.heights).toEqual([0, 1, 2, 3])
     expect(seen.afterDelete).toEqual([0, 1, 2, 3])
     expect(seen.files).toEqual([`chain=c/${path.basename(seen.manifest.files[0]!.file)}`])
+  })
+
+  it("given a merge too large for the connection's memory limit, when compacted, then it is retried without the limit, its row groups stay small and the limit is restored", async () => {
+    const heights = (from: number) => Array.from({ length: 20_000 }, (_, i) => from + 2 * i)
+    const out = await run(
+      Effect.gen(function* () {
+        const sink = yield* ParquetSink
+        yield* write("a", 0, "x".repeat(2_000), heights(1))
+        yield* write("b", 0, "y".repeat(2_000), heights(0))
+        return yield* Effect.promise(() =>
+          withConn(async (conn) => {
+            await conn.run("SET threads = 1")
+            await conn.run("SET memory_limit = '8MB'")
+            const files = (await filesOf(path.join(sink.outDir, "blocks"))).map((f) => path.join(sink.outDir, "blocks", f))
+            // the premise: under this limit the merge's own statement fails
+            const direct = await conn
+              .run(`COPY (SELECT * FROM read_parquet(['${files.join("','")}']) ORDER BY height) TO '${path.join(sink.outDir, "direct.parquet")}' (FORMAT parquet, ROW_GROUP_SIZE ${MERGED_ROW_GROUP_ROWS})`)
+              .then(() => "written", (e: unknown) => String(e))
+            const result = await compactTable(sink.outDir, table(), DEFAULT_SETTINGS, { conn, checkpoints: async () => new Map([checkpoint("a"), checkpoint("b")].map((c) => [c.slice, c])) })
+            const manifest = await readManifest(sink.outDir, "blocks")
+            const merged = path.join(sink.outDir, "blocks", manifest.files[0]!.file)
+            const heightsIn = (await conn.runAndReadAll(`SELECT height FROM read_parquet('${merged}')`)).getRowsJS().map(([h]) => Number(h))
+            const groups = (await conn.runAndReadAll(`SELECT row_group_num_rows FROM parquet_metadata('${merged}') GROUP BY row_group_id, row_group_num_rows ORDER BY row_group_id`)).getRowsJS().map(([n]) => Number(n))
+            const limit = (await conn.runAndReadAll("SELECT current_setting('memory_limit')")).getRowsJS()[0]![0]
+            return { direct, result, heightsIn, groups, limit }
+          })
+        )
+      })
+    )
+    expect(out.direct).toMatch(/out of memory/i)
+    expect(out.result.filesOut).toBe(1)
+    expect(out.heightsIn).toEqual(Array.from({ length: 40_000 }, (_, i) => i))
+    expect(out.groups).toEqual([16_384, 16_384, 7_232])
+    // restored as DuckDB spelled it (7.6 MiB), which it reads back rounded down a little
+    expect(out.limit).toMatch(/^7\.[56] MiB$/)
   })
 
   it("given fewer small mergeable files than the threshold, when compacted, then nothing is written", async () => {
