@@ -18,10 +18,10 @@ import type { Owner } from "./Eligible.ts"
 
 /**
  * A merge sorts up to a million rows (DEFAULT_SETTINGS): at DuckDB's defaults (every core, 80 % of
- * the machine's memory) compacting `primary_blocks` at 1M rows peaked at 1.2–1.36 GB RSS, four
+ * the machine's memory) compacting `primary_blocks` at 1M rows peaked at 1,165–1,472 MB RSS, four
  * times the crawl before it. With one thread, a memory limit the sort spills past (into the
  * staging folder above) and freed memory given back at once (as the sink does), the same
- * compaction peaked at 345–347 MB for the same CPU (12.8–13.6 against 12.0–15.4 CPU-s). The limit
+ * compaction peaked at 332–342 MB for the same CPU (12.8–14.1 against 11.9–16.2 CPU-s). The limit
  * also needs row groups small enough to be buffered under it (Compactor.ts). A merge that still
  * runs out of memory is retried without the limit (Compactor.ts).
  */
