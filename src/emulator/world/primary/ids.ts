@@ -8,7 +8,7 @@
  * only if re-encoding gives the same id, so foreign or mistyped ids never resolve.
  */
 import { avax } from "./avax.ts"
-import { cb58 as encodeCb58, fromCb58 as decodeCb58, sha256 } from "../cb58.ts"
+import { cb58, fromCb58, sha256 } from "../cb58.ts"
 import { bytes } from "../rng.ts"
 
 /** What a locator names; the numeric value is part of the id bytes, so never renumber. */
@@ -126,11 +126,8 @@ export const decodeId = (seed: number, network: string, id: Uint8Array): Locator
   }
 }
 
-/** cb58: base58 of the bytes plus the last 4 bytes of their sha256 (as avalanchejs' base58check; ../cb58.ts). */
-export const cb58 = (b: Uint8Array): string => encodeCb58(b)
-
-/** Bytes of a cb58 string, or undefined when it is not base58 (the checksum is not checked, as avalanchejs does not). */
-export const fromCb58 = (s: string): Uint8Array | undefined => decodeCb58(s)
+/** cb58 of bytes and back, as avalanchejs' base58check (the checksum is not checked on decoding, as there). */
+export { cb58, fromCb58 } from "../cb58.ts"
 
 export const NODE_ID_PREFIX = "NodeID-"
 

@@ -14,6 +14,7 @@
  */
 import { fromCb58 } from "../../cb58.ts"
 import { SUBNET_EVM_VM_ID } from "../l1.ts"
+import { Lru } from "../lru.ts"
 import type { PrimaryNetwork } from "../index.ts"
 import type { Owners, TxRecord, UtxoRecord } from "../types.ts"
 import { sortAddresses } from "../utxoCodec.ts"
@@ -64,35 +65,21 @@ const asObject = (v: unknown): Json => (typeof v === "object" && v !== null && !
  * Id bytes by cb58 string: the same few thousand ids (assets, chains, consumed txs) are decoded
  * over and over while a chain is hashed, and base58 decoding was the largest cost. Bounded.
  */
-const decoded = new Map<string, Uint8Array>()
-const idBytes = (s: string): Uint8Array => {
-  let b = decoded.get(s)
-  if (b === undefined) {
-    if (decoded.size >= 200_000) decoded.clear()
+const decoded = new Lru<string, Uint8Array>(100_000)
+const idBytes = (s: string): Uint8Array =>
+  decoded.get(s, () => {
     // Id.fromString(s).toBytes(): the cb58 body's first 32 bytes, zero-padded on the left to 32
     const body = fromCb58(s)
-    if (body === undefined) b = Id.fromString(s).toBytes()
-    else if (body.length >= 32) b = body.slice(0, 32)
-    else {
-      b = new Uint8Array(32)
-      b.set(body, 32 - body.length)
-    }
-    decoded.set(s, b)
-  }
-  return b
-}
+    if (body === undefined) return Id.fromString(s).toBytes()
+    if (body.length >= 32) return body.slice(0, 32)
+    const b = new Uint8Array(32)
+    b.set(body, 32 - body.length)
+    return b
+  })
 const idOf = (s: string): Primitive => new Id(idBytes(s))
 /** NodeId primitives by their string (immutable; decoding one is a base58 decode): a node validates again and again. */
-const nodeIds = new Map<string, Primitive>()
-const nodeIdOf = (s: string): Primitive => {
-  let n = nodeIds.get(s)
-  if (n === undefined) {
-    if (nodeIds.size >= 200_000) nodeIds.clear()
-    n = lib.NodeId.fromString(s)
-    nodeIds.set(s, n)
-  }
-  return n
-}
+const nodeIds = new Lru<string, Primitive>(100_000)
+const nodeIdOf = (s: string): Primitive => nodeIds.get(s, () => lib.NodeId.fromString(s))
 
 export class TxBytes {
   private readonly outputOf: (u: UtxoRecord) => Serializable
