@@ -25,7 +25,7 @@ import type { Owner } from "./Eligible.ts"
  * also needs row groups small enough to be buffered under it (Compactor.ts). A merge that still
  * runs out of memory is retried without the limit (Compactor.ts).
  */
-export const COMPACTION_MEMORY_LIMIT = "192MB"
+const COMPACTION_MEMORY_LIMIT = "192MB"
 const COMPACTION_SETTINGS = [
   "SET threads = 1",
   `SET memory_limit = '${COMPACTION_MEMORY_LIMIT}'`,
