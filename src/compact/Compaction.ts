@@ -17,20 +17,10 @@ import { type CompactSettings, type CompactTable, type CompactionEvent, type Tab
 import type { Owner } from "./Eligible.ts"
 
 /**
- * A merge sorts up to a million rows (DEFAULT_SETTINGS): at DuckDB's defaults (every core, 80 % of
- * the machine's memory) compacting `primary_blocks` at 1M rows peaked at 1,165–1,472 MB RSS, four
- * times the crawl before it. With one thread, a memory limit the sort spills past (into the
- * staging folder above) and freed memory given back at once (as the sink does), the same
- * compaction peaked at 332–342 MB for the same CPU (12.8–14.1 against 11.9–16.2 CPU-s). The limit
- * also needs row groups small enough to be buffered under it (Compactor.ts). A merge that still
- * runs out of memory is retried without the limit (Compactor.ts).
+ * One thread, and freed memory given back at once (as the sink does); each merge sets its own
+ * memory limit (Compactor.ts MERGE_MEMORY).
  */
-const COMPACTION_MEMORY_LIMIT = "192MB"
-const COMPACTION_SETTINGS = [
-  "SET threads = 1",
-  `SET memory_limit = '${COMPACTION_MEMORY_LIMIT}'`,
-  "SET allocator_bulk_deallocation_flush_threshold = '1MB'"
-]
+const COMPACTION_SETTINGS = ["SET threads = 1", "SET allocator_bulk_deallocation_flush_threshold = '1MB'"]
 
 const ownerOf = (d: AnyDataset): Owner => ({ rerun: d.rerun ?? "never", excludesCommitted: d.listing.excludesCommitted === true })
 

@@ -1,0 +1,73 @@
+/**
+ * Whether a merge can concatenate its files instead of sorting their rows. A sort holds every row
+ * of the merge (up to a million) in DuckDB's memory or spills it; a concatenation streams them
+ * through one row group at a time. Merging the 44 parts of a 430k-row `primary_blocks` month, one
+ * thread: peak RSS 298 MB sorted against 162 MB concatenated (probe and check included), 6.9
+ * against 6.0 CPU-s (README "Compaction").
+ *
+ * Concatenating is exact when every file is already in the sort order, or every file in its
+ * reverse (a newest-first listing writes its parts so), and the files' key ranges do not
+ * interleave: the files, put in order of their ranges, then hold the rows in order, ascending or
+ * descending. The probe reads the sort columns alone; what it cannot show in order is sorted as
+ * before.
+ */
+import type { DuckDBConnection } from "@duckdb/node-api"
+import { quotedIdentifier } from "@duckdb/node-api"
+
+export type Direction = "asc" | "desc"
+
+export interface Concatenation {
+  readonly direction: Direction
+  /** The inputs in the order that keeps the rows in `direction`. */
+  readonly files: ReadonlyArray<string>
+}
+
+/** Columns the probe adds to the rows it reads: a table holding one of them is always sorted. */
+export const PROBE_COLUMNS: ReadonlyArray<string> = ["filename", "file_row_number"]
+
+/** The sort key as one value: DuckDB compares STRUCTs field by field, NULLs last, like ORDER BY. */
+const keyOf = (sortBy: ReadonlyArray<string>) => `struct_pack(${sortBy.map(quotedIdentifier).join(", ")})`
+
+/**
+ * The order in which `source` (a `read_parquet` of `files`, with `filename` and `file_row_number`)
+ * concatenates sorted, or undefined when it does not. Per file: its lowest and highest key and how
+ * many steps between consecutive rows go up or down; then whether the files' ranges follow each
+ * other without overlap, in either direction.
+ */
+export const concatenation = async (conn: DuckDBConnection, source: string, sortBy: ReadonlyArray<string>): Promise<Concatenation | undefined> => {
+  if (sortBy.length === 0) return undefined
+  const key = keyOf(sortBy)
+  const read = await conn.runAndReadAll(
+    `WITH r AS (SELECT filename AS f, ${key} AS k, lag(${key}) OVER (PARTITION BY filename ORDER BY file_row_number) AS p FROM ${source}),
+     s AS (SELECT f, min(k) AS lo, max(k) AS hi, count(*) FILTER (WHERE k > p) AS up, count(*) FILTER (WHERE k < p) AS down FROM r GROUP BY f)
+     SELECT f, up, down,
+       row_number() OVER (ORDER BY lo, hi) AS asc_rank, coalesce(hi <= lead(lo) OVER (ORDER BY lo, hi), true) AS asc_ok,
+       row_number() OVER (ORDER BY hi DESC, lo DESC) AS desc_rank, coalesce(lo >= lead(hi) OVER (ORDER BY hi DESC, lo DESC), true) AS desc_ok
+     FROM s`
+  )
+  const files = read.getRowsJS().map(([f, up, down, ascRank, ascOk, descRank, descOk]) => ({
+    file: String(f),
+    up: Number(up),
+    down: Number(down),
+    ascRank: Number(ascRank),
+    ascOk: ascOk === true,
+    descRank: Number(descRank),
+    descOk: descOk === true
+  }))
+  if (files.every((f) => f.down === 0 && f.ascOk)) {
+    return { direction: "asc", files: files.sort((a, b) => a.ascRank - b.ascRank).map((f) => f.file) }
+  }
+  if (files.every((f) => f.up === 0 && f.descOk)) {
+    return { direction: "desc", files: files.sort((a, b) => a.descRank - b.descRank).map((f) => f.file) }
+  }
+  return undefined
+}
+
+/** Whether a written file's rows follow `direction` on the sort key (its row order as stored). */
+export const inOrder = async (conn: DuckDBConnection, source: string, sortBy: ReadonlyArray<string>, direction: Direction): Promise<boolean> => {
+  const key = keyOf(sortBy)
+  const read = await conn.runAndReadAll(
+    `SELECT count(*) FILTER (WHERE k ${direction === "asc" ? "<" : ">"} p) FROM (SELECT ${key} AS k, lag(${key}) OVER (ORDER BY file_row_number) AS p FROM ${source})`
+  )
+  return Number(read.getRowsJS()[0]?.[0]) === 0
+}

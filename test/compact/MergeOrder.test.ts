@@ -1,0 +1,167 @@
+/**
+ * Which merges concatenate their files instead of sorting them (src/compact/MergeOrder.ts), seen
+ * from the merged file a compaction writes: its rows and their stored order. A concatenation keeps
+ * the direction its inputs share (a newest-first listing's parts: descending); a sort is ascending.
+ */
+import { DuckDBInstance } from "@duckdb/node-api"
+import { Effect } from "effect"
+import * as fs from "node:fs/promises"
+import * as os from "node:os"
+import * as path from "node:path"
+import { describe, expect, it } from "vitest"
+import { defineSchema, int64, lineage, str } from "../../schemas/common.ts"
+import type { Row } from "../../schemas/common.ts"
+import { type CompactTable, DEFAULT_SETTINGS, compactTable } from "../../src/compact/Compactor.ts"
+import { concatenation } from "../../src/compact/MergeOrder.ts"
+import type { CheckpointState } from "../../src/crawl/Checkpoint.ts"
+import { readManifest } from "../../src/sink/Manifest.ts"
+import { ParquetSink } from "../../src/sink/ParquetSink.ts"
+
+const schema = defineSchema([int64("height", "Block height", { nullable: false }), str("tag", "Second key column")], "Blocks for merge order tests")
+
+const done = (slice: string): CheckpointState => ({
+  dataset: "blocks",
+  slice,
+  params: {},
+  cursor: null,
+  cursorIssuedAt: null,
+  pagesCommitted: 1,
+  rowsCommitted: 1,
+  rejectsCommitted: 0,
+  lastSeq: 9,
+  keepFromSeq: null,
+  finalAfter: null,
+  status: "done",
+  completedAsOf: 100,
+  restarts: 0,
+  runId: "r",
+  updatedAt: "",
+  error: null
+})
+
+type Key = readonly [height: number, tag: string]
+
+const part = (slice: string, seq: number, keys: ReadonlyArray<Key>) =>
+  Effect.flatMap(ParquetSink, (sink) => {
+    const rows: Row[] = keys.map(([h, tag]) => ({ height: BigInt(h), tag, ...lineage("run-m", new Date(0)) }))
+    return sink.writePart({ dataset: "blocks", slice, seq, schema, rows, partitionBy: [{ key: "chain", value: () => "c" }] })
+  })
+
+const down = (from: number, to: number, tag = "t"): Key[] => Array.from({ length: from - to + 1 }, (_, i) => [from - i, tag] as const)
+const up = (from: number, to: number, tag = "t"): Key[] => Array.from({ length: to - from + 1 }, (_, i) => [from + i, tag] as const)
+
+const withConn = async <A>(f: (conn: Awaited<ReturnType<DuckDBInstance["connect"]>>) => Promise<A>): Promise<A> => {
+  const db = await DuckDBInstance.create(":memory:")
+  const conn = await db.connect()
+  try {
+    return await f(conn)
+  } finally {
+    conn.closeSync()
+    db.closeSync()
+  }
+}
+
+/** Writes the parts (slice, seq, keys), compacts them, and reads the merged file's keys in stored order. */
+const merged = (parts: ReadonlyArray<readonly [string, number, ReadonlyArray<Key>]>, sortBy: ReadonlyArray<string> = ["height"]) =>
+  Effect.runPromise(
+    Effect.scoped(
+      Effect.provide(
+        Effect.gen(function* () {
+          const sink = yield* ParquetSink
+          for (const [slice, seq, keys] of parts) yield* part(slice, seq, keys)
+          const table: CompactTable = { name: "blocks", sortBy, ownerOf: () => ({ dataset: "blocks", owner: { rerun: "never", excludesCommitted: false } }) }
+          const slices = [...new Set(parts.map(([s]) => s))]
+          return yield* Effect.promise(() =>
+            withConn(async (conn) => {
+              const result = await compactTable(sink.outDir, table, DEFAULT_SETTINGS, { conn, checkpoints: async () => new Map(slices.map((s) => [s, done(s)])) })
+              const file = path.join(sink.outDir, "blocks", (await readManifest(sink.outDir, "blocks")).files[0]!.file)
+              const keys = (await conn.runAndReadAll(`SELECT height, tag FROM read_parquet('${file}', file_row_number = true) ORDER BY file_row_number`))
+                .getRowsJS()
+                .map(([h, t]) => [Number(h), String(t)] as const)
+              return { filesIn: result.filesIn, keys }
+            })
+          )
+        }),
+        ParquetSink.layerTest
+      )
+    )
+  )
+
+describe("a merge concatenates files already in order, and sorts the rest", () => {
+  it("given parts of a newest-first listing (each descending, each below the one before), when compacted, then the merged file holds every row descending", async () => {
+    const out = await merged([
+      ["s", 0, down(30, 21)],
+      ["s", 1, down(20, 11)],
+      ["s", 2, down(10, 1)]
+    ])
+    expect(out.filesIn).toBe(3)
+    expect(out.keys).toEqual(down(30, 1))
+  })
+
+  it("given ascending parts whose names do not follow their ranges, when compacted, then the files are put in range order, ascending", async () => {
+    const out = await merged([
+      ["a", 0, up(11, 20)],
+      ["b", 0, up(1, 10)],
+      ["c", 0, up(21, 25)]
+    ])
+    expect(out.keys).toEqual(up(1, 25))
+  })
+
+  it("given descending parts whose ranges overlap, when compacted, then the rows are sorted ascending", async () => {
+    const out = await merged([
+      ["s", 0, down(20, 8)],
+      ["s", 1, down(10, 1)]
+    ])
+    expect(out.keys.map(([h]) => h)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 8, 9, 9, 10, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20])
+  })
+
+  it("given one ascending and one descending part, when compacted, then the rows are sorted ascending", async () => {
+    const out = await merged([
+      ["s", 0, up(1, 5)],
+      ["s", 1, down(10, 6)]
+    ])
+    expect(out.keys).toEqual(up(1, 10))
+  })
+
+  it("given a two-column key whose second column goes against the first within a file, when compacted, then the rows are sorted by both", async () => {
+    const out = await merged(
+      [
+        ["s", 0, [[4, "a"], [4, "b"], [3, "a"], [3, "b"]]],
+        ["s", 1, [[2, "b"], [2, "a"], [1, "a"]]]
+      ],
+      ["height", "tag"]
+    )
+    expect(out.keys).toEqual([[1, "a"], [2, "a"], [2, "b"], [3, "a"], [3, "b"], [4, "a"], [4, "b"]])
+  })
+
+  it("given a two-column key that every file follows descending, when compacted, then the rows stay descending by both", async () => {
+    const out = await merged(
+      [
+        ["s", 0, [[4, "b"], [4, "a"], [3, "a"]]],
+        ["s", 1, [[2, "b"], [2, "a"], [1, "a"]]]
+      ],
+      ["height", "tag"]
+    )
+    expect(out.keys).toEqual([[4, "b"], [4, "a"], [3, "a"], [2, "b"], [2, "a"], [1, "a"]])
+  })
+})
+
+describe("concatenation", () => {
+  it("given files whose ranges touch at one key, then they still concatenate; given one key in both files' insides, then they do not", async () => {
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), "chainetl-mergeorder-"))
+    const plans = await withConn(async (conn) => {
+      const file = async (name: string, heights: ReadonlyArray<number>) => {
+        const f = path.join(dir, `${name}.parquet`)
+        await conn.run(`COPY (SELECT unnest([${heights.join(",")}]) AS height) TO '${f}'`)
+        return f
+      }
+      const [a, b, c] = [await file("a", [1, 2, 3]), await file("b", [3, 4, 5]), await file("c", [2, 6])]
+      const source = (fs: ReadonlyArray<string>) => `read_parquet([${fs.map((f) => `'${f}'`).join(",")}], filename = true, file_row_number = true)`
+      const touching = await concatenation(conn, source([b, a]), ["height"])
+      const inside = await concatenation(conn, source([a, c]), ["height"])
+      return { touching, inside, a, b }
+    }).finally(() => fs.rm(dir, { recursive: true, force: true }))
+    expect(plans.touching).toEqual({ direction: "asc", files: [plans.a, plans.b] })
+    expect(plans.inside).toBeUndefined()
+  })
+})
