@@ -8,7 +8,7 @@ import { amount, defineSchema, int64, lineage, str } from "../../schemas/common.
 import type { Row } from "../../schemas/common.ts"
 import { buildCatalog } from "../../src/sink/Catalog.ts"
 import { ParquetSink, STAGING_DIR, type WritePartInput, makeParquetSink } from "../../src/sink/ParquetSink.ts"
-import { CHUNK_ROWS, makePartWriter } from "../../src/sink/PartWriter.ts"
+import { CHUNK_ROWS, SMALL_FILE_ROWS, makePartWriter } from "../../src/sink/PartWriter.ts"
 import { compileRows } from "../../src/sink/RowEncoder.ts"
 
 const schema = defineSchema(
@@ -66,7 +66,22 @@ describe("ParquetSink.writePart", () => {
     expect(outDir).toMatch(/chainetl-sink-/)
   })
 
-  it("given a part over two partitions when written then every column chunk of both files is zstd-compressed", async () => {
+  it("given a part over two partitions of 32 rows each on average when written then every column chunk of both files is zstd-compressed", async () => {
+    const heights = (from: number, n: number) => Array.from({ length: n }, (_, i) => BigInt(from + i))
+    const codecs = await run(
+      Effect.gen(function* () {
+        const sink = yield* ParquetSink
+        yield* sink.writePart(input(1, [...rowsOf("a", heights(0, 40)), ...rowsOf("b", heights(100, SMALL_FILE_ROWS * 2 - 40))]))
+        return yield* Effect.promise(() =>
+          readAll(sink.outDir, "SELECT DISTINCT compression, count(DISTINCT file_name) FROM parquet_metadata('$OUT/blocks/**/*.parquet') GROUP BY 1")
+        )
+      })
+    )
+
+    expect(codecs).toEqual([["ZSTD", 2n]])
+  })
+
+  it("given a part over two partitions of fewer than 32 rows each on average when written then its files are snappy-compressed (compaction's are zstd)", async () => {
     const codecs = await run(
       Effect.gen(function* () {
         const sink = yield* ParquetSink
@@ -77,7 +92,7 @@ describe("ParquetSink.writePart", () => {
       })
     )
 
-    expect(codecs).toEqual([["ZSTD", 2n]])
+    expect(codecs).toEqual([["SNAPPY", 2n]])
   })
 
   it("given a part over two partitions, one of them new, when written then each file is in its partition folder and its bytes are its size on disk", async () => {
