@@ -23,6 +23,7 @@ import type { CheckpointState } from "../crawl/Checkpoint.ts"
 import { fsyncPath } from "../sink/Durable.ts"
 import { type CompactedFile, type Manifest, type PartRun, fileSet, parsePartName, readManifest, toRuns, writeManifest } from "../sink/Manifest.ts"
 import { STAGING_DIR } from "../sink/ParquetSink.ts"
+import { PARQUET_OPTIONS } from "../sink/PartWriter.ts"
 import { compactedFileName } from "../sink/PartName.ts"
 import { type Owner, mergeable } from "./Eligible.ts"
 import { PROBE_COLUMNS, concatenation, inOrder } from "./MergeOrder.ts"
@@ -170,7 +171,9 @@ const copyMerged = async (conn: DuckDBConnection, table: CompactTable, files: Re
   // the union's columns in the inputs' order, whatever order the files are read in
   const columns = (await conn.runAndReadAll(`DESCRIBE SELECT * FROM ${source}`)).getRowsJS().map(([c]) => String(c))
   const order = table.sortBy.filter((c) => columns.includes(c))
-  const options = `(FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE ${MERGED_ROW_GROUP_ROWS})`
+  // the parts' codec and level: on the 1M `primary_blocks` folder, level 2 merged in 10.4–10.5
+  // CPU-s into 355 MB against DuckDB's default level 3's 12.7–12.8 s and 362 MB
+  const options = `(${PARQUET_OPTIONS}, ROW_GROUP_SIZE ${MERGED_ROW_GROUP_ROWS})`
   const probeable = order.length > 0 && !columns.some((c) => PROBE_COLUMNS.includes(c))
   if (probeable) {
     await setMemoryLimit(conn, memory.concatenation)
