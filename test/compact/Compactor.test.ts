@@ -3,7 +3,6 @@
  * merged, what the manifest records, what a view reads at each step (old and new catalogs), what
  * a killed compaction leaves and how recovery and replacing slices are kept from its files.
  */
-import { DuckDBInstance } from "@duckdb/node-api"
 import { Effect, Either } from "effect"
 import * as fs from "node:fs/promises"
 import * as path from "node:path"
@@ -13,6 +12,7 @@ import type { Row } from "../../schemas/common.ts"
 import { type CompactSettings, type CompactTable, DEFAULT_SETTINGS, MERGED_ROW_GROUP_ROWS, binsOf, compactTable, deleteFiles, garbageOf } from "../../src/compact/Compactor.ts"
 import { type Owner, mergeable } from "../../src/compact/Eligible.ts"
 import type { CheckpointState } from "../../src/crawl/Checkpoint.ts"
+import { checkpoint, withConn } from "./fixtures.ts"
 import { type CatalogDataset, buildCatalog } from "../../src/sink/Catalog.ts"
 import { holdsPartOf, readManifest, replacedParts, toRuns } from "../../src/sink/Manifest.ts"
 import { ParquetSink } from "../../src/sink/ParquetSink.ts"
@@ -21,27 +21,6 @@ const schema = defineSchema([int64("height", "Block height", { nullable: false }
 const dataset: CatalogDataset = { name: "blocks", schema, partitionKeys: [{ key: "chain", type: "VARCHAR" }] }
 
 const rows = (tag: string, heights: ReadonlyArray<number>): Row[] => heights.map((h) => ({ height: BigInt(h), tag, ...lineage("run-c", new Date(0)) }))
-
-const checkpoint = (slice: string, over: Partial<CheckpointState> = {}): CheckpointState => ({
-  dataset: "blocks",
-  slice,
-  params: {},
-  cursor: null,
-  cursorIssuedAt: null,
-  pagesCommitted: 1,
-  rowsCommitted: 1,
-  rejectsCommitted: 0,
-  lastSeq: 1,
-  keepFromSeq: null,
-  finalAfter: null,
-  status: "done",
-  completedAsOf: 100,
-  restarts: 0,
-  runId: "r",
-  updatedAt: "",
-  error: null,
-  ...over
-})
 
 const NEVER: Owner = { rerun: "never", excludesCommitted: false }
 const table = (owner: Owner = NEVER): CompactTable => ({ name: "blocks", sortBy: ["height"], ownerOf: () => ({ dataset: "blocks", owner }) })
@@ -52,17 +31,6 @@ const write = (slice: string, seq: number, tag: string, heights: ReadonlyArray<n
   Effect.flatMap(ParquetSink, (sink) =>
     sink.writePart({ dataset: "blocks", slice, seq, schema, rows: rows(tag, heights), partitionBy: [{ key: "chain", value: () => chain }] })
   )
-
-const withConn = async <A>(f: (conn: Awaited<ReturnType<DuckDBInstance["connect"]>>) => Promise<A>): Promise<A> => {
-  const db = await DuckDBInstance.create(":memory:")
-  const conn = await db.connect()
-  try {
-    return await f(conn)
-  } finally {
-    conn.closeSync()
-    db.closeSync()
-  }
-}
 
 const compact = (outDir: string, checkpoints: ReadonlyArray<CheckpointState>, t = table(), settings: CompactSettings = DEFAULT_SETTINGS) =>
   Effect.promise(() => withConn((conn) => compactTable(outDir, t, settings, { conn, checkpoints: async () => new Map(checkpoints.map((c) => [c.slice, c])) })))

@@ -3,7 +3,6 @@
  * from the merged file a compaction writes: its rows and their stored order. A concatenation keeps
  * the direction its inputs share (a newest-first listing's parts: descending); a sort is ascending.
  */
-import { DuckDBInstance } from "@duckdb/node-api"
 import { Effect } from "effect"
 import * as fs from "node:fs/promises"
 import * as os from "node:os"
@@ -13,31 +12,11 @@ import { defineSchema, int64, lineage, str } from "../../schemas/common.ts"
 import type { Row } from "../../schemas/common.ts"
 import { type CompactTable, DEFAULT_SETTINGS, compactTable } from "../../src/compact/Compactor.ts"
 import { concatenation } from "../../src/compact/MergeOrder.ts"
-import type { CheckpointState } from "../../src/crawl/Checkpoint.ts"
+import { checkpoint, withConn } from "./fixtures.ts"
 import { readManifest } from "../../src/sink/Manifest.ts"
 import { ParquetSink } from "../../src/sink/ParquetSink.ts"
 
 const schema = defineSchema([int64("height", "Block height", { nullable: false }), str("tag", "Second key column")], "Blocks for merge order tests")
-
-const done = (slice: string): CheckpointState => ({
-  dataset: "blocks",
-  slice,
-  params: {},
-  cursor: null,
-  cursorIssuedAt: null,
-  pagesCommitted: 1,
-  rowsCommitted: 1,
-  rejectsCommitted: 0,
-  lastSeq: 9,
-  keepFromSeq: null,
-  finalAfter: null,
-  status: "done",
-  completedAsOf: 100,
-  restarts: 0,
-  runId: "r",
-  updatedAt: "",
-  error: null
-})
 
 type Key = readonly [height: number, tag: string]
 
@@ -49,17 +28,6 @@ const part = (slice: string, seq: number, keys: ReadonlyArray<Key>) =>
 
 const down = (from: number, to: number, tag = "t"): Key[] => Array.from({ length: from - to + 1 }, (_, i) => [from - i, tag] as const)
 const up = (from: number, to: number, tag = "t"): Key[] => Array.from({ length: to - from + 1 }, (_, i) => [from + i, tag] as const)
-
-const withConn = async <A>(f: (conn: Awaited<ReturnType<DuckDBInstance["connect"]>>) => Promise<A>): Promise<A> => {
-  const db = await DuckDBInstance.create(":memory:")
-  const conn = await db.connect()
-  try {
-    return await f(conn)
-  } finally {
-    conn.closeSync()
-    db.closeSync()
-  }
-}
 
 /** Writes the parts (slice, seq, keys), compacts them, and reads the merged file's keys in stored order. */
 const merged = (parts: ReadonlyArray<readonly [string, number, ReadonlyArray<Key>]>, sortBy: ReadonlyArray<string> = ["height"]) =>
@@ -73,7 +41,7 @@ const merged = (parts: ReadonlyArray<readonly [string, number, ReadonlyArray<Key
           const slices = [...new Set(parts.map(([s]) => s))]
           return yield* Effect.promise(() =>
             withConn(async (conn) => {
-              const result = await compactTable(sink.outDir, table, DEFAULT_SETTINGS, { conn, checkpoints: async () => new Map(slices.map((s) => [s, done(s)])) })
+              const result = await compactTable(sink.outDir, table, DEFAULT_SETTINGS, { conn, checkpoints: async () => new Map(slices.map((s) => [s, checkpoint(s, { lastSeq: 9 })])) })
               const file = path.join(sink.outDir, "blocks", (await readManifest(sink.outDir, "blocks")).files[0]!.file)
               const keys = (await conn.runAndReadAll(`SELECT height, tag FROM read_parquet('${file}', file_row_number = true) ORDER BY file_row_number`))
                 .getRowsJS()
