@@ -56,10 +56,10 @@ export const PARQUET_OPTIONS = "FORMAT parquet, COMPRESSION zstd, COMPRESSION_LE
  * bytes). Such files are what compaction merges, and its files are zstd.
  */
 export const SMALL_FILE_ROWS = 32
-export const SMALL_FILES_PARQUET_OPTIONS = "FORMAT parquet, COMPRESSION snappy"
+const SMALL_FILES_PARQUET_OPTIONS = "FORMAT parquet, COMPRESSION snappy"
 
 /** The options of a part of `rows` rows in `files` files. */
-export const parquetOptionsFor = (rows: number, files: number): string =>
+const parquetOptionsFor = (rows: number, files: number): string =>
   rows < SMALL_FILE_ROWS * files ? SMALL_FILES_PARQUET_OPTIONS : PARQUET_OPTIONS
 
 /** A temporary table: it belongs to its connection alone and goes with it. */
