@@ -26,7 +26,7 @@ import { STAGING_DIR } from "../sink/ParquetSink.ts"
 import { PARQUET_OPTIONS } from "../sink/PartWriter.ts"
 import { compactedFileName } from "../sink/PartName.ts"
 import { type Owner, mergeable } from "./Eligible.ts"
-import { PROBE_COLUMNS, concatenation, inOrder } from "./MergeOrder.ts"
+import { type MergePlan, PROBE_COLUMNS, inOrder, orderBy, planMerge } from "./MergeOrder.ts"
 
 export interface CompactTable {
   /** The table's folder name (a dataset, a child table, or `_rejects`). */
@@ -164,7 +164,7 @@ const readParquet = (files: ReadonlyArray<string>, extra = "") => `read_parquet(
 /**
  * Writes the merged rows of `files` to `staged` in the table's natural order: concatenated when
  * the files are in order already (MergeOrder.ts; ascending or, for parts of a newest-first
- * listing, descending), else sorted ascending.
+ * listing, descending), else sorted, in the direction most of them follow (ascending when none).
  */
 const copyMerged = async (conn: DuckDBConnection, table: CompactTable, files: ReadonlyArray<string>, staged: string, memory: MergeMemory): Promise<void> => {
   const source = readParquet(files)
@@ -175,24 +175,25 @@ const copyMerged = async (conn: DuckDBConnection, table: CompactTable, files: Re
   // CPU-s into 355 MB against DuckDB's default level 3's 12.7–12.8 s and 362 MB
   const options = `(${PARQUET_OPTIONS}, ROW_GROUP_SIZE ${MERGED_ROW_GROUP_ROWS})`
   const probeable = order.length > 0 && !columns.some((c) => PROBE_COLUMNS.includes(c))
+  let plan: MergePlan = { direction: "asc" }
   if (probeable) {
     await setMemoryLimit(conn, memory.concatenation)
     // a probe that does not fit leaves the merge to the sort, which spills
-    const plan = await concatenation(conn, readParquet(files, ", filename = true, file_row_number = true"), order).catch((e: unknown) => {
-      if (outOfMemory(e)) return undefined
+    plan = await planMerge(conn, readParquet(files, ", filename = true, file_row_number = true"), order).catch((e: unknown) => {
+      if (outOfMemory(e)) return { direction: "asc" } as const
       throw e
     })
-    if (plan !== undefined) {
-      const copy = `COPY (SELECT ${columns.map(quotedIdentifier).join(", ")} FROM ${readParquet(plan.files)}) TO ${quotedString(staged)} ${options}`
-      await runWithinMemory(conn, copy, memory.concatenation)
-      // one thread reads the files in the order listed; the check makes that a fact, not a hope
-      if (!(await inOrder(conn, `read_parquet(${quotedString(staged)}, file_row_number = true)`, order, plan.direction))) {
-        throw new Error(`merged file of ${files.length} files is not in ${plan.direction} order of ${order.join(", ")}`)
-      }
-      return
-    }
   }
-  const sorted = `COPY (SELECT * FROM ${source}${order.length === 0 ? "" : ` ORDER BY ${order.map(quotedIdentifier).join(", ")}`}) TO ${quotedString(staged)} ${options}`
+  if (plan.files !== undefined) {
+    const copy = `COPY (SELECT ${columns.map(quotedIdentifier).join(", ")} FROM ${readParquet(plan.files)}) TO ${quotedString(staged)} ${options}`
+    await runWithinMemory(conn, copy, memory.concatenation)
+    // one thread reads the files in the order listed; the check makes that a fact, not a hope
+    if (!(await inOrder(conn, `read_parquet(${quotedString(staged)}, file_row_number = true)`, order, plan.direction))) {
+      throw new Error(`merged file of ${files.length} files is not in ${plan.direction} order of ${order.join(", ")}`)
+    }
+    return
+  }
+  const sorted = `COPY (SELECT * FROM ${source}${order.length === 0 ? "" : ` ORDER BY ${orderBy(order, plan.direction)}`}) TO ${quotedString(staged)} ${options}`
   await runWithinMemory(conn, sorted, memory.sort)
 }
 

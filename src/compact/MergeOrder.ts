@@ -8,18 +8,18 @@
  * Concatenating is exact when every file is already in the sort order, or every file in its
  * reverse (a newest-first listing writes its parts so), and the files' key ranges do not
  * interleave: the files, put in order of their ranges, then hold the rows in order, ascending or
- * descending. The probe reads the sort columns alone; what it cannot show in order is sorted as
- * before.
+ * descending. The probe reads the sort columns alone; what it cannot show in order is sorted.
  */
 import type { DuckDBConnection } from "@duckdb/node-api"
 import { quotedIdentifier } from "@duckdb/node-api"
 
 export type Direction = "asc" | "desc"
 
-export interface Concatenation {
+export interface MergePlan {
+  /** The order of the merged rows. */
   readonly direction: Direction
-  /** The inputs in the order that keeps the rows in `direction`. */
-  readonly files: ReadonlyArray<string>
+  /** Set when the inputs concatenate: in the order that keeps the rows in `direction`; else they are sorted. */
+  readonly files?: ReadonlyArray<string>
 }
 
 /** Columns the probe adds to the rows it reads: a table holding one of them is always sorted. */
@@ -29,13 +29,14 @@ export const PROBE_COLUMNS: ReadonlyArray<string> = ["filename", "file_row_numbe
 const keyOf = (sortBy: ReadonlyArray<string>) => `struct_pack(${sortBy.map(quotedIdentifier).join(", ")})`
 
 /**
- * The order in which `source` (a `read_parquet` of `files`, with `filename` and `file_row_number`)
- * concatenates sorted, or undefined when it does not. Per file: its lowest and highest key and how
- * many steps between consecutive rows go up or down; then whether the files' ranges follow each
- * other without overlap, in either direction.
+ * How to merge `source` (a `read_parquet` of the files, with `filename` and `file_row_number`):
+ * the order in which the files concatenate sorted, when they do; else a sort, in the direction
+ * most of the files already follow. Per file: its lowest and highest key and how many steps
+ * between consecutive rows go up or down; then whether the files' ranges follow each other
+ * without overlap, in either direction. (A sort's direction matters for the next merge: ascending
+ * files compacted before parts came descending would otherwise be sorted again every time.)
  */
-export const concatenation = async (conn: DuckDBConnection, source: string, sortBy: ReadonlyArray<string>): Promise<Concatenation | undefined> => {
-  if (sortBy.length === 0) return undefined
+export const planMerge = async (conn: DuckDBConnection, source: string, sortBy: ReadonlyArray<string>): Promise<MergePlan> => {
   const key = keyOf(sortBy)
   const read = await conn.runAndReadAll(
     `WITH r AS (SELECT filename AS f, ${key} AS k, lag(${key}) OVER (PARTITION BY filename ORDER BY file_row_number) AS p FROM ${source}),
@@ -60,8 +61,17 @@ export const concatenation = async (conn: DuckDBConnection, source: string, sort
   if (files.every((f) => f.up === 0 && f.descOk)) {
     return { direction: "desc", files: files.sort((a, b) => a.descRank - b.descRank).map((f) => f.file) }
   }
-  return undefined
+  const descending = files.filter((f) => f.down > 0 && f.up === 0).length
+  const ascending = files.filter((f) => f.up > 0 && f.down === 0).length
+  return { direction: descending > ascending ? "desc" : "asc" }
 }
+
+/**
+ * The ORDER BY of a sort in `direction`: descending puts NULLs first, the exact reverse of
+ * ascending with NULLs last, which is how the probe's STRUCT comparison orders keys.
+ */
+export const orderBy = (sortBy: ReadonlyArray<string>, direction: Direction): string =>
+  sortBy.map((c) => `${quotedIdentifier(c)}${direction === "asc" ? "" : " DESC NULLS FIRST"}`).join(", ")
 
 /** Whether a written file's rows follow `direction` on the sort key (its row order as stored). */
 export const inOrder = async (conn: DuckDBConnection, source: string, sortBy: ReadonlyArray<string>, direction: Direction): Promise<boolean> => {

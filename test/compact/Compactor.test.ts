@@ -110,9 +110,10 @@ describe("compactTable", () => {
     const out = await run(
       Effect.gen(function* () {
         const sink = yield* ParquetSink
-        yield* write("a", 0, "a0", [5, 1])
-        yield* write("a", 1, "a1", [9, 3])
-        yield* write("b", 0, "b0", [7, 2])
+        // ascending parts whose ranges interleave: sorted, ascending (MergeOrder.test.ts has the rest)
+        yield* write("a", 0, "a0", [1, 5])
+        yield* write("a", 1, "a1", [3, 9])
+        yield* write("b", 0, "b0", [2, 7])
         yield* write("b", 2, "b2", [100]) // past b's checkpoint (lastSeq 1): recovery's
         yield* write("r", 0, "r0", [50]) // a running slice: a restart reads its keys back
         const result = yield* compact(sink.outDir, [checkpoint("a"), checkpoint("b"), checkpoint("r", { status: "running" })])

@@ -11,7 +11,7 @@ import { describe, expect, it } from "vitest"
 import { defineSchema, int64, lineage, str } from "../../schemas/common.ts"
 import type { Row } from "../../schemas/common.ts"
 import { type CompactTable, DEFAULT_SETTINGS, compactTable } from "../../src/compact/Compactor.ts"
-import { concatenation } from "../../src/compact/MergeOrder.ts"
+import { planMerge } from "../../src/compact/MergeOrder.ts"
 import { checkpoint, withConn } from "./fixtures.ts"
 import { readManifest } from "../../src/sink/Manifest.ts"
 import { ParquetSink } from "../../src/sink/ParquetSink.ts"
@@ -29,24 +29,36 @@ const part = (slice: string, seq: number, keys: ReadonlyArray<Key>) =>
 const down = (from: number, to: number, tag = "t"): Key[] => Array.from({ length: from - to + 1 }, (_, i) => [from - i, tag] as const)
 const up = (from: number, to: number, tag = "t"): Key[] => Array.from({ length: to - from + 1 }, (_, i) => [from + i, tag] as const)
 
-/** Writes the parts (slice, seq, keys), compacts them, and reads the merged file's keys in stored order. */
-const merged = (parts: ReadonlyArray<readonly [string, number, ReadonlyArray<Key>]>, sortBy: ReadonlyArray<string> = ["height"]) =>
+type Parts = ReadonlyArray<readonly [slice: string, seq: number, keys: ReadonlyArray<Key>]>
+
+/**
+ * Per round, writes its parts (slice, seq, keys) and compacts; then reads the one compacted file's
+ * keys in stored order. The last round's merge is the one measured (`filesIn`).
+ */
+const mergedOver = (rounds: ReadonlyArray<Parts>, sortBy: ReadonlyArray<string> = ["height"]) =>
   Effect.runPromise(
     Effect.scoped(
       Effect.provide(
         Effect.gen(function* () {
           const sink = yield* ParquetSink
-          for (const [slice, seq, keys] of parts) yield* part(slice, seq, keys)
           const table: CompactTable = { name: "blocks", sortBy, ownerOf: () => ({ dataset: "blocks", owner: { rerun: "never", excludesCommitted: false } }) }
-          const slices = [...new Set(parts.map(([s]) => s))]
+          let filesIn = 0
+          for (const parts of rounds) {
+            for (const [slice, seq, keys] of parts) yield* part(slice, seq, keys)
+            const slices = [...new Set(parts.map(([s]) => s))]
+            const result = yield* Effect.promise(() =>
+              withConn((conn) => compactTable(sink.outDir, table, DEFAULT_SETTINGS, { conn, checkpoints: async () => new Map(slices.map((s) => [s, checkpoint(s, { lastSeq: 9 })])) }))
+            )
+            filesIn = result.filesIn
+          }
           return yield* Effect.promise(() =>
             withConn(async (conn) => {
-              const result = await compactTable(sink.outDir, table, DEFAULT_SETTINGS, { conn, checkpoints: async () => new Map(slices.map((s) => [s, checkpoint(s, { lastSeq: 9 })])) })
-              const file = path.join(sink.outDir, "blocks", (await readManifest(sink.outDir, "blocks")).files[0]!.file)
+              const files = (await readManifest(sink.outDir, "blocks")).files
+              const file = path.join(sink.outDir, "blocks", files[0]!.file)
               const keys = (await conn.runAndReadAll(`SELECT height, tag FROM read_parquet('${file}', file_row_number = true) ORDER BY file_row_number`))
                 .getRowsJS()
                 .map(([h, t]) => [Number(h), String(t)] as const)
-              return { filesIn: result.filesIn, keys }
+              return { filesIn, compacted: files.length, keys }
             })
           )
         }),
@@ -54,6 +66,8 @@ const merged = (parts: ReadonlyArray<readonly [string, number, ReadonlyArray<Key
       )
     )
   )
+
+const merged = (parts: Parts, sortBy?: ReadonlyArray<string>) => mergedOver([parts], sortBy)
 
 describe("a merge concatenates files already in order, and sorts the rest", () => {
   it("given parts of a newest-first listing (each descending, each below the one before), when compacted, then the merged file holds every row descending", async () => {
@@ -75,12 +89,34 @@ describe("a merge concatenates files already in order, and sorts the rest", () =
     expect(out.keys).toEqual(up(1, 25))
   })
 
-  it("given descending parts whose ranges overlap, when compacted, then the rows are sorted ascending", async () => {
+  it("given descending parts whose ranges overlap, when compacted, then the rows are sorted, descending like the parts", async () => {
     const out = await merged([
       ["s", 0, down(20, 8)],
       ["s", 1, down(10, 1)]
     ])
-    expect(out.keys.map(([h]) => h)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 8, 9, 9, 10, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20])
+    expect(out.keys.map(([h]) => h)).toEqual([20, 19, 18, 17, 16, 15, 14, 13, 12, 11, 10, 10, 9, 9, 8, 8, 7, 6, 5, 4, 3, 2, 1])
+  })
+
+  it("given an ascending compacted file (sorted before) and newer descending parts, when compacted twice more, then the rows end descending, all of them once", async () => {
+    const out = await mergedOver([
+      [
+        ["s", 0, up(1, 5)],
+        ["s", 1, [[6, "t"], [7, "t"], [9, "t"]]]
+      ],
+      [
+        ["s", 2, down(20, 16)],
+        ["s", 3, down(15, 10)]
+      ],
+      [
+        ["s", 4, down(30, 26)],
+        ["s", 5, down(25, 21)]
+      ]
+    ])
+    // the second merge sorted (one ascending file, two descending) the way most files went; the
+    // third found every file descending and its ranges apart, and concatenated
+    expect(out.compacted).toBe(1)
+    expect(out.filesIn).toBe(3)
+    expect(out.keys).toEqual([...down(30, 10), [9, "t"], [7, "t"], [6, "t"], ...down(5, 1)])
   })
 
   it("given one ascending and one descending part, when compacted, then the rows are sorted ascending", async () => {
@@ -95,11 +131,11 @@ describe("a merge concatenates files already in order, and sorts the rest", () =
     const out = await merged(
       [
         ["s", 0, [[4, "a"], [4, "b"], [3, "a"], [3, "b"]]],
-        ["s", 1, [[2, "b"], [2, "a"], [1, "a"]]]
+        ["s", 1, [[1, "a"], [2, "b"], [2, "c"]]]
       ],
       ["height", "tag"]
     )
-    expect(out.keys).toEqual([[1, "a"], [2, "a"], [2, "b"], [3, "a"], [3, "b"], [4, "a"], [4, "b"]])
+    expect(out.keys).toEqual([[1, "a"], [2, "b"], [2, "c"], [3, "a"], [3, "b"], [4, "a"], [4, "b"]])
   })
 
   it("given a two-column key that every file follows descending, when compacted, then the rows stay descending by both", async () => {
@@ -114,8 +150,8 @@ describe("a merge concatenates files already in order, and sorts the rest", () =
   })
 })
 
-describe("concatenation", () => {
-  it("given files whose ranges touch at one key, then they still concatenate; given one key in both files' insides, then they do not", async () => {
+describe("planMerge", () => {
+  it("given files whose ranges touch at one key, then they still concatenate; given one key in both files' insides, then they are sorted", async () => {
     const dir = await fs.mkdtemp(path.join(os.tmpdir(), "chainetl-mergeorder-"))
     const plans = await withConn(async (conn) => {
       const file = async (name: string, heights: ReadonlyArray<number>) => {
@@ -125,11 +161,11 @@ describe("concatenation", () => {
       }
       const [a, b, c] = [await file("a", [1, 2, 3]), await file("b", [3, 4, 5]), await file("c", [2, 6])]
       const source = (fs: ReadonlyArray<string>) => `read_parquet([${fs.map((f) => `'${f}'`).join(",")}], filename = true, file_row_number = true)`
-      const touching = await concatenation(conn, source([b, a]), ["height"])
-      const inside = await concatenation(conn, source([a, c]), ["height"])
+      const touching = await planMerge(conn, source([b, a]), ["height"])
+      const inside = await planMerge(conn, source([a, c]), ["height"])
       return { touching, inside, a, b }
     }).finally(() => fs.rm(dir, { recursive: true, force: true }))
     expect(plans.touching).toEqual({ direction: "asc", files: [plans.a, plans.b] })
-    expect(plans.inside).toBeUndefined()
+    expect(plans.inside).toEqual({ direction: "asc" })
   })
 })
