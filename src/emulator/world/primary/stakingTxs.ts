@@ -10,7 +10,7 @@ import { PRIMARY_SUBNET_ID } from "../constants.ts"
 import type { NetCtx } from "./context.ts"
 import { Kind } from "./ids.ts"
 import type { Delegation, NodeParams, Staking, Validation } from "./staking.ts"
-import { TimeIndexBuilder, type TimeIndex } from "./timeIndex.ts"
+import { INDEX_HORIZON, TimeIndexBuilder, type TimeIndex } from "./timeIndex.ts"
 import type { Owners, TxRecord, UtxoRecord } from "./types.ts"
 
 /** What an indexed staking event is (its third coordinate is kind × 16 + the delegation's k). */
@@ -18,9 +18,6 @@ const V_ISSUE = 0
 const V_END = 1
 const D_ISSUE = 2
 const D_END = 3
-
-/** How far past the anchor the time index reaches; later windows (a clock moved far ahead) are scanned. */
-const INDEX_HORIZON = 60 * 86_400
 
 export class StakingTxs {
   /** The schedule's events by time, built on first use (undefined: not built; null: not buildable). */

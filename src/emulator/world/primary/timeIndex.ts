@@ -10,6 +10,12 @@
  * is and its coordinates), from which the generator rebuilds it.
  */
 
+/**
+ * How far past the world's anchor the generators' indexes reach (the staking schedule's and the
+ * wallet streams'); later windows (a clock moved far ahead) are scanned.
+ */
+export const INDEX_HORIZON = 60 * 86_400
+
 /** Times are packed with their event's position into one float64: 26 bits of seconds, 27 of position. */
 const POSITION_BITS = 2 ** 27
 const SPAN_LIMIT = 2 ** 26

@@ -14,11 +14,9 @@ import type { NetCtx } from "./context.ts"
 import type { Assets } from "./assets.ts"
 import { Kind } from "./ids.ts"
 import { Lru } from "./lru.ts"
-import { TimeIndexBuilder, type TimeIndex } from "./timeIndex.ts"
+import { INDEX_HORIZON, TimeIndexBuilder, type TimeIndex } from "./timeIndex.ts"
 import type { BlockRef, Owners, TxRecord, UtxoRecord } from "./types.ts"
 
-/** How far past the anchor the time indexes reach; later windows (a clock moved far ahead) are scanned. */
-const INDEX_HORIZON = 60 * DAY
 
 export type StreamChain = "P" | "X"
 export type WalletEventType = "BaseTx" | "ExportTx"
