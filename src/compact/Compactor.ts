@@ -161,6 +161,18 @@ const runWithinMemory = async (conn: DuckDBConnection, sql: string, limit: strin
 
 const readParquet = (files: ReadonlyArray<string>, extra = "") => `read_parquet(${sqlList(files)}, hive_partitioning = false, union_by_name = true${extra})`
 
+const SORT_ASCENDING: MergePlan = { direction: "asc" }
+
+/** The merge's plan from its key columns (MergeOrder.ts), within the concatenation's memory. */
+const probe = async (conn: DuckDBConnection, files: ReadonlyArray<string>, order: ReadonlyArray<string>, memory: MergeMemory): Promise<MergePlan> => {
+  await setMemoryLimit(conn, memory.concatenation)
+  // a probe that does not fit leaves the merge to the sort, which spills
+  return planMerge(conn, readParquet(files, ", filename = true, file_row_number = true"), order).catch((e: unknown) => {
+    if (outOfMemory(e)) return SORT_ASCENDING
+    throw e
+  })
+}
+
 /**
  * Writes the merged rows of `files` to `staged` in the table's natural order: concatenated when
  * the files are in order already (MergeOrder.ts; ascending or, for parts of a newest-first
@@ -175,15 +187,7 @@ const copyMerged = async (conn: DuckDBConnection, table: CompactTable, files: Re
   // CPU-s into 355 MB against DuckDB's default level 3's 12.7–12.8 s and 362 MB
   const options = `(${PARQUET_OPTIONS}, ROW_GROUP_SIZE ${MERGED_ROW_GROUP_ROWS})`
   const probeable = order.length > 0 && !columns.some((c) => PROBE_COLUMNS.includes(c))
-  let plan: MergePlan = { direction: "asc" }
-  if (probeable) {
-    await setMemoryLimit(conn, memory.concatenation)
-    // a probe that does not fit leaves the merge to the sort, which spills
-    plan = await planMerge(conn, readParquet(files, ", filename = true, file_row_number = true"), order).catch((e: unknown) => {
-      if (outOfMemory(e)) return { direction: "asc" } as const
-      throw e
-    })
-  }
+  const plan = probeable ? await probe(conn, files, order, memory) : SORT_ASCENDING
   if (plan.files !== undefined) {
     const copy = `COPY (SELECT ${columns.map(quotedIdentifier).join(", ")} FROM ${readParquet(plan.files)}) TO ${quotedString(staged)} ${options}`
     await runWithinMemory(conn, copy, memory.concatenation)
