@@ -17,7 +17,6 @@ import { Lru } from "./lru.ts"
 import { INDEX_HORIZON, TimeIndexBuilder, type TimeIndex } from "./timeIndex.ts"
 import type { BlockRef, Owners, TxRecord, UtxoRecord } from "./types.ts"
 
-
 export type StreamChain = "P" | "X"
 export type WalletEventType = "BaseTx" | "ExportTx"
 
