@@ -6,7 +6,7 @@
  * as missing; this module runs the real library and restates only what we use, so a misuse still
  * fails to compile. Pipeline code: nothing here may come from the emulator.
  */
-import * as runtime from "@avalabs/avalanchejs"
+import { createRequire } from "node:module"
 
 export interface Codec {
   /** The codec's type registry: a serializable's `_type` symbol → its type id on the wire. */
@@ -51,4 +51,11 @@ interface Api {
   }
 }
 
-export const avalanchejs = runtime as unknown as Api
+/**
+ * The library, loaded on first use by its own one-file CommonJS build: only the UTXO datasets
+ * decode bytes, and importing it with every command cost each start ~50 ms of CPU (it
+ * precomputes curve tables when loaded; bench/HISTORY.md, 2026-11-26). Not an `import`, so the
+ * CLI's bundle leaves it out and a first use reads it from node_modules.
+ */
+let loaded: Api | undefined
+export const avalanchejs = (): Api => (loaded ??= createRequire(import.meta.url)("@avalabs/avalanchejs") as Api)

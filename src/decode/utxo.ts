@@ -40,7 +40,7 @@ const describe = (hex: string): string => (hex.length > 24 ? `${hex.slice(0, 24)
 
 const bytesOf = (hex: string): Uint8Array => {
   if (!/^0x([0-9a-fA-F]{2})*$/.test(hex)) throw new UtxoDecodeError(`UTXO ${describe(hex)} is not 0x-prefixed hex of whole bytes`)
-  const all = avalanchejs.utils.hexToBuffer(hex)
+  const all = avalanchejs().utils.hexToBuffer(hex)
   if (all.length <= CHECKSUM_BYTES) throw new UtxoDecodeError(`UTXO ${describe(hex)} is too short to hold a checksum`)
   return all
 }
@@ -49,7 +49,7 @@ const bytesOf = (hex: string): Uint8Array => {
 const verifiedBody = (hex: string): Uint8Array => {
   const all = bytesOf(hex)
   const body = all.subarray(0, all.length - CHECKSUM_BYTES)
-  const expected = avalanchejs.utils.addChecksum(body).subarray(body.length)
+  const expected = avalanchejs().utils.addChecksum(body).subarray(body.length)
   const given = all.subarray(body.length)
   if (!expected.every((b, i) => b === given[i])) {
     throw new UtxoDecodeError(`UTXO ${describe(hex)} fails its checksum: the last 4 bytes are not the tail of sha256 of the rest`)
@@ -64,8 +64,8 @@ const fail = (hex: string, chain: ChainLetter, err: unknown): never => {
 }
 
 const parse = (body: Uint8Array, chain: ChainLetter): { utxo: Utxo; outputType: number } => {
-  const [codec, rest] = avalanchejs.utils.getManagerForVM(VM_OF[chain]).getCodecFromBuffer(body)
-  const [utxo, remaining] = avalanchejs.Utxo.fromBytes(rest, codec)
+  const [codec, rest] = avalanchejs().utils.getManagerForVM(VM_OF[chain]).getCodecFromBuffer(body)
+  const [utxo, remaining] = avalanchejs().Utxo.fromBytes(rest, codec)
   if (remaining.length > 0) throw new Error(`${remaining.length} bytes left over after the UTXO`)
   const outputType = codec.typeToTypeID.get(utxo.output._type)
   if (outputType === undefined) throw new Error("output type is not registered in the codec")
@@ -82,7 +82,8 @@ export const decodeUtxoHex = (hex: string, hrp: string, chainLetter: ChainLetter
   try {
     const { utxo, outputType } = parse(body, chainLetter)
     // both read the output's owners, which throws for output types that have none
-    const info = avalanchejs.utils.getUtxoInfo(utxo)
+    const { utils } = avalanchejs()
+    const info = utils.getUtxoInfo(utxo)
     const owners = utxo.getOutputOwners()
     return {
       utxoId: utxo.ID(),
@@ -94,7 +95,7 @@ export const decodeUtxoHex = (hex: string, hrp: string, chainLetter: ChainLetter
       locktime: info.locktime,
       stakeableLocktime: info.stakeableLocktime,
       threshold: info.threshold,
-      addresses: owners.addrs.map((a) => avalanchejs.utils.format(chainLetter, hrp, a.toBytes())),
+      addresses: owners.addrs.map((a) => utils.format(chainLetter, hrp, a.toBytes())),
       bytes: hex
     }
   } catch (err) {

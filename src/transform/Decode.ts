@@ -25,8 +25,17 @@ const knownFields = (ast: SchemaAST.AST): ReadonlySet<string> | undefined => {
 /**
  * Decodes or throws RecordError with a readable reason; unknown extra fields are ignored, and
  * their names kept for the run report (`unknownFieldsOf`).
+ *
+ * Built on the first record, not when the pipeline module loads: every command imports the whole
+ * registry, and compiling all of its decoders cost every start ~15 ms of CPU for the one or two
+ * datasets a run decodes (bench/HISTORY.md, 2026-11-26).
  */
 export const decoder = <A, I>(schema: Schema.Schema<A, I, never>) => {
+  let built: ((raw: unknown) => A) | undefined
+  return (raw: unknown): A => (built ??= buildDecoder(schema))(raw)
+}
+
+const buildDecoder = <A, I>(schema: Schema.Schema<A, I, never>) => {
   // the compiled decoder answers for records that decode; Effect's parser words the reason of
   // those that do not (CompiledDecode.ts)
   const fast = compileDecoder(schema.ast)

@@ -89,7 +89,8 @@ export const wireDecoder = (schema: arrow.Schema): ((raw: unknown, row?: Record<
       if (!last) level = member.nested!
     })
   }
-  const decode = decoder(structOf(root).schema)
+  // the struct is built with the decoder, on the first record (Decode.ts): the checks above stay at load
+  let decode: ((raw: unknown) => unknown) | undefined
   // one reader per column, a plain property read for the usual top-level field: this runs per record
   const readers = columns.map((c): readonly [string, (d: Record<string, unknown>) => unknown] => {
     const [first, ...rest] = c.path
@@ -104,7 +105,7 @@ export const wireDecoder = (schema: arrow.Schema): ((raw: unknown, row?: Record<
     ]
   })
   return (raw, row = {}) => {
-    const decoded = decode(raw) as Record<string, unknown>
+    const decoded = (decode ??= decoder(structOf(root).schema))(raw) as Record<string, unknown>
     for (const [name, read] of readers) row[name] = read(decoded)
     return row
   }
