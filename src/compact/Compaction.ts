@@ -98,31 +98,33 @@ export const compactTables = (outDir: string, tables: ReadonlyArray<CompactTable
       Runtime.runPromise(runtime)(
         Effect.logDebug(e.type === "merged" ? `compaction: ${e.table} merged ${e.inputs} files into ${e.file}` : `compaction: ${e.table} manifest committed (${e.files} files)`)
       )
+    // DuckDB is opened at the first merge: a run whose folders hold too few files merges nothing,
+    // and an instance costs ~25 ms of CPU to open and close
+    const open = async () => {
+      const db = await DuckDBInstance.create(":memory:")
+      const conn = await db.connect()
+      // a sort bigger than memory spills inside the output's staging folder, cleared by every run
+      await conn.run(`SET temp_directory = ${quotedString(path.join(outDir, STAGING_DIR, "duckdb-tmp"))}`)
+      for (const setting of COMPACTION_SETTINGS) await conn.run(setting)
+      return { db, conn }
+    }
     return yield* Effect.acquireUseRelease(
-      Effect.tryPromise({
-        try: async () => {
-          const db = await DuckDBInstance.create(":memory:")
-          const conn = await db.connect()
-          // a sort bigger than memory spills inside the output's staging folder, cleared by every run
-          await conn.run(`SET temp_directory = ${quotedString(path.join(outDir, STAGING_DIR, "duckdb-tmp"))}`)
-          for (const setting of COMPACTION_SETTINGS) await conn.run(setting)
-          return { db, conn }
-        },
-        catch: sinkError(outDir)
-      }),
-      ({ conn }) =>
+      Effect.sync(() => ({ opened: undefined as ReturnType<typeof open> | undefined })),
+      (lazy) =>
         Effect.tryPromise({
           try: async () => {
+            const conn = async () => (await (lazy.opened ??= open())).conn
             const results: TableResult[] = []
             for (const table of tables) results.push(await compactTable(outDir, table, settings, { conn, checkpoints, onEvent }))
             return results
           },
           catch: sinkError(outDir)
         }),
-      ({ db, conn }) =>
-        Effect.sync(() => {
-          conn.closeSync()
-          db.closeSync()
+      (lazy) =>
+        Effect.promise(async () => {
+          const opened = await lazy.opened?.catch(() => undefined)
+          opened?.conn.closeSync()
+          opened?.db.closeSync()
         })
     ).pipe(
       Effect.map((results): CompactionReport => ({

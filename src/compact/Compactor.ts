@@ -230,7 +230,8 @@ const writeMerged = async (
 }
 
 export interface CompactDeps {
-  readonly conn: DuckDBConnection
+  /** The connection merges run on, asked for at the first merge: most runs merge nothing. */
+  readonly conn: () => Promise<DuckDBConnection>
   /** The checkpoints of a dataset, by slice id. */
   readonly checkpoints: (dataset: string) => Promise<ReadonlyMap<string, CheckpointState>>
   readonly onEvent?: (event: CompactionEvent) => Promise<void> | void
@@ -272,7 +273,7 @@ export const compactTable = async (outDir: string, table: CompactTable, settings
       f.entry !== undefined ? true : !dead.has(f.abs) && f.part !== undefined && mergeable(f.part.seq, checkpoints.get(f.part.slice), owned.owner)
     )
     if (chosen.length < Math.max(2, settings.minFiles)) continue
-    const rows = await rowsOf(deps.conn, chosen.filter((f) => f.entry === undefined).map((f) => f.abs))
+    const rows = await rowsOf(await deps.conn(), chosen.filter((f) => f.entry === undefined).map((f) => f.abs))
     const candidates: Candidate[] = []
     for (const f of chosen) {
       const bytes = f.entry?.bytes ?? (await fs.stat(f.abs)).size
@@ -286,7 +287,7 @@ export const compactTable = async (outDir: string, table: CompactTable, settings
     candidates.sort((a, b) => Number(b.entry !== undefined) - Number(a.entry !== undefined) || a.abs.localeCompare(b.abs))
     const bins = binsOf(candidates, settings)
     for (const bin of bins) {
-      const made = await writeMerged(deps.conn, outDir, table, dir, bin, deps.memory ?? MERGE_MEMORY)
+      const made = await writeMerged(await deps.conn(), outDir, table, dir, bin, deps.memory ?? MERGE_MEMORY)
       added.push(made)
       for (const c of bin) {
         if (c.entry !== undefined) superseded.add(c.entry.file)

@@ -33,7 +33,7 @@ const write = (slice: string, seq: number, tag: string, heights: ReadonlyArray<n
   )
 
 const compact = (outDir: string, checkpoints: ReadonlyArray<CheckpointState>, t = table(), settings: CompactSettings = DEFAULT_SETTINGS) =>
-  Effect.promise(() => withConn((conn) => compactTable(outDir, t, settings, { conn, checkpoints: async () => new Map(checkpoints.map((c) => [c.slice, c])) })))
+  Effect.promise(() => withConn((conn) => compactTable(outDir, t, settings, { conn: async () => conn, checkpoints: async () => new Map(checkpoints.map((c) => [c.slice, c])) })))
 
 /** Heights read through a catalog file (a reader holding it open), sorted. */
 const heightsIn = (catalogFile: string) =>
@@ -268,7 +268,7 @@ describe("compactTable", () => {
               .run(`COPY (SELECT * FROM read_parquet(['${files.join("','")}']) ORDER BY height) TO '${path.join(sink.outDir, "direct.parquet")}' (FORMAT parquet, ROW_GROUP_SIZE ${MERGED_ROW_GROUP_ROWS})`)
               .then(() => "written", (e: unknown) => String(e))
             const result = await compactTable(sink.outDir, table(), DEFAULT_SETTINGS, {
-              conn,
+              conn: async () => conn,
               checkpoints: async () => new Map([checkpoint("a"), checkpoint("b")].map((c) => [c.slice, c])),
               memory: { sort: "8MB", concatenation: "8MB" }
             })
@@ -290,16 +290,26 @@ describe("compactTable", () => {
     expect(out.limit).toBe("7.6 MiB")
   })
 
-  it("given fewer small mergeable files than the threshold, when compacted, then nothing is written", async () => {
+  it("given fewer small mergeable files than the threshold, when compacted, then nothing is written and no DuckDB connection is asked for", async () => {
+    let asked = 0
     const result = await run(
       Effect.gen(function* () {
         const sink = yield* ParquetSink
         yield* write("a", 0, "a0", [1])
         yield* write("a", 1, "a1", [2])
-        return yield* compact(sink.outDir, [checkpoint("a")], table(), { ...DEFAULT_SETTINGS, minFiles: 3 })
+        return yield* Effect.promise(() =>
+          compactTable(sink.outDir, table(), { ...DEFAULT_SETTINGS, minFiles: 3 }, {
+            conn: () => {
+              asked++
+              return Promise.reject(new Error("no merge needs a connection"))
+            },
+            checkpoints: async () => new Map([[checkpoint("a").slice, checkpoint("a")]])
+          })
+        )
       })
     )
     expect(result).toEqual({ table: "blocks", folders: 0, filesIn: 0, filesOut: 0, garbage: [] })
+    expect(asked).toBe(0)
   })
 
   it("given merged parts of a slice, when recovery or a replacement would delete them, then the sink refuses instead of leaving their rows in place", async () => {

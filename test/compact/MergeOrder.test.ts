@@ -47,7 +47,7 @@ const mergedOver = (rounds: ReadonlyArray<Parts>, sortBy: ReadonlyArray<string> 
             for (const [slice, seq, keys] of parts) yield* part(slice, seq, keys)
             const slices = [...new Set(parts.map(([s]) => s))]
             const result = yield* Effect.promise(() =>
-              withConn((conn) => compactTable(sink.outDir, table, DEFAULT_SETTINGS, { conn, checkpoints: async () => new Map(slices.map((s) => [s, checkpoint(s, { lastSeq: 9 })])) }))
+              withConn((conn) => compactTable(sink.outDir, table, DEFAULT_SETTINGS, { conn: async () => conn, checkpoints: async () => new Map(slices.map((s) => [s, checkpoint(s, { lastSeq: 9 })])) }))
             )
             filesIn = result.filesIn
           }
