@@ -21,7 +21,7 @@ import { Effect } from "effect"
 import * as fs from "node:fs/promises"
 import * as path from "node:path"
 import { SinkError } from "../Errors.ts"
-import { type CatalogDataset, type DatasetFiles, datasetStatements, latestStatements, readParquetSql } from "./CatalogSql.ts"
+import { type CatalogDataset, type DatasetFiles, datasetStatements, FILE_COLUMN, latestStatements } from "./CatalogSql.ts"
 import { type CatalogBatch, catalogTemplate, runBatches, sealDatabase, withDatabase } from "./CatalogTemplate.ts"
 import { fsyncPath } from "./Durable.ts"
 import { grainOnDisk } from "./Layout.ts"
@@ -56,24 +56,66 @@ export const layoutOnDisk = async (outDir: string, dataset: CatalogDataset): Pro
   return grain === undefined ? dataset : dataset.byGrain[grain]
 }
 
-/**
- * What a dataset's parts hold, for its view: the glob and the columns present in any file;
- * undefined while it has no part (read_parquet errors on a glob that matches nothing).
- */
-export const datasetFiles = async (connection: DuckDBConnection, outDir: string, dataset: CatalogDataset): Promise<DatasetFiles | undefined> => {
-  if (!(await hasParquet(path.join(outDir, dataset.name)))) return undefined
-  const glob = path.join(outDir, dataset.name, "**", "*.parquet")
-  const { compacted, replaced } = await fileSet(outDir, dataset.name)
-  const described = await connection.runAndReadAll(`DESCRIBE SELECT * FROM ${readParquetSql(dataset, glob)}`)
-  return { glob, columns: new Set(described.getRowObjectsJS().map((r) => String(r["column_name"]))), compacted, replaced }
+/** What a dataset's parts hold: for its view, and each file's top-level columns for the schema table. */
+export interface FilesOnDisk extends DatasetFiles {
+  /** Per file, its top-level columns sorted and joined by "," (partition keys are in the path, not the file). */
+  readonly fileColumns: ReadonlyArray<string>
 }
 
-/** Top-level columns of each file of a glob, from the Parquet footers (sorted names per file). */
-const fileColumns = async (connection: DuckDBConnection, glob: string): Promise<ReadonlyArray<string>> => {
-  const rows = await connection.runAndReadAll(
-    `SELECT file_name, list(DISTINCT split_part(path_in_schema, ', ', 1)) AS cols FROM parquet_metadata(${quotedString(glob)}) GROUP BY file_name`
-  )
-  return rows.getRowObjectsJS().map((r) => (r["cols"] as string[]).slice().sort().join(","))
+/**
+ * What a dataset's parts hold, for its view: the glob and the columns present in any file or path;
+ * undefined while it has no part (read_parquet errors on a glob that matches nothing).
+ *
+ * One read of each footer's schema gives both the view's columns and each file's: a DESCRIBE of
+ * the glob and a parquet_metadata() of it read every footer twice, ~0.07 s of CPU for 24 files,
+ * growing with the files (bench/HISTORY.md, 2026-11-26).
+ */
+export const datasetFiles = async (connection: DuckDBConnection, outDir: string, dataset: CatalogDataset): Promise<FilesOnDisk | undefined> => {
+  if (!(await hasParquet(path.join(outDir, dataset.name)))) return undefined
+  const root = path.join(outDir, dataset.name)
+  const glob = path.join(root, "**", "*.parquet")
+  const { compacted, replaced } = await fileSet(outDir, dataset.name)
+  const byFile = await topLevelColumns(connection, glob)
+  const columns = new Set<string>([FILE_COLUMN])
+  for (const [file, names] of byFile) {
+    for (const name of names) columns.add(name)
+    // hive_partitioning reads a column from every `key=value` folder of the path
+    for (const segment of path.relative(root, path.dirname(file)).split(path.sep)) {
+      const eq = segment.indexOf("=")
+      if (eq > 0) columns.add(segment.slice(0, eq))
+    }
+  }
+  const fileColumns = [...byFile.values()].map((names) => [...names].sort().join(","))
+  return { glob, columns, compacted, replaced, fileColumns }
+}
+
+/**
+ * The top-level column names of each file of a glob, from parquet_schema(): its rows are each
+ * file's schema tree depth first (column_id 0 the root), so the top-level columns are the
+ * elements reached from the root's first child by skipping each one's subtree.
+ */
+const topLevelColumns = async (connection: DuckDBConnection, glob: string): Promise<ReadonlyMap<string, ReadonlyArray<string>>> => {
+  const reader = await connection.runAndReadAll(`SELECT file_name, name, num_children FROM parquet_schema(${quotedString(glob)}) ORDER BY file_name, column_id`)
+  const [files = [], names = [], children = []] = reader.getColumnsJS() as [Array<string>, Array<string>, Array<bigint | null>]
+  const childCount = (i: number) => Number(children[i] ?? 0)
+  const skip = (i: number): number => {
+    let next = i + 1
+    for (let c = childCount(i); c > 0; c--) next = skip(next)
+    return next
+  }
+  const byFile = new Map<string, string[]>()
+  let i = 0
+  while (i < files.length) {
+    const top: string[] = []
+    let next = i + 1
+    for (let c = childCount(i); c > 0; c--) {
+      top.push(names[next]!)
+      next = skip(next)
+    }
+    byFile.set(files[i]!, top)
+    i = next
+  }
+  return byFile
 }
 
 /**
@@ -130,13 +172,16 @@ const build = async (outDirInput: string, datasets: ReadonlyArray<CatalogDataset
   const template = await catalogTemplate(emptyBatches)
   if (template !== undefined) await fs.copyFile(template, tmp)
   await withDatabase(tmp, async (connection) => {
+    // a dataset's footers are read by its schema pass, then by its view and its latest view: once
+    // with the cache (this instance's only, gone with it; a setting, not stored in the file)
+    await connection.run("SET parquet_metadata_cache = true")
     // first what the files hold (footers read in parallel), then the DDL in a few batches
     const batches: CatalogBatch[] = []
     for (const [i, declared] of datasets.entries()) {
       const dataset = await layoutOnDisk(outDir, declared)
       const files = await datasetFiles(connection, outDir, dataset)
       if (files === undefined) empty.push(dataset.name)
-      else versions.push({ dataset, history: await recordSchema(outDir, dataset.name, dataset.schema, now), files: await fileColumns(connection, files.glob) })
+      else versions.push({ dataset, history: await recordSchema(outDir, dataset.name, dataset.schema, now), files: files.fileColumns })
       const batch = { dataset: dataset.name, statements: [...datasetStatements(dataset, files), ...latestStatements(dataset)] }
       statements.push(...batch.statements)
       const inTemplate = template !== undefined && sameStatements(batch.statements, emptyBatches[i]!.statements)

@@ -8,7 +8,7 @@ import * as path from "node:path"
 import { describe, expect, it } from "vitest"
 import { amount, defineSchema, int64, lineage, str, ts } from "../../schemas/common.ts"
 import type { Row } from "../../schemas/common.ts"
-import { type CatalogDataset, buildCatalog } from "../../src/sink/Catalog.ts"
+import { type CatalogDataset, buildCatalog, datasetFiles } from "../../src/sink/Catalog.ts"
 import { ParquetSink } from "../../src/sink/ParquetSink.ts"
 
 const schema = defineSchema(
@@ -165,5 +165,36 @@ describe("buildCatalog", () => {
     )
 
     expect(result).toEqual([["1", null, "VARCHAR"]])
+  })
+})
+
+describe("datasetFiles", () => {
+  it("given files with nested struct, list and map columns under hive folders, when read, then each file's top-level columns, the union and the path's keys come out", async () => {
+    const outDir = await fs.mkdtemp(path.join(os.tmpdir(), "chainetl-files-"))
+    const a = path.join(outDir, "nested", "network=mainnet", "month=2024-01")
+    const b = path.join(outDir, "nested", "network=fuji", "month=2024-02")
+    await fs.mkdir(a, { recursive: true })
+    await fs.mkdir(b, { recursive: true })
+    const db = await DuckDBInstance.create(":memory:")
+    const conn = await db.connect()
+    try {
+      // the first file nests structs in lists in structs; the second has one more column
+      await conn.run(
+        `COPY (SELECT 1 AS id, {'x': [{'y': 1, 'z': {'w': 'a'}}], 'v': 2} AS deep, [1, 2] AS nums, MAP {'k': 1} AS m) TO '${a}/part-s-000000.parquet' (FORMAT parquet)`
+      )
+      await conn.run(`COPY (SELECT 2 AS id, NULL::STRUCT(x STRUCT(y INT)[], v INT) AS deep, [3] AS nums, MAP {'k': 2} AS m, 'new' AS added) TO '${b}/part-s-000001.parquet' (FORMAT parquet)`)
+      const files = await datasetFiles(conn, outDir, { name: "nested", schema, partitionKeys: [] })
+      expect(files?.fileColumns.slice().sort()).toEqual(["added,deep,id,m,nums", "deep,id,m,nums"])
+      expect([...(files?.columns ?? [])].sort()).toEqual(["__file", "added", "deep", "id", "m", "month", "network", "nums"])
+      // the same union as DuckDB's own reading of the glob
+      const described = await conn.runAndReadAll(
+        `DESCRIBE SELECT * FROM read_parquet('${path.join(outDir, "nested", "**", "*.parquet")}', hive_partitioning = true, union_by_name = true, filename = '__file')`
+      )
+      expect(described.getRowObjectsJS().map((r) => String(r["column_name"])).sort()).toEqual([...(files?.columns ?? [])].sort())
+    } finally {
+      conn.closeSync()
+      db.closeSync()
+      await fs.rm(outDir, { recursive: true, force: true })
+    }
   })
 })
