@@ -7,7 +7,7 @@
  * - a Price {currencyCode, value} is `<name>` (exact decimal text) plus `<name>_currency`;
  * - NFT metadata, read rarely and never joined on, stays one struct.
  */
-import type * as arrow from "apache-arrow"
+import type * as arrow from "../src/ArrowTypes.ts"
 import { address, amount, type FieldOptions, hash, int32, str, struct, ts } from "./common.ts"
 
 /** The five columns of one party of a transfer or transaction. */

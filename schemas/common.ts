@@ -51,7 +51,7 @@
  * Column names are snake_case (`^[a-z][a-z0-9_]*$`), checked by `defineSchema` down into structs
  * and lists, because they become DuckDB identifiers and Hive path keys that notebooks type by hand.
  */
-import * as arrow from "apache-arrow"
+import * as arrow from "../src/ArrowTypes.ts"
 
 export type Row = Readonly<Record<string, unknown>>
 

@@ -4,7 +4,7 @@
  * checkpoints, retries, parts, the catalog — is the spine's job, so adding a dataset is
  * declaring one of these.
  */
-import type * as arrow from "apache-arrow"
+import type * as arrow from "../ArrowTypes.ts"
 import type { Effect } from "effect"
 import type { SinkError, SourceError } from "../Errors.ts"
 import type { Job } from "../Job.ts"

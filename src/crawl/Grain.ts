@@ -9,7 +9,7 @@
  *   column, so `WHERE date = …` still works (Parquet min/max statistics skip the other days'
  *   row groups) and the view has the same `date` column whatever the grain.
  */
-import * as arrow from "apache-arrow"
+import * as arrow from "../ArrowTypes.ts"
 import { date as dateField } from "../../schemas/common.ts"
 import type { ChildDataset, DatasetDef, PartitionKey, Row } from "./Dataset.ts"
 

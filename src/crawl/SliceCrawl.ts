@@ -3,7 +3,7 @@
  * (`SliceCrawl`) and the one value that changes as it goes (`CrawlState`). Every step takes both;
  * only the steps change the state, so what a failed slice reports is whatever they had reached.
  */
-import type * as arrow from "apache-arrow"
+import type * as arrow from "../ArrowTypes.ts"
 import { Effect } from "effect"
 import { ParquetSink, type ParquetSinkService } from "../sink/ParquetSink.ts"
 import { rejectsDataset } from "../transform/Rejects.ts"

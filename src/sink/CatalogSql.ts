@@ -4,7 +4,7 @@
  * `catalog.sql`.
  */
 import { quotedIdentifier, quotedString } from "@duckdb/node-api"
-import * as arrow from "apache-arrow"
+import * as arrow from "../ArrowTypes.ts"
 import { COMMENT_KEY, commentOf } from "../../schemas/common.ts"
 import { sqlTypeOf } from "./DuckTypes.ts"
 import { assertDatasetName, assertSnakeCase } from "./HivePath.ts"

@@ -17,7 +17,7 @@ import {
   TIMESTAMPTZ,
   VARCHAR
 } from "@duckdb/node-api"
-import * as arrow from "apache-arrow"
+import * as arrow from "../ArrowTypes.ts"
 
 /** Thrown for an Arrow type chainetl does not write; schemas/common.ts never produces one. */
 export class UnsupportedType extends Error {}

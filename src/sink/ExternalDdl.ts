@@ -15,7 +15,7 @@
  * `chainetl compact` does right after rebuilding the catalog) or after one was killed (the next
  * run or compaction deletes them), so read with these engines between runs, not during one.
  */
-import * as arrow from "apache-arrow"
+import * as arrow from "../ArrowTypes.ts"
 import { COMMENT_KEY, commentOf } from "../../schemas/common.ts"
 import type { CatalogDataset, PartitionKeyType } from "./CatalogSql.ts"
 

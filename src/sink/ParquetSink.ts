@@ -17,7 +17,7 @@
  * and `clearStaging()` drops files a killed run left half-written.
  */
 import { DuckDBInstance } from "@duckdb/node-api"
-import type * as arrow from "apache-arrow"
+import type * as arrow from "../ArrowTypes.ts"
 import { Context, Effect, Either, Layer, Option } from "effect"
 import { rmSync } from "node:fs"
 import * as fs from "node:fs/promises"

@@ -15,7 +15,7 @@ import {
   DuckDBTimestampValue,
   type DuckDBValue
 } from "@duckdb/node-api"
-import * as arrow from "apache-arrow"
+import * as arrow from "../ArrowTypes.ts"
 import type { Row } from "../../schemas/common.ts"
 
 const MS_PER_DAY = 86_400_000

@@ -18,7 +18,7 @@
  */
 import { quotedIdentifier, type DuckDBDataChunk, type DuckDBType } from "@duckdb/node-api"
 import duckdb from "@duckdb/node-bindings"
-import * as arrow from "apache-arrow"
+import * as arrow from "../ArrowTypes.ts"
 import type { Row } from "../../schemas/common.ts"
 import { duckTypeOf } from "./DuckTypes.ts"
 

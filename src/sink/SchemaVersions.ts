@@ -11,7 +11,7 @@
 import { createHash } from "node:crypto"
 import * as fs from "node:fs/promises"
 import * as path from "node:path"
-import type * as arrow from "apache-arrow"
+import type * as arrow from "../ArrowTypes.ts"
 import { sqlTypeOf } from "./DuckTypes.ts"
 import { fsyncPath } from "./Durable.ts"
 

@@ -10,7 +10,7 @@
  * valid row costs a type test and two comparisons per such value and allocates nothing. Values
  * of the wrong JS type are not judged here: that is a mapper's bug, and the writer refuses it.
  */
-import * as arrow from "apache-arrow"
+import * as arrow from "../ArrowTypes.ts"
 import { FIRST_INSTANT_MS, isSigned, LAST_INSTANT_MS, OutOfRange } from "../../schemas/common.ts"
 
 /** What is wrong, and where below the value checked (filled in on the way out, on failure only). */

@@ -11,7 +11,7 @@
  * against its columns, naming the column. The struct is decoded by `decoder`, so the compiled fast
  * path, Effect's reject reasons and the unknown-field count are the same as for a hand-written one.
  */
-import * as arrow from "apache-arrow"
+import * as arrow from "../ArrowTypes.ts"
 import { Schema } from "effect"
 import { FROM_KEY, OPTIONAL_KEY, WIRE_KEY } from "../../schemas/common.ts"
 import { DecimalString, DecimalStringOrInteger, IntegerLike, NumberLike, UnixSeconds, decoder } from "./Decode.ts"
