@@ -4,39 +4,10 @@
  * pipelines' decoders, schemas or HTTP clients (they cost most of its start-up; --live and views
  * built from files load them on demand).
  */
-import { readFileSync } from "node:fs"
-import * as path from "node:path"
-import { fileURLToPath } from "node:url"
 import { describe, expect, it } from "vitest"
 import { datasets } from "../../pipelines/index.ts"
 import { metaOf } from "../../src/crawl/DatasetMeta.ts"
-
-const REPO = fileURLToPath(new URL("../../", import.meta.url))
-
-/** `import type …` or `import { type A, type B }`: erased, loads nothing. */
-const typeOnly = (clause: string): boolean => /^type\s/.test(clause) || /^\{(\s*type\s+[\w$]+(\s+as\s+[\w$]+)?\s*,?)*\s*\}$/s.test(clause)
-
-/** Modules a source file loads when evaluated: its imports that are not type-only (dynamic ones excluded). */
-const staticImports = (file: string): ReadonlyArray<string> =>
-  [...readFileSync(file, "utf8").matchAll(/^import\s+([^'";]*?)\s+from\s+["']([^"']+)["']|^import\s+["']([^"']+)["']/gms)].flatMap(([, clause, from, bare]) =>
-    bare !== undefined ? [bare] : clause !== undefined && from !== undefined && !typeOnly(clause.trim()) ? [from] : []
-  )
-
-/** Every module reachable by static imports from `entry`: repository files (relative) and packages. */
-const reachable = (entry: string): { readonly files: ReadonlySet<string>; readonly packages: ReadonlySet<string> } => {
-  const files = new Set<string>()
-  const packages = new Set<string>()
-  const visit = (file: string) => {
-    if (files.has(file)) return
-    files.add(file)
-    for (const spec of staticImports(file)) {
-      if (spec.startsWith(".")) visit(path.resolve(path.dirname(file), spec))
-      else if (!spec.startsWith("node:")) packages.add(spec.startsWith("@") ? spec.split("/").slice(0, 2).join("/") : (spec.split("/")[0] ?? spec))
-    }
-  }
-  visit(path.join(REPO, entry))
-  return { files: new Set([...files].map((f) => path.relative(REPO, f))), packages }
-}
+import { reachable } from "../support/staticImports.ts"
 
 describe("status's start-up", () => {
   it("given the registry, when its metadata is derived, then it names every dataset in order, its windows and height columns, and survives JSON", () => {
