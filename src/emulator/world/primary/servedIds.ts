@@ -139,6 +139,12 @@ export class ServedIds {
       const bytes = this.bytesOf(id, what, (other) => {
         const known = this.served.get(other)
         if (known !== undefined || other === id || this.plain.has(other)) return known ?? other
+        // told here rather than after a restart: most misses are fundings from before the history
+        // (served as they are), and a restart serialised the tx a second time for each
+        if (this.named(other) === undefined) {
+          this.plain.set(other, true)
+          return other
+        }
         missing.add(other)
         return other
       })
