@@ -1,5 +1,6 @@
 /**
- * Start-up CPU of the CLI: `--version`, `--help` and `status` run as a user runs them
+ * Start-up CPU of the CLI: `--version`, `--help`, `status`, `run --dry-run` (a run's cost before its
+ * first request) and `catalog` (its cost after its last part) run as a user runs them
  * (`node bin/chainetl.mjs …`, compiled dist/ when built), CPU seconds (user + system) of the child
  * process from /proc/self/stat's waited-for-children counters, interleaved, median of
  * `--startup-repeat N` (default 5). `status` reads `--startup-out DIR`, else a small output the
@@ -75,7 +76,11 @@ export const runStartup = async (args: ReadonlyArray<string>): Promise<void> => 
     ["--version", ["--version"]],
     ["--help", ["--help"]],
     ["run --help", ["run", "--help"]],
-    ["status", ["status", "--out", out]]
+    ["status", ["status", "--out", out]],
+    // what a run costs before its first request: the modules it loads, its checks and its plan
+    ["run --dry-run", ["run", "--dry-run", "--quiet", "--out", out, "staking_transactions"]],
+    // what it costs after its last part: the catalog (only of the bench's own output: it is rewritten)
+    ...(temp === undefined ? [] : [["catalog", ["catalog", "--out", out]] as const])
   ]
   const samples = new Map<string, Array<number>>(cases.map(([name]) => [name, []]))
   for (let i = 0; i < repeat; i++) for (const [name, a] of cases) samples.get(name)?.push(cpuOf(a))
