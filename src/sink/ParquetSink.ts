@@ -480,11 +480,11 @@ const openDuckDB = Effect.acquireRelease(
     // P-chain blocks: 2.1 vs 4.6 CPU-s), and slices already run concurrently around it
     // allocator_bulk_deallocation_flush_threshold: when a part's table is dropped, its memory goes
     // back to the system at once instead of staying with the allocator until the instance closes
-    // (DuckDB's default waits for a 512 MiB release, which a 25k-row part never is). Measured on
-    // recorded pages, one run each, alternated: primary_blocks 100k peak RSS 352–375 MB against
-    // 413–459, staking_transactions 20k 382–392 against 406–443, evm_blocks 100k 278–279 against
-    // 293–302, CPU within the runs' spread
-    try: () => DuckDBInstance.create(":memory:", { threads: "1", allocator_bulk_deallocation_flush_threshold: "1MB" }),
+    // (DuckDB's default waits for a 512 MiB release, which a 25k-row part never is): primary_blocks
+    // 100k peak RSS 352–375 MB against 413–459. 2MB, not 1MB: giving back every release of 1–2 MB
+    // cost 14–17 % of a run's CPU (madvise, TLB shootdowns, then page faults when the memory is
+    // taken again), for 15–50 MB less peak RSS (README "Performance", 2026-11-26 night)
+    try: () => DuckDBInstance.create(":memory:", { threads: "1", allocator_bulk_deallocation_flush_threshold: "2MB" }),
     catch: asSinkError("Io", ":memory:")
   }),
   (db) => Effect.sync(() => db.closeSync())
