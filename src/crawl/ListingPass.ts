@@ -8,6 +8,7 @@
 import { Chunk, Clock, Effect, Option, Stream } from "effect"
 import type { CheckpointError, SinkError } from "../Errors.ts"
 import { SourceError } from "../Errors.ts"
+import { forgetText } from "../source/SourceText.ts"
 import { rejectsKey } from "../transform/Rejects.ts"
 import { toRows } from "../transform/ToRows.ts"
 import { keyOf } from "./CommittedKeys.ts"
@@ -32,6 +33,8 @@ const fetchPage = <R>(crawl: SliceCrawl<R>, state: CrawlState, cursor: string | 
     const [page, sources] = yield* withPageSources(dataset.listing.fetch(slice, cursor))
     const receivedAt = yield* Clock.currentTimeMillis
     const mapped = toRows(dataset, slice, page.records, { runId: options.runId, ingestedAt: options.ingestedAt, page: pageNo }, sources)
+    // the rejects have their raw text: the bodies' text (or bytes) need not wait for the collector
+    forgetText(sources)
     const admitted = crawl.guard.admit(
       { rows: mapped.mapped, rejects: mapped.rejects, next: page.next },
       pageNo,

@@ -8,6 +8,7 @@ import { type AttemptFailure, attemptFailure, parseRetryAfter } from "./Retry.ts
 import { parseJsonLossless } from "./LosslessJson.ts"
 import { markInvalidText } from "./InvalidText.ts"
 import { rememberText } from "./SourceText.ts"
+import { parseSplit } from "./SplitJson.ts"
 
 // Gateway and server trouble that tends to pass; 501/505 and friends do not.
 const transientStatuses = new Set([500, 502, 503, 504])
@@ -51,6 +52,8 @@ export const isTokenProblem = (detail: string): boolean => mentionsPageToken.tes
 const strictUtf8 = new TextDecoder("utf-8", { fatal: true })
 
 export const parseJson = (request: string, status: number, bytes: Uint8Array): Either.Either<unknown, AttemptFailure> => {
+  const split = parsedInPieces(bytes)
+  if (split !== undefined) return Either.right(split)
   let text: string
   let validUtf8 = true
   try {
@@ -79,6 +82,25 @@ export const parseJson = (request: string, status: number, bytes: Uint8Array): E
       )
     )
   }
+}
+
+/**
+ * A large body parsed piece by piece (SplitJson.ts), with the same value and the same marks as a
+ * whole parse; undefined when the body is small, not shaped for it, or not JSON (then the whole
+ * parse runs and reports the error as ever).
+ */
+const parsedInPieces = (bytes: Uint8Array): unknown => {
+  let split
+  try {
+    split = parseSplit(bytes)
+  } catch {
+    return undefined
+  }
+  if (split === undefined) return undefined
+  const { value, validUtf8 } = split
+  if (!validUtf8) markInvalidText(value)
+  rememberText(value, () => (validUtf8 ? strictUtf8.decode(bytes) : decodeText(bytes)))
+  return value
 }
 
 /** The failure a non-2xx answer stands for. */

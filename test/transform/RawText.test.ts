@@ -1,6 +1,7 @@
 import { Either } from "effect"
 import { describe, expect, it } from "vitest"
 import { parseJson } from "../../src/source/Response.ts"
+import { forgetText } from "../../src/source/SourceText.ts"
 import { rawTexts } from "../../src/transform/RawText.ts"
 
 /** A 2xx body as the source parses it (its text registered beside it). */
@@ -40,6 +41,17 @@ describe("rawTexts", () => {
   it("given a record no answer holds, when asked for, then it is written from its value, bigints as digits", () => {
     expect(rawTexts([])({ key: "k", n: 12n })).toBe('{"key":"k","n":"12"}')
     expect(rawTexts([parsed("{}")])({ key: "k" })).toBe('{"key":"k"}')
+  })
+
+  it("given a page whose text was let go once it was mapped, when a record of it is asked for, then it is written from its value", () => {
+    const body = parsed('{"items": [ {"id" : 1.0e3, "n": 18446744073709551616} ], "next": "t"}')
+    expect(rawTexts([body])(body.items[0])).toBe('{"id" : 1.0e3, "n": 18446744073709551616}')
+    forgetText([body])
+    expect(rawTexts([body])(body.items[0])).toBe('{"id":1000,"n":"18446744073709551616"}')
+    // an answer handed over as a top-level container (a JSON-RPC result) lets go of the same text
+    const rpc = parsed('{"result": {"tx": {"id" : "abc"}}}')
+    forgetText([rpc.result])
+    expect(rawTexts([rpc])({ tx: rpc.result.tx })).toBe('{"tx":{"id":"abc"}}')
   })
 
   it("given a record nested 200,000 levels deep, when asked for, then its exact text comes back without recursion", () => {

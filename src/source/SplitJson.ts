@@ -1,0 +1,197 @@
+/**
+ * A large JSON body parsed piece by piece, with the same result as parsing it whole.
+ *
+ * Why: the bench's staking pages are 230–470 KB bodies. Decoded whole, each body is one string in
+ * V8's large-object space, fresh pages of memory every time: about a third of the CPU of parsing
+ * went to the kernel (page faults). Cut into pieces of a few tens of KB, the same bytes become
+ * small strings in the young generation: parsing the 20k case's 415 bodies took 1.15–1.20 CPU-s
+ * instead of 1.73–2.23, a whole run ~3.5 % less CPU with ~15 % fewer page faults (bench/HISTORY.md,
+ * 2026-11-26 night). The body's bytes are kept for its rejects' raw text until its page is mapped
+ * (SourceText.ts `forgetText`).
+ *
+ * How: one byte scan finds the body's large arrays (the body itself, or an array whose containers
+ * are all objects, at most two levels down: a page's `transactions`, a JSON-RPC `result.utxos`) and
+ * the commas between their elements. Each run of elements between two cuts is decoded and parsed
+ * as an array of its own; the rest of the body (the envelope) is parsed with a marker string in
+ * place of each array, and the markers are then replaced by the arrays. UTF-8 multi-byte sequences
+ * never hold an ASCII byte, so the structural bytes can be found in the bytes themselves.
+ *
+ * Anything unexpected (a byte-order mark, unbalanced brackets, a syntax error in a piece) gives
+ * `undefined` or throws: the caller then parses the body whole, so a malformed body gets the same
+ * error as ever.
+ */
+import { randomBytes } from "node:crypto"
+import { parseJsonLossless } from "./LosslessJson.ts"
+
+export interface SplitOptions {
+  /** An array shorter than this many bytes stays in the envelope. */
+  readonly minArrayBytes: number
+  /** A piece is cut at the first comma after this many bytes. */
+  readonly pieceBytes: number
+}
+
+/**
+ * Pieces below V8's large-object threshold (128 KB for one-byte strings), large enough that the
+ * per-piece calls cost nothing measurable.
+ */
+export const defaultSplit: SplitOptions = { minArrayBytes: 64 * 1024, pieceBytes: 32 * 1024 }
+
+export interface SplitBody {
+  readonly value: unknown
+  /** False when some piece was not valid UTF-8 (decoded with U+FFFD in its place). */
+  readonly validUtf8: boolean
+}
+
+/** How far below the top an array may be split: a page's items (1), a JSON-RPC result's list (2). */
+const MAX_DEPTH = 2
+
+const OPEN_OBJECT = 0x7b
+const CLOSE_OBJECT = 0x7d
+const OPEN_ARRAY = 0x5b
+const CLOSE_ARRAY = 0x5d
+const QUOTE = 0x22
+const BACKSLASH = 0x5c
+const COMMA = 0x2c
+
+const isSpace = (b: number) => b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09
+
+interface Found {
+  /** Offset of the array's `[` and of its `]`. */
+  readonly start: number
+  readonly end: number
+  /** Offsets of the commas the array is cut at. */
+  readonly cuts: ReadonlyArray<number>
+}
+
+/** The end of the string whose opening quote is at `i` (the offset of its closing quote), or -1. */
+const stringEnd = (bytes: Uint8Array, i: number): number => {
+  let q = i
+  for (;;) {
+    q = bytes.indexOf(QUOTE, q + 1)
+    if (q < 0) return -1
+    // a quote preceded by an odd run of backslashes is escaped
+    let k = q - 1
+    while (bytes[k] === BACKSLASH) k--
+    if ((q - 1 - k) % 2 === 0) return q
+  }
+}
+
+/** The large arrays of a well-bracketed body, or undefined when the body is not one to split. */
+const findArrays = (bytes: Uint8Array, options: SplitOptions): Found[] | undefined => {
+  const n = bytes.length
+  let i = 0
+  while (i < n && isSpace(bytes[i]!)) i++
+  if (bytes[i] !== OPEN_OBJECT && bytes[i] !== OPEN_ARRAY) return undefined
+  const stack: number[] = []
+  let arraysOpen = 0
+  // the array being cut, if one is open: its depth in `stack`, its start and cuts
+  let openDepth = -1
+  let openStart = 0
+  let openCuts: number[] = []
+  let lastCut = 0
+  const found: Found[] = []
+  for (; i < n; i++) {
+    const b = bytes[i]!
+    if (b === QUOTE) {
+      i = stringEnd(bytes, i)
+      if (i < 0) return undefined
+    } else if (b === COMMA) {
+      if (stack.length - 1 === openDepth && i - lastCut >= options.pieceBytes) {
+        openCuts.push(i)
+        lastCut = i
+      }
+    } else if (b === OPEN_ARRAY) {
+      if (arraysOpen === 0 && stack.length <= MAX_DEPTH) {
+        openDepth = stack.length
+        openStart = lastCut = i
+        openCuts = []
+      }
+      stack.push(b)
+      arraysOpen++
+    } else if (b === OPEN_OBJECT) {
+      stack.push(b)
+    } else if (b === CLOSE_ARRAY || b === CLOSE_OBJECT) {
+      if (stack.pop() !== b - 2) return undefined // `]` is `[` + 2, `}` is `{` + 2
+      if (b === CLOSE_ARRAY) {
+        arraysOpen--
+        if (stack.length === openDepth) {
+          if (i + 1 - openStart >= options.minArrayBytes) found.push({ start: openStart, end: i, cuts: openCuts })
+          openDepth = -1
+        }
+      }
+      if (stack.length === 0) break
+    }
+  }
+  if (stack.length > 0) return undefined
+  for (i++; i < n; i++) if (!isSpace(bytes[i]!)) return undefined
+  return found.length > 0 ? found : undefined
+}
+
+const strict = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true })
+const lossy = new TextDecoder("utf-8", { ignoreBOM: true })
+
+/** Marks an array's place in the envelope; the nonce keeps a string the service sent from passing for one. */
+const MARK = `\u0000chainetl-part-${randomBytes(6).toString("hex")}:`
+
+/**
+ * Parses `bytes` in pieces when it holds an array of at least `minArrayBytes`; undefined when it
+ * does not (parse it whole). Throws when a piece is not JSON.
+ */
+export const parseSplit = (bytes: Uint8Array, options: SplitOptions = defaultSplit): SplitBody | undefined => {
+  const found = findArrays(bytes, options)
+  if (found === undefined) return undefined
+  let validUtf8 = true
+  const decode = (from: number, to: number): string => {
+    const piece = bytes.subarray(from, to)
+    try {
+      return strict.decode(piece)
+    } catch {
+      validUtf8 = false
+      return lossy.decode(piece)
+    }
+  }
+
+  const arrayOf = (at: Found): unknown[] => {
+    const out: unknown[] = []
+    const bounds = [at.start, ...at.cuts, at.end]
+    for (let k = 0; k + 1 < bounds.length; k++) {
+      const part = parseJsonLossless(`[${decode(bounds[k]! + 1, bounds[k + 1]!)}]`) as unknown[]
+      // `[1,,2]`, `[,1]`, `[1,]` cut at their commas leave an empty piece, which alone would parse
+      if (part.length === 0 && bounds.length > 2) throw new Error("empty element")
+      for (let j = 0; j < part.length; j++) out.push(part[j])
+    }
+    return out
+  }
+
+  const first = found[0]!
+  let head = 0
+  while (isSpace(bytes[head]!)) head++
+  if (found.length === 1 && first.start === head) return { value: arrayOf(first), validUtf8 }
+
+  // the envelope: the body with each array replaced by a marker naming it
+  const parts: string[] = []
+  let from = 0
+  found.forEach((at, k) => {
+    parts.push(decode(from, at.start), JSON.stringify(`${MARK}${k}`))
+    from = at.end + 1
+  })
+  parts.push(decode(from, bytes.length))
+  const envelope = parseJsonLossless(parts.join(""))
+  // markers are strings of objects within MAX_DEPTH of the top; a duplicate key dropped its own
+  const stack: Array<readonly [Record<string, unknown>, number]> = [[envelope as Record<string, unknown>, 0]]
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop()!
+    for (const key of Object.keys(node)) {
+      const v = node[key]
+      if (typeof v === "string" && v.startsWith(MARK)) {
+        const at = found[Number(v.slice(MARK.length))]
+        if (at === undefined) throw new Error(`unexpected marker ${JSON.stringify(v)}`)
+        // an own property already (JSON.parse defines them), so even `__proto__` is set, not the prototype
+        node[key] = arrayOf(at)
+      } else if (depth < MAX_DEPTH && typeof v === "object" && v !== null && !Array.isArray(v)) {
+        stack.push([v as Record<string, unknown>, depth + 1])
+      }
+    }
+  }
+  return { value: envelope, validUtf8 }
+}
