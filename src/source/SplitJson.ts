@@ -21,6 +21,7 @@
  * error as ever.
  */
 import { randomBytes } from "node:crypto"
+import { BACKSLASH, CLOSE_ARRAY, CLOSE_OBJECT, COMMA, OPEN_ARRAY, OPEN_OBJECT, QUOTE, isSpace } from "./JsonChars.ts"
 import { parseJsonLossless } from "./LosslessJson.ts"
 
 export interface SplitOptions {
@@ -45,15 +46,6 @@ export interface SplitBody {
 /** How far below the top an array may be split: a page's items (1), a JSON-RPC result's list (2). */
 const MAX_DEPTH = 2
 
-const OPEN_OBJECT = 0x7b
-const CLOSE_OBJECT = 0x7d
-const OPEN_ARRAY = 0x5b
-const CLOSE_ARRAY = 0x5d
-const QUOTE = 0x22
-const BACKSLASH = 0x5c
-const COMMA = 0x2c
-
-const isSpace = (b: number) => b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09
 
 interface Found {
   /** Offset of the array's `[` and of its `]`. */

@@ -7,23 +7,13 @@
  * trusts the text to be JSON: it only runs on texts that `JSON.parse` accepted. Anything it does
  * not expect throws, and the caller falls back to writing the parsed value.
  */
+import { BACKSLASH, CLOSE_ARRAY, CLOSE_OBJECT, COLON, COMMA, OPEN_ARRAY, OPEN_OBJECT, QUOTE, isSpace } from "../source/JsonChars.ts"
 
 /** [start, end) of one value in the text. */
 export type Span = readonly [start: number, end: number]
 
 /** A container's members: by index for an array, by key for an object (the last of a repeated key, as JSON.parse keeps). */
 export type Members = { readonly kind: "array"; readonly spans: ReadonlyArray<Span> } | { readonly kind: "object"; readonly spans: ReadonlyMap<string, Span> }
-
-const QUOTE = 34
-const BACKSLASH = 92
-const COMMA = 44
-const COLON = 58
-const OPEN_ARRAY = 91
-const CLOSE_ARRAY = 93
-const OPEN_OBJECT = 123
-const CLOSE_OBJECT = 125
-
-const isSpace = (c: number) => c === 32 || c === 9 || c === 10 || c === 13
 
 class NotJson extends Error {
   constructor(text: string, at: number, what: string) {
