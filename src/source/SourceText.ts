@@ -3,7 +3,8 @@
  * exact characters the service sent (src/transform/RawText.ts) rather than the parsed value
  * written again. Nothing is copied: the text is the string the body was parsed from, or, for a
  * body parsed in pieces (SplitJson.ts), made from its bytes on first use (only a page with a
- * reject asks), held as long as the parsed body lives and not a moment longer (a WeakMap).
+ * reject asks), held as long as the parsed body lives and not a moment longer (a WeakMap), or
+ * until the crawl has mapped the body's page (`forgetText`), whichever comes first.
  *
  * Only the body and its top-level containers are registered (a REST page's items array, a JSON-RPC
  * answer's `result`, which is what the client hands over): a handful of entries per body, never

@@ -46,7 +46,6 @@ export interface SplitBody {
 /** How far below the top an array may be split: a page's items (1), a JSON-RPC result's list (2). */
 const MAX_DEPTH = 2
 
-
 interface Found {
   /** Offset of the array's `[` and of its `]`. */
   readonly start: number
