@@ -18,8 +18,6 @@ export interface Origin {
   readonly path: ReadonlyArray<string>
 }
 
-const origins = new WeakMap<object, Origin>()
-
 /** What the origins of one body share: its text, or what makes it; both dropped by `forgetText`. */
 interface Source {
   text?: string | undefined
@@ -40,25 +38,26 @@ class LazyOrigin implements Origin {
     }
     return this.source.text
   }
+  /** Drops the text and what makes it, for this origin and every other of its body. */
+  forget(): void {
+    this.source.text = undefined
+    this.source.make = undefined
+  }
 }
 
-const sources = new WeakMap<object, Source>()
+const origins = new WeakMap<object, LazyOrigin>()
 
 /** Registers `body` (parsed from `text`, or from what `text()` gives) and its top-level containers. */
 export const rememberText = (body: unknown, text: string | (() => string)): void => {
   if (typeof body !== "object" || body === null) return
   const shared: Source = typeof text === "string" ? { text } : { make: text }
-  sources.set(body, shared)
   origins.set(body, new LazyOrigin(shared, []))
   // an array body's elements are records themselves: found from the body when one is rejected
   if (Array.isArray(body)) return
   const fields = body as Record<string, unknown>
   for (const key in fields) {
     const v = fields[key]
-    if (typeof v === "object" && v !== null) {
-      sources.set(v, shared)
-      origins.set(v, new LazyOrigin(shared, [key]))
-    }
+    if (typeof v === "object" && v !== null) origins.set(v, new LazyOrigin(shared, [key]))
   }
 }
 
@@ -69,14 +68,7 @@ export const rememberText = (body: unknown, text: string | (() => string)): void
  * such an answer rejected later is written from its parsed value.
  */
 export const forgetText = (answers: ReadonlyArray<unknown>): void => {
-  for (const answer of answers) {
-    if (typeof answer !== "object" || answer === null) continue
-    const source = sources.get(answer)
-    if (source !== undefined) {
-      source.text = undefined
-      source.make = undefined
-    }
-  }
+  for (const answer of answers) if (typeof answer === "object" && answer !== null) origins.get(answer)?.forget()
 }
 
 /** The origin of a body or of one of its top-level containers; undefined for any other value. */
