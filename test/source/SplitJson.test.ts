@@ -32,6 +32,17 @@ describe("parseSplit", () => {
     expect(parsed!.validUtf8).toBe(true)
   })
 
+  it("given a large page with one integer above 2^53 among many records, when split, then it alone is a bigint, exact", () => {
+    const records = Array.from({ length: 600 }, (_, i) => record(i).replace(`"amount": ${1000 + i}`, `"amount": ${i === 431 ? "18446744073709551617" : 1000 + i}, "note": "${"9".repeat(20)}"`))
+    const text = largePage(records)
+    const parsed = split(text, { minArrayBytes: 1024, pieceBytes: 4096 })
+    const items = (parsed!.value as { transactions: Array<{ amount: unknown; note: unknown }> }).transactions
+    expect(items[431]!.amount).toBe(18446744073709551617n)
+    expect(items[430]!.amount).toBe(1430)
+    expect(items[0]!.note).toBe("9".repeat(20))
+    expect(parsed!.value).toEqual(parseJsonLossless(text))
+  })
+
   it("given a duplicate key, when split, then the last one wins as in JSON.parse, whichever holds the list", () => {
     for (const text of ['{"items": [1, 2], "items": "x"}', '{"items": "x", "items": [1, 2]}', '{"r": {"items": [1], "items": [2, 3]}}']) {
       expect(split(text)!.value).toEqual(JSON.parse(text))
@@ -92,6 +103,7 @@ describe("parseSplit", () => {
       pick([
         () => String(Math.floor(rnd() * 1000) - 500),
         () => "12345678901234567890123",
+        () => pick(["-12345678901234567890", "1234567890123456", "9007199254740993", "0.12345678901234567890", "12345678901234567.5e2"]),
         () => "1.25e-3",
         () => JSON.stringify(pick(["", "a,b", "]}", "\\", '"', "ü漢🙂", "\u0000"])),
         () => pick(["true", "false", "null"])
