@@ -69,10 +69,18 @@ const cursorExpired = <R>(crawl: SliceCrawl<R>, state: CrawlState, now: number):
   return cursor !== null && crawl.ttlMs !== undefined && cursorIssuedAt !== null && now - cursorIssuedAt > crawl.ttlMs
 }
 
-/** The listing's pages from the checkpoint's cursor, one at a time (a Stream: never the whole listing). */
+/**
+ * The listing's pages from the checkpoint's cursor, one at a time (a Stream: never the whole
+ * listing), each staged as it is pulled. The stream holds the element it emitted last until the
+ * next pull is done (a heap snapshot showed a page's rows held so during the next request and
+ * parse), so the element is the staged page: counts, no rows. The next pull starts only once
+ * `take` is done with this page, its part's commit included, so a page is never staged into the
+ * part before it.
+ */
 const pagesFrom = <R>(crawl: SliceCrawl<R>, state: CrawlState, first: string | undefined) =>
   Stream.paginateChunkEffect({ cursor: first, pageNo: state.checkpoint.pagesCommitted }, (at) =>
     fetchPage(crawl, state, at.cursor, at.pageNo).pipe(
+      Effect.flatMap((fetched) => stagePage(crawl, fetched)),
       Effect.map((p) => [Chunk.of(p), p.next === undefined ? Option.none() : Option.some({ cursor: p.next, pageNo: at.pageNo + 1 })] as const)
     )
   )
@@ -86,15 +94,14 @@ export const listingPass = <R>(crawl: SliceCrawl<R>, state: CrawlState): Effect.
     crawl.guard.startPass(first, crawl.rerun === "replace")
     let buffer: BufferedPage[] = []
     let buffered = 0
-    const take = (page: FetchedPage) =>
+    const take = (page: BufferedPage) =>
       Effect.gen(function* () {
         state.passPages++
         state.fetchedPages++
-        state.fetchedRows += page.rows.length
+        state.fetchedRows += page.staged[0] ?? 0
         yield* emit({ type: "page", at: page.receivedAt, dataset: crawl.dataset.name, slice: crawl.slice.id, pages: state.fetchedPages, rows: state.fetchedRows })
-        const kept = yield* stagePage(crawl, page)
-        buffer.push(kept)
-        buffered += kept.staged.reduce((n, k) => n + k, 0) + kept.rejects.length
+        buffer.push(page)
+        buffered += page.staged.reduce((n, k) => n + k, 0) + page.rejects.length
         if (buffered >= crawl.partRows || page.next === undefined) {
           const toCommit = buffer
           buffer = []
