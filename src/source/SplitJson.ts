@@ -158,9 +158,8 @@ export const parseSplit = (bytes: Uint8Array, options: SplitOptions = defaultSpl
   const scan = findArrays(bytes, options)
   if (scan === undefined) return undefined
   const { arrays: found, longDigits } = scan
-  // the lossless path where a piece may hold an integer above 2^53, else the native one
-  const parse = (text: string, from: number, to: number): unknown =>
-    longDigits.length > 0 && holdsLongDigits(longDigits, from, to) ? parseJsonLossless(text) : JSON.parse(text)
+  // the lossless path where the text may hold an integer above 2^53, else the native one
+  const parse = (text: string, mayHoldLong: boolean): unknown => (mayHoldLong ? parseJsonLossless(text) : JSON.parse(text))
   let validUtf8 = true
   const decode = (from: number, to: number): string => {
     const piece = bytes.subarray(from, to)
@@ -178,7 +177,7 @@ export const parseSplit = (bytes: Uint8Array, options: SplitOptions = defaultSpl
     for (let k = 0; k + 1 < bounds.length; k++) {
       const from = bounds[k]! + 1
       const to = bounds[k + 1]!
-      const part = parse(`[${decode(from, to)}]`, from, to) as unknown[]
+      const part = parse(`[${decode(from, to)}]`, holdsLongDigits(longDigits, from, to)) as unknown[]
       // `[1,,2]`, `[,1]`, `[1,]` cut at their commas leave an empty piece, which alone would parse
       if (part.length === 0 && bounds.length > 2) throw new Error("empty element")
       for (let j = 0; j < part.length; j++) out.push(part[j])
@@ -193,15 +192,16 @@ export const parseSplit = (bytes: Uint8Array, options: SplitOptions = defaultSpl
 
   // the envelope: the body with each array replaced by a marker naming it
   const parts: string[] = []
+  let envelopeLong = false
   let from = 0
   found.forEach((at, k) => {
     parts.push(decode(from, at.start), JSON.stringify(`${MARK}${k}`))
+    envelopeLong ||= holdsLongDigits(longDigits, from, at.start)
     from = at.end + 1
   })
   parts.push(decode(from, bytes.length))
-  // the envelope's own bytes are those outside every split array
-  const envelopeLong = longDigits.some((at) => !found.some((a) => at > a.start && at < a.end))
-  const envelope = envelopeLong ? parseJsonLossless(parts.join("")) : JSON.parse(parts.join(""))
+  envelopeLong ||= holdsLongDigits(longDigits, from, bytes.length)
+  const envelope = parse(parts.join(""), envelopeLong)
   // markers are strings of objects within MAX_DEPTH of the top; a duplicate key dropped its own
   const stack: Array<readonly [Record<string, unknown>, number]> = [[envelope as Record<string, unknown>, 0]]
   while (stack.length > 0) {
