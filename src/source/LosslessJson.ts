@@ -11,6 +11,7 @@
  */
 import { isSafeNumber } from "lossless-json"
 import { randomBytes } from "node:crypto"
+import { isDigit } from "./JsonChars.ts"
 
 /** An integer literal of 16+ digits where a JSON value can start: the only kind that can exceed 2^53. */
 const mayHoldUnsafeInteger = /[:[,]\s*-?\d{16,}/
@@ -18,8 +19,6 @@ const mayHoldUnsafeInteger = /[:[,]\s*-?\d{16,}/
 /** Marks a rewritten integer; the nonce keeps a string the service sent from passing for one. */
 const MARK = `\u0000chainetl-bigint-${randomBytes(6).toString("hex")}:`
 const MARK_JSON = JSON.stringify(MARK).slice(1, -1)
-
-const isDigit = (c: number) => c >= 48 && c <= 57
 
 /** The text with every unsafe integer literal outside strings written as a marked string. */
 const markUnsafeIntegers = (text: string): string => {

@@ -24,7 +24,7 @@
  * error as ever.
  */
 import { randomBytes } from "node:crypto"
-import { BACKSLASH, CLOSE_ARRAY, CLOSE_OBJECT, COMMA, OPEN_ARRAY, OPEN_OBJECT, QUOTE, isSpace } from "./JsonChars.ts"
+import { BACKSLASH, CLOSE_ARRAY, CLOSE_OBJECT, COMMA, OPEN_ARRAY, OPEN_OBJECT, QUOTE, isDigit, isSpace } from "./JsonChars.ts"
 import { parseJsonLossless } from "./LosslessJson.ts"
 
 export interface SplitOptions {
@@ -78,8 +78,6 @@ const stringEnd = (bytes: Uint8Array, i: number): number => {
     if ((q - 1 - k) % 2 === 0) return q
   }
 }
-
-const isDigit = (b: number): boolean => b <= 0x39 && b >= 0x30
 
 /** The large arrays of a well-bracketed body, or undefined when the body is not one to split. */
 const findArrays = (bytes: Uint8Array, options: SplitOptions): Scan | undefined => {
