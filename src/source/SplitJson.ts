@@ -58,6 +58,8 @@ interface Found {
 }
 
 interface Scan {
+  /** Offset of the body's top value (past leading whitespace). */
+  readonly top: number
   readonly arrays: ReadonlyArray<Found>
   /**
    * Offsets of the runs of 16 or more digits outside strings, ascending: the only literals that can
@@ -85,6 +87,7 @@ const findArrays = (bytes: Uint8Array, options: SplitOptions): Scan | undefined 
   let i = 0
   while (i < n && isSpace(bytes[i]!)) i++
   if (bytes[i] !== OPEN_OBJECT && bytes[i] !== OPEN_ARRAY) return undefined
+  const top = i
   const stack: number[] = []
   let arraysOpen = 0
   // the array being cut, if one is open: its depth in `stack`, its start and cuts
@@ -133,7 +136,7 @@ const findArrays = (bytes: Uint8Array, options: SplitOptions): Scan | undefined 
   }
   if (stack.length > 0) return undefined
   for (i++; i < n; i++) if (!isSpace(bytes[i]!)) return undefined
-  return found.length > 0 ? { arrays: found, longDigits } : undefined
+  return found.length > 0 ? { top, arrays: found, longDigits } : undefined
 }
 
 /** Whether a run of 16+ digits starts in [from, to). */
@@ -155,7 +158,7 @@ const MARK = `\u0000chainetl-part-${randomBytes(6).toString("hex")}:`
 export const parseSplit = (bytes: Uint8Array, options: SplitOptions = defaultSplit): SplitBody | undefined => {
   const scan = findArrays(bytes, options)
   if (scan === undefined) return undefined
-  const { arrays: found, longDigits } = scan
+  const { top, arrays: found, longDigits } = scan
   // the lossless path where the text may hold an integer above 2^53, else the native one
   const parse = (text: string, mayHoldLong: boolean): unknown => (mayHoldLong ? parseJsonLossless(text) : JSON.parse(text))
   let validUtf8 = true
@@ -184,9 +187,7 @@ export const parseSplit = (bytes: Uint8Array, options: SplitOptions = defaultSpl
   }
 
   const first = found[0]!
-  let head = 0
-  while (isSpace(bytes[head]!)) head++
-  if (found.length === 1 && first.start === head) return { value: arrayOf(first), validUtf8 }
+  if (found.length === 1 && first.start === top) return { value: arrayOf(first), validUtf8 }
 
   // the envelope: the body with each array replaced by a marker naming it
   const parts: string[] = []
