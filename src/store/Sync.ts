@@ -86,13 +86,25 @@ export const same = async (local: LocalFile, remote: ObjectInfo): Promise<boolea
   return remote.etag !== undefined && (await md5Of(local.file)) === remote.etag
 }
 
-/** Runs `work` over `items`, at most `limit` at once. */
+/**
+ * Runs `work` over `items`, `limit` at a time. On the first failure it starts nothing more, but it
+ * rejects only once the work already in flight has settled: a caller that cleans up after a
+ * failed upload (unpublish) must not race an upload that lands after its delete.
+ */
 export const pool = async <A>(items: ReadonlyArray<A>, limit: number, work: (a: A) => Promise<void>): Promise<void> => {
   let next = 0
+  let failure: { readonly error: unknown } | undefined
   const worker = async () => {
-    while (next < items.length) await work(items[next++]!)
+    while (failure === undefined && next < items.length) {
+      try {
+        await work(items[next++]!)
+      } catch (error) {
+        failure ??= { error }
+      }
+    }
   }
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker))
+  if (failure !== undefined) throw failure.error
 }
 
 const fsyncFile = async (file: string) => {

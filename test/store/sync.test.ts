@@ -7,7 +7,7 @@ import * as os from "node:os"
 import * as path from "node:path"
 import { describe, expect, it } from "vitest"
 import { memoryObjects } from "../../src/store/MemoryObjects.ts"
-import { pull, push, type SyncTarget } from "../../src/store/Sync.ts"
+import { pool, pull, push, type SyncTarget } from "../../src/store/Sync.ts"
 
 const write = async (dir: string, rel: string, text: string) => {
   const file = path.join(dir, ...rel.split("/"))
@@ -111,5 +111,27 @@ describe("pulling a bucket into a working copy", () => {
     // a second pull transfers nothing
     store.log.length = 0
     expect(await pull(target)).toMatchObject({ transferred: 0, deleted: 0 })
+  })
+})
+
+describe("the upload pool", () => {
+  it("given one item that fails while another is still in flight, when the pool runs, then it rejects only after the one in flight has settled, and starts nothing after the failure", async () => {
+    const settled: Array<string> = []
+    let releaseSlow: () => void = () => undefined
+    const slowRelease = new Promise<void>((release) => (releaseSlow = release))
+    const work = async (item: string): Promise<void> => {
+      if (item === "bad") throw new Error("refused")
+      if (item === "slow") await slowRelease
+      settled.push(item)
+    }
+    const ran = pool(["slow", "bad", "late-1", "late-2"], 2, work).then(
+      () => "resolved",
+      (e: Error) => `rejected: ${e.message}`
+    )
+    const early = await Promise.race([ran, new Promise((r) => setTimeout(() => r("pending"), 20))])
+    expect(early).toBe("pending")
+    releaseSlow()
+    expect(await ran).toBe("rejected: refused")
+    expect(settled).toEqual(["slow"])
   })
 })
