@@ -13,7 +13,7 @@
  * whose hold has passed to another matches no row and tells it so.
  */
 import PgBoss from "pg-boss"
-import { Effect, Layer, type Redacted } from "effect"
+import { Duration, Effect, Layer, type Redacted, Schedule } from "effect"
 import { Redacted as R } from "effect"
 import type { RunSlice } from "../Runner.ts"
 import type { DistributedSettings } from "./Settings.ts"
@@ -29,6 +29,31 @@ const detail = (e: unknown) => (e instanceof Error ? e.message : String(e))
 
 const stateOf = (s: string): JobOutcome["state"] =>
   s === "completed" ? "done" : s === "failed" || s === "cancelled" ? "failed" : s === "active" ? "running" : "waiting"
+
+/**
+ * The output's queue, created by whichever of its processes comes first. pg-boss 10 creates a
+ * queue as a partition of its job table: two processes creating the same new queue at once (the
+ * workers and the enqueuer of a new output all start together), or one creating it while another
+ * sweeps, can deadlock in PostgreSQL, which then aborts one of them. That one tries again; a
+ * queue that another process created meanwhile is the queue wanted.
+ */
+const createQueue = (boss: PgBoss, name: string): Effect.Effect<void, QueueError> =>
+  Effect.tryPromise({
+    try: () =>
+      boss.createQueue(name).catch((e: unknown) => {
+        if (!/already exists|duplicate key/i.test(detail(e))) throw e
+      }),
+    catch: (e) => new QueueError({ reason: "Unavailable", detail: `pg-boss could not start: ${detail(e)}` })
+  }).pipe(
+    Effect.retry({
+      schedule: Schedule.jittered(Schedule.exponential(Duration.millis(50))),
+      times: 6,
+      while: (e) => TRANSIENT.test(e.detail)
+    })
+  )
+
+// PostgreSQL's deadlock (40P01) and serialization failure (40001): the transaction was aborted whole
+const TRANSIENT = /deadlock detected|could not serialize access/i
 
 export const pgBossQueueLayer = (
   url: Redacted.Redacted<string>,
@@ -54,16 +79,13 @@ export const pgBossQueueLayer = (
             // errors of its background loops (a sweep that lost its connection) retry by themselves
             b.on("error", () => undefined)
             await b.start()
-            await b.createQueue(name).catch((e: unknown) => {
-              // two processes creating it at once: one wins, the queue exists
-              if (!/already exists|duplicate key/i.test(detail(e))) throw e
-            })
             return b
           },
           catch: (e) => new QueueError({ reason: "Unavailable", detail: `pg-boss could not start: ${detail(e)}` })
         }),
         (b) => Effect.promise(() => b.stop({ graceful: false, wait: true, close: true }).catch(() => undefined))
       )
+      yield* createQueue(boss, name)
       const db = boss.getDb() as { executeSql: (text: string, values?: ReadonlyArray<unknown>) => Promise<{ rows: Array<Record<string, unknown>> }> }
       const sql = (reason: QueueError["reason"], text: string, values: ReadonlyArray<unknown>) =>
         Effect.tryPromise({ try: () => db.executeSql(text, values), catch: (e) => new QueueError({ reason, detail: detail(e) }) })
