@@ -205,8 +205,8 @@ describe("chainetl worker: distributed slices", () => {
     const range = ["2025-01-01", "2025-01-02", "12h"] as const
     const { dir, jobFile, out, workers } = await startWorkers("dist-stall", 2)
     const env = envOf()
+    const enqueuer = startCli(backfillArgs(jobFile, out, ["--distributed"], range), env)
     try {
-      const enqueuer = startCli(backfillArgs(jobFile, out, ["--distributed"], range), env)
       const victim = await sliceMidWay(workers)
       const stalled = workers.find((w) => w.pid === victim.pid)!
       const other = workers.find((w) => w.pid !== victim.pid)!
@@ -227,7 +227,12 @@ describe("chainetl worker: distributed slices", () => {
       expect(stalledExit.stderr).toMatch(/lease or lock lost after .*, stopped/)
       expect((await checkpointOf(victim))?.status).toBe("done")
       await equalsLocal(jobFile, out, path.join(dir, "local"), range)
+    } catch (e) {
+      // the processes' own account, for a failure seen only on a loaded machine
+      console.log([enqueuer, ...workers].map((p) => `--- pid ${p.pid} stderr:\n${p.stderrSoFar()}`).join("\n"))
+      throw e
     } finally {
+      enqueuer.kill()
       for (const w of workers) {
         w.child.kill("SIGCONT")
         w.kill()

@@ -23,6 +23,8 @@ export interface CliProcess {
   /** Called with every complete stdout line as it arrives. */
   onLine(listener: (line: string) => void): void
   readonly exited: Promise<CliExit>
+  /** What it has written to stderr so far (for a test's account of a failure). */
+  stderrSoFar(): string
   /** SIGKILL, as a crash or `kill -9` would: no cleanup runs in the child. */
   kill(): void
 }
@@ -59,6 +61,7 @@ export const startCli = (args: ReadonlyArray<string>, env: Record<string, string
     pid: child.pid ?? -1,
     onLine: (listener) => void listeners.push(listener),
     exited,
+    stderrSoFar: () => stderr,
     kill: () => {
       if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL")
     }
