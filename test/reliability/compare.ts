@@ -66,8 +66,9 @@ export const compareCatalogs = async (
       }
       // Each side is read once, each row as its JSON text: DuckDB compares nested rows (a staking
       // transaction's lists of structs) ~3x slower than their text, and reading a view again per
-      // count re-reads its files. The text of two rows is equal exactly when the rows are (NULL is
-      // null, a string is quoted, decimals keep their digits): EXCEPT ALL over it is the same test.
+      // count re-reads its files. Equal text means equal rows (NULL is null, a string is quoted,
+      // decimals keep every digit), and equal rows give equal text but for a double's -0 against
+      // 0: EXCEPT ALL over the text is the same test, that one case stricter.
       const list = colsA.map((c) => `"${c}"`).join(", ")
       for (const side of ["a", "b"]) await conn.run(`CREATE OR REPLACE TEMP TABLE side_${side} AS SELECT to_json(s) AS r FROM (SELECT ${list} FROM ${side}."${name}") s`)
       const [rowsA, rowsB, onlyA, onlyB] = (
