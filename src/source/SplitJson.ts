@@ -139,10 +139,19 @@ const findArrays = (bytes: Uint8Array, options: SplitOptions): Scan | undefined 
   return found.length > 0 ? { top, arrays: found, longDigits } : undefined
 }
 
-/** Whether a run of 16+ digits starts in [from, to). */
+/**
+ * Whether a run of 16+ digits starts in [from, to). A binary search, since the runs ascend: a
+ * page of many long integers cut into many pieces asks once per piece.
+ */
 const holdsLongDigits = (longDigits: ReadonlyArray<number>, from: number, to: number): boolean => {
-  for (const at of longDigits) if (at >= from && at < to) return true
-  return false
+  let lo = 0
+  let hi = longDigits.length
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1
+    if (longDigits[mid]! < from) lo = mid + 1
+    else hi = mid
+  }
+  return lo < longDigits.length && longDigits[lo]! < to
 }
 
 const strict = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true })
