@@ -8,10 +8,9 @@ import { Effect, Layer, Redacted } from "effect"
 import { randomUUID } from "node:crypto"
 import { describe, expect, it } from "vitest"
 import { pgBossQueueLayer } from "../../src/distributed/PgBossQueue.ts"
-import { jobId } from "../../src/distributed/SliceJob.ts"
 import { SliceQueue } from "../../src/distributed/SliceQueue.ts"
-import { makeSlice } from "../../src/crawl/Slice.ts"
 import { postgresForTests } from "../support/postgres.ts"
+import { delegatorsJob } from "./support.ts"
 
 const PROCESSES = 6
 const OUTPUTS = 2
@@ -23,9 +22,7 @@ describe("creating a new output's queue from many processes at once", () => {
     const settings = { leaseSeconds: 30, sweepSeconds: 1, pollMs: 100 }
     for (let round = 0; round < OUTPUTS; round++) {
       const output = randomUUID()
-      const slice = makeSlice("delegators", { network: "mainnet", snapshot_date: "2025-01-01" })
-      const id = jobId(output, "delegators", slice.id)
-      const job = { outputId: output, runId: "r1", dataset: "delegators", grain: undefined, slice, asOf: 1_735_689_600, ingestedAt: "2025-01-01T00:00:00.000Z", partRows: 100 }
+      const { id, job } = delegatorsJob(output)
       const started = await Effect.runPromise(
         Effect.all(
           Array.from({ length: PROCESSES }, (_, i) =>

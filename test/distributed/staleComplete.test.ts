@@ -6,12 +6,10 @@
 import { Effect, Layer, Redacted } from "effect"
 import { describe, expect, it } from "vitest"
 import { pgBossQueueLayer } from "../../src/distributed/PgBossQueue.ts"
-import { jobId } from "../../src/distributed/SliceJob.ts"
 import { type Lease, SliceQueue } from "../../src/distributed/SliceQueue.ts"
-import { makeSlice } from "../../src/crawl/Slice.ts"
 import { notPlanned } from "../../src/Runner.ts"
 import { postgresForTests } from "../support/postgres.ts"
-import { until } from "./support.ts"
+import { delegatorsJob, until } from "./support.ts"
 
 const OUTPUT = "5d0c1f7e-3b1a-4c6e-9a55-1f2e3d4c5b6a"
 
@@ -19,9 +17,7 @@ describe("completing a job under a lease that no longer holds it", () => {
   const postgres = postgresForTests()
 
   it("given a job taken, handed back and taken again, when the first holder completes it as failed, then nothing changes; when the second completes it, its outcome is the job's", async () => {
-    const slice = makeSlice("delegators", { network: "mainnet", snapshot_date: "2025-01-01" })
-    const id = jobId(OUTPUT, "delegators", slice.id)
-    const job = { outputId: OUTPUT, runId: "r1", dataset: "delegators", grain: undefined, slice, asOf: 1_735_689_600, ingestedAt: "2025-01-01T00:00:00.000Z", partRows: 100 }
+    const { slice, id, job } = delegatorsJob(OUTPUT)
     const result = (status: "done" | "failed", error?: string) => ({ ...notPlanned("delegators", undefined), slice: slice.id, params: slice.params, status, ...(error === undefined ? {} : { error }) })
     const layer = pgBossQueueLayer(Redacted.make(postgres().url), OUTPUT, { leaseSeconds: 30, sweepSeconds: 1, pollMs: 100 })
     const outcome = await Effect.runPromise(

@@ -1,6 +1,8 @@
 /** What the distributed tests share: SQL against the test's PostgreSQL, and waiting for a condition. */
 import { SqlClient } from "@effect/sql"
 import { Effect, Redacted } from "effect"
+import { makeSlice } from "../../src/crawl/Slice.ts"
+import { jobId } from "../../src/distributed/SliceJob.ts"
 import { pgDatabase } from "../../src/state/PgDatabase.ts"
 
 /** Runs `f` on a fresh client of the database at `url`. */
@@ -20,4 +22,11 @@ export const until = async <A>(what: string, f: () => Promise<A | undefined>, ms
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
     await new Promise((r) => setTimeout(r, 100))
   }
+}
+
+/** One queued job of `output`: a delegators snapshot slice, with the id the enqueuer would give it. */
+export const delegatorsJob = (output: string) => {
+  const slice = makeSlice("delegators", { network: "mainnet", snapshot_date: "2025-01-01" })
+  const job = { outputId: output, runId: "r1", dataset: "delegators", grain: undefined, slice, asOf: 1_735_689_600, ingestedAt: "2025-01-01T00:00:00.000Z", partRows: 100 }
+  return { slice, id: jobId(output, "delegators", slice.id), job }
 }
