@@ -17,7 +17,6 @@ import type { DuckDBConnection } from "@duckdb/node-api"
 import { quotedIdentifier, quotedString } from "@duckdb/node-api"
 import { createHash } from "node:crypto"
 import * as fs from "node:fs/promises"
-import * as os from "node:os"
 import * as path from "node:path"
 import type { CheckpointState } from "../crawl/Checkpoint.ts"
 import { fsyncPath } from "../sink/Durable.ts"
@@ -27,6 +26,8 @@ import { PARQUET_OPTIONS } from "../sink/PartWriter.ts"
 import { compactedFileName } from "../sink/PartName.ts"
 import { type Owner, mergeable } from "./Eligible.ts"
 import { type MergePlan, PROBE_COLUMNS, inOrder, orderBy, planMerge } from "./MergeOrder.ts"
+import { MERGE_MEMORY, type MergeMemory, machineLimit, outOfMemory, runWithinMemory, setMemoryLimit } from "./MergeMemory.ts"
+import { MERGED_ROW_GROUP_ROWS, bytesPerRow, rowGroupRows } from "./RowGroups.ts"
 
 export interface CompactTable {
   /** The table's folder name (a dataset, a child table, or `_rejects`). */
@@ -110,62 +111,13 @@ export const binsOf = <T extends { readonly rows: number; readonly bytes: number
 const mergeId = (table: string, inputs: ReadonlyArray<string>): string =>
   createHash("sha256").update(`${table}\n${[...inputs].sort().join("\n")}`).digest("hex").slice(0, 16)
 
-/**
- * Rows per row group of a merged file. The Parquet writer holds a row group in memory until it is
- * complete and cannot spill it: at DuckDB's 122,880 rows a `primary_blocks` row group outgrew the
- * compaction's memory limit (Compaction.ts). 16,384 rows wrote 2 % more bytes (379.6 against 372.3
- * MB for 1M rows) and gives min/max statistics a finer grain to skip by.
- */
-export const MERGED_ROW_GROUP_ROWS = 16_384
-
-/**
- * DuckDB's memory limit for each kind of merge, set before each (the limit is the instance's, and
- * each kind needs its own). A sort holds up to a million rows and spills past its limit: at
- * DuckDB's default (80 % of the machine's memory) compacting `primary_blocks` at 1M rows peaked at
- * 1,165–1,472 MB RSS, at 192 MB 332–342 MB for the same CPU; under 128 MB its first blocks no
- * longer fit. A concatenation (MergeOrder.ts) holds little beyond the row group being written and
- * its probe's window spills: 430k `primary_blocks` rows merged within 64 MB peaked at 162 MB RSS
- * against 207 MB within 192 MB, same CPU.
- */
-export interface MergeMemory {
-  readonly sort: string
-  readonly concatenation: string
-}
-
-export const MERGE_MEMORY: MergeMemory = { sort: "192MB", concatenation: "64MB" }
-
-const outOfMemory = (e: unknown) => /out of memory/i.test(e instanceof Error ? e.message : String(e))
-
-const setMemoryLimit = (conn: DuckDBConnection, limit: string) => conn.run(`SET memory_limit = ${quotedString(limit)}`)
-
-/**
- * Runs a merge's statement within `limit`; one that runs out of memory (rows wider than any
- * measured) is run again within DuckDB's default (80 % of the machine's memory, set explicitly:
- * after RESET, DuckDB 1.5 reports the default but its buffer pool keeps the old limit) rather
- * than failing the compaction.
- */
-const runWithinMemory = async (conn: DuckDBConnection, sql: string, limit: string): Promise<void> => {
-  await setMemoryLimit(conn, limit)
-  try {
-    await conn.run(sql)
-  } catch (e) {
-    if (!outOfMemory(e)) throw e
-    await setMemoryLimit(conn, `${Math.floor((os.totalmem() * 0.8) / 2 ** 20)}MB`)
-    try {
-      await conn.run(sql)
-    } finally {
-      await setMemoryLimit(conn, limit)
-    }
-  }
-}
-
 const readParquet = (files: ReadonlyArray<string>, extra = "") => `read_parquet(${sqlList(files)}, hive_partitioning = false, union_by_name = true${extra})`
 
 const SORT_ASCENDING: MergePlan = { direction: "asc" }
 
 /** The merge's plan from its key columns (MergeOrder.ts), within the concatenation's memory. */
 const probe = async (conn: DuckDBConnection, files: ReadonlyArray<string>, order: ReadonlyArray<string>, memory: MergeMemory): Promise<MergePlan> => {
-  await setMemoryLimit(conn, memory.concatenation)
+  await setMemoryLimit(conn, memory.concatenation[0] ?? machineLimit())
   // a probe that does not fit leaves the merge to the sort, which spills
   return planMerge(conn, readParquet(files, ", filename = true, file_row_number = true"), order).catch((e: unknown) => {
     if (outOfMemory(e)) return SORT_ASCENDING
@@ -185,12 +137,16 @@ const copyMerged = async (conn: DuckDBConnection, table: CompactTable, files: Re
   const order = table.sortBy.filter((c) => columns.includes(c))
   // the parts' codec and level: on the 1M `primary_blocks` folder, level 2 merged in 10.4–10.5
   // CPU-s into 355 MB against DuckDB's default level 3's 12.7–12.8 s and 362 MB
-  const options = `(${PARQUET_OPTIONS}, ROW_GROUP_SIZE ${MERGED_ROW_GROUP_ROWS})`
+  const groupRows = rowGroupRows(await bytesPerRow(conn, files))
+  const options = `(${PARQUET_OPTIONS}, ROW_GROUP_SIZE ${groupRows})`
+  // rows too wide for full row groups skip the first limit: it never held them, and trying it
+  // cost a 100k-row `staking_transactions` compaction 1.1–2.3 of its 6.2–6.5 CPU-s
+  const limits = (ladder: ReadonlyArray<string>) => (groupRows < MERGED_ROW_GROUP_ROWS && ladder.length > 1 ? ladder.slice(1) : ladder)
   const probeable = order.length > 0 && !columns.some((c) => PROBE_COLUMNS.includes(c))
   const plan = probeable ? await probe(conn, files, order, memory) : SORT_ASCENDING
   if (plan.files !== undefined) {
     const copy = `COPY (SELECT ${columns.map(quotedIdentifier).join(", ")} FROM ${readParquet(plan.files)}) TO ${quotedString(staged)} ${options}`
-    await runWithinMemory(conn, copy, memory.concatenation)
+    await runWithinMemory(conn, copy, limits(memory.concatenation))
     // one thread reads the files in the order listed; the check makes that a fact, not a hope
     if (!(await inOrder(conn, `read_parquet(${quotedString(staged)}, file_row_number = true)`, order, plan.direction))) {
       throw new Error(`merged file of ${files.length} files is not in ${plan.direction} order of ${order.join(", ")}`)
@@ -198,7 +154,7 @@ const copyMerged = async (conn: DuckDBConnection, table: CompactTable, files: Re
     return
   }
   const sorted = `COPY (SELECT * FROM ${source}${order.length === 0 ? "" : ` ORDER BY ${orderBy(order, plan.direction)}`}) TO ${quotedString(staged)} ${options}`
-  await runWithinMemory(conn, sorted, memory.sort)
+  await runWithinMemory(conn, sorted, limits(memory.sort))
 }
 
 const writeMerged = async (

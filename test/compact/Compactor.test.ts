@@ -9,7 +9,8 @@ import * as path from "node:path"
 import { describe, expect, it } from "vitest"
 import { defineSchema, int64, lineage, str } from "../../schemas/common.ts"
 import type { Row } from "../../schemas/common.ts"
-import { type CompactSettings, type CompactTable, DEFAULT_SETTINGS, MERGED_ROW_GROUP_ROWS, binsOf, compactTable, deleteFiles, garbageOf } from "../../src/compact/Compactor.ts"
+import { type CompactSettings, type CompactTable, DEFAULT_SETTINGS, binsOf, compactTable, deleteFiles, garbageOf } from "../../src/compact/Compactor.ts"
+import { MERGED_ROW_GROUP_ROWS } from "../../src/compact/RowGroups.ts"
 import { type Owner, mergeable } from "../../src/compact/Eligible.ts"
 import type { CheckpointState } from "../../src/crawl/Checkpoint.ts"
 import { checkpoint, withConn } from "./fixtures.ts"
@@ -270,7 +271,7 @@ describe("compactTable", () => {
             const result = await compactTable(sink.outDir, table(), DEFAULT_SETTINGS, {
               conn: async () => conn,
               checkpoints: async () => new Map([checkpoint("a"), checkpoint("b")].map((c) => [c.slice, c])),
-              memory: { sort: "8MB", concatenation: "8MB" }
+              memory: { sort: ["8MB"], concatenation: ["8MB"] }
             })
             const manifest = await readManifest(sink.outDir, "blocks")
             const merged = path.join(sink.outDir, "blocks", manifest.files[0]!.file)
@@ -288,6 +289,41 @@ describe("compactTable", () => {
     expect(out.groups).toEqual([16_384, 16_384, 7_232])
     // set back to the merge's own limit (DuckDB spells 8 MB so)
     expect(out.limit).toBe("7.6 MiB")
+  })
+
+  it("given parts of wide rows (~3 KB of distinct text each), when compacted, then the merged file's row groups hold fewer rows than narrow rows get", async () => {
+    const wide = (from: number) =>
+      Effect.flatMap(ParquetSink, (sink) =>
+        sink.writePart({
+          dataset: "blocks",
+          slice: from === 0 ? "a" : "b",
+          seq: 0,
+          schema,
+          rows: Array.from({ length: 6_000 }, (_, i) => ({ height: BigInt(from + i), tag: String(from + i).padStart(10, "0").repeat(300), ...lineage("run-c", new Date(0)) })),
+          partitionBy: [{ key: "chain", value: () => "c" }]
+        })
+      )
+    const out = await run(
+      Effect.gen(function* () {
+        const sink = yield* ParquetSink
+        yield* wide(0)
+        yield* wide(6_000)
+        const result = yield* compact(sink.outDir, [checkpoint("a"), checkpoint("b")])
+        const merged = path.join(sink.outDir, "blocks", (yield* Effect.promise(() => readManifest(sink.outDir, "blocks"))).files[0]!.file)
+        const groups = yield* Effect.promise(() =>
+          withConn(async (conn) =>
+            (await conn.runAndReadAll(`SELECT row_group_num_rows FROM parquet_metadata('${merged}') GROUP BY row_group_id, row_group_num_rows ORDER BY row_group_id`)).getRowsJS().map(([n]) => Number(n))
+          )
+        )
+        return { result, groups }
+      })
+    )
+    expect(out.result.filesIn).toBe(2)
+    // 12,000 rows: one row group at the narrow rows' 16,384; ~3 KB rows get 4,096 (DuckDB's writer
+    // may join its input batches past that, never to a full narrow group)
+    expect(out.groups.reduce((a, b) => a + b, 0)).toBe(12_000)
+    expect(out.groups.length).toBeGreaterThanOrEqual(2)
+    expect(Math.max(...out.groups)).toBeLessThan(MERGED_ROW_GROUP_ROWS / 2)
   })
 
   it("given fewer small mergeable files than the threshold, when compacted, then nothing is written and no DuckDB connection is asked for", async () => {

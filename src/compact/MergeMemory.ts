@@ -1,0 +1,57 @@
+/**
+ * How much memory DuckDB may use for a merge: a ladder of limits per kind of merge, the next tried
+ * only when a statement runs out of memory, the machine's default last.
+ */
+import type { DuckDBConnection } from "@duckdb/node-api"
+import { quotedString } from "@duckdb/node-api"
+import * as os from "node:os"
+
+/**
+ * DuckDB's memory limits for each kind of merge, tried in order, each set before its statement (the
+ * limit is the instance's, and each kind needs its own). A sort holds up to a million rows and
+ * spills past its limit: at DuckDB's default (80 % of the machine's memory) compacting
+ * `primary_blocks` at 1M rows peaked at 1,165–1,472 MB RSS, at 192 MB 332–342 MB for the same CPU;
+ * under 128 MB its first blocks no longer fit. A concatenation (MergeOrder.ts) holds little beyond
+ * the row group being written and the input row group being read, and its probe's window spills:
+ * 430k `primary_blocks` rows merged within 64 MB peaked at 162 MB RSS against 207 MB within 192
+ * MB, same CPU. Wider rows need the next limit: a month of `staking_transactions` read from
+ * 10,000-row parts does not concatenate within 64 or 96 MB (it fails within ~0.5 s), and within
+ * 128 MB it took 3.6 CPU-s against 2.0 within 192 (2026-11-27); its sort needs more than 192 MB.
+ * Before the ladder such a merge went straight to 80 % of the machine: a 100k-row
+ * `staking_transactions` compaction peaked at ~490 MB.
+ */
+export interface MergeMemory {
+  readonly sort: ReadonlyArray<string>
+  readonly concatenation: ReadonlyArray<string>
+}
+
+export const MERGE_MEMORY: MergeMemory = { sort: ["192MB", "512MB"], concatenation: ["64MB", "192MB"] }
+
+export const outOfMemory = (e: unknown) => /out of memory/i.test(e instanceof Error ? e.message : String(e))
+
+export const setMemoryLimit = (conn: DuckDBConnection, limit: string) => conn.run(`SET memory_limit = ${quotedString(limit)}`)
+
+/** DuckDB's default limit, set explicitly: after RESET, DuckDB 1.5 reports the default but its buffer pool keeps the old limit. */
+export const machineLimit = () => `${Math.floor((os.totalmem() * 0.8) / 2 ** 20)}MB`
+
+/**
+ * Runs a merge's statement within each of `limits` in turn until one is enough, and then within
+ * DuckDB's default (80 % of the machine's memory) rather than failing the compaction; the first
+ * limit is set back afterwards. Only running out of memory moves to the next.
+ */
+export const runWithinMemory = async (conn: DuckDBConnection, sql: string, limits: ReadonlyArray<string>): Promise<void> => {
+  const ladder = [...limits, machineLimit()]
+  try {
+    for (const [i, limit] of ladder.entries()) {
+      await setMemoryLimit(conn, limit)
+      try {
+        await conn.run(sql)
+        return
+      } catch (e) {
+        if (!outOfMemory(e) || i === ladder.length - 1) throw e
+      }
+    }
+  } finally {
+    if (limits[0] !== undefined) await setMemoryLimit(conn, limits[0])
+  }
+}

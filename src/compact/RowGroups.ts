@@ -1,0 +1,49 @@
+/**
+ * Rows per row group of a merged file, from how wide its inputs' rows are. DuckDB's Parquet writer
+ * holds a whole row group in memory until it is complete and cannot spill it, so a fixed row count
+ * bounds nothing for wide rows: 16,384 nested `staking_transactions` rows (~2.2 KB each as
+ * uncompressed Parquet, ~5.7 KB in DuckDB's vectors) are ~90 MB held at once. Concatenating a
+ * 46k-row month of them (one thread, 2026-11-27): 16,384-row groups 2.1–4.8 CPU-s and a 294–309 MB
+ * peak, and they did not fit in 128 MB; 4,096-row groups 1.6–2.0 CPU-s, 215–229 MB (see README
+ * "Compaction").
+ */
+import type { DuckDBConnection } from "@duckdb/node-api"
+import { quotedString } from "@duckdb/node-api"
+
+/**
+ * The most rows a merged row group holds: narrow rows get this many. At DuckDB's 122,880 a
+ * `primary_blocks` row group outgrew the compaction's memory limit; 16,384 wrote 2 % more bytes
+ * (379.6 against 372.3 MB for 1M rows) and gives min/max statistics a finer grain to skip by.
+ */
+export const MERGED_ROW_GROUP_ROWS = 16_384
+
+/** The fewest: DuckDB's vector size. Below it a row group costs its metadata for little data. */
+export const MIN_ROW_GROUP_ROWS = 2_048
+
+/**
+ * Uncompressed Parquet bytes a row group aims at. `primary_blocks` (~680 bytes a row) and
+ * `evm_blocks` stay at 16,384 rows; `staking_transactions` (~2.2 KB) gets 4,096.
+ */
+export const ROW_GROUP_BYTES = 16 * 2 ** 20
+
+/**
+ * The row count for rows of `bytesPerRow` uncompressed bytes: the largest power of two whose row
+ * group stays within ROW_GROUP_BYTES, between the two bounds (powers of two, so the inputs' width
+ * moving a little does not move the files' row groups).
+ */
+export const rowGroupRows = (bytesPerRow: number): number => {
+  if (!(bytesPerRow > 0)) return MERGED_ROW_GROUP_ROWS
+  let rows = MERGED_ROW_GROUP_ROWS
+  while (rows > MIN_ROW_GROUP_ROWS && rows * bytesPerRow > ROW_GROUP_BYTES) rows /= 2
+  return rows
+}
+
+/** Uncompressed bytes per row of `files`, from their footers (0 when they hold no rows). */
+export const bytesPerRow = async (conn: DuckDBConnection, files: ReadonlyArray<string>): Promise<number> => {
+  const list = `[${files.map(quotedString).join(", ")}]`
+  const read = await conn.runAndReadAll(
+    `SELECT (SELECT sum(total_uncompressed_size) FROM parquet_metadata(${list})), (SELECT sum(num_rows) FROM parquet_file_metadata(${list}))`
+  )
+  const [bytes, rows] = read.getRowsJS()[0] ?? []
+  return Number(rows ?? 0) > 0 ? Number(bytes ?? 0) / Number(rows) : 0
+}
