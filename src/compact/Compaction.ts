@@ -32,7 +32,7 @@ export const compactionTables = (datasets: ReadonlyArray<AnyDataset>): CompactTa
   const tables: CompactTable[] = []
   for (const d of datasets) {
     const owned = { dataset: d.name, owner: ownerOf(d) }
-    tables.push({ name: d.name, sortBy: d.sortBy ?? d.key, ownerOf: () => owned })
+    tables.push({ name: d.name, sortBy: d.sortBy ?? d.key, tieBreak: d.key, ownerOf: () => owned })
     for (const c of d.children ?? []) tables.push({ name: c.name, sortBy: c.sortBy ?? d.sortBy ?? [], ownerOf: () => owned })
   }
   const byName = new Map(datasets.map((d) => [d.name, d]))

@@ -35,6 +35,12 @@ export interface CompactTable {
   /** Natural order of its rows; columns a file lacks are left out of the ORDER BY. */
   readonly sortBy: ReadonlyArray<string>
   /**
+   * Where sortBy ties, a sort orders rows by these too (the dataset's key), so a merge redone after
+   * a kill writes the same rows in the same order. Files concatenate without them: within a tie the
+   * listing's own order is as natural.
+   */
+  readonly tieBreak?: ReadonlyArray<string>
+  /**
    * Whose checkpoints own the parts of a partition folder (its path below the table, `/`-separated):
    * the dataset itself, a child table's parent, or the dataset a `_rejects` folder names; undefined
    * leaves the folder alone.
@@ -153,7 +159,8 @@ const copyMerged = async (conn: DuckDBConnection, table: CompactTable, files: Re
     }
     return
   }
-  const sorted = `COPY (SELECT * FROM ${source}${order.length === 0 ? "" : ` ORDER BY ${orderBy(order, plan.direction)}`}) TO ${quotedString(staged)} ${options}`
+  const sortKey = [...order, ...(table.tieBreak ?? []).filter((c) => columns.includes(c) && !order.includes(c))]
+  const sorted = `COPY (SELECT * FROM ${source}${sortKey.length === 0 ? "" : ` ORDER BY ${orderBy(sortKey, plan.direction)}`}) TO ${quotedString(staged)} ${options}`
   await runWithinMemory(conn, sorted, limits(memory.sort))
 }
 

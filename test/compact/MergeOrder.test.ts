@@ -12,6 +12,7 @@ import { defineSchema, int64, lineage, str } from "../../schemas/common.ts"
 import type { Row } from "../../schemas/common.ts"
 import { type CompactTable, DEFAULT_SETTINGS, compactTable } from "../../src/compact/Compactor.ts"
 import { planMerge } from "../../src/compact/MergeOrder.ts"
+import { dataset as staking } from "../../pipelines/staking_transactions.ts"
 import { checkpoint, withConn } from "./fixtures.ts"
 import { readManifest } from "../../src/sink/Manifest.ts"
 import { ParquetSink } from "../../src/sink/ParquetSink.ts"
@@ -35,13 +36,13 @@ type Parts = ReadonlyArray<readonly [slice: string, seq: number, keys: ReadonlyA
  * Per round, writes its parts (slice, seq, keys) and compacts; then reads the one compacted file's
  * keys in stored order. The last round's merge is the one measured (`filesIn`).
  */
-const mergedOver = (rounds: ReadonlyArray<Parts>, sortBy: ReadonlyArray<string> = ["height"]) =>
+const mergedOver = (rounds: ReadonlyArray<Parts>, sortBy: ReadonlyArray<string> = ["height"], tieBreak?: ReadonlyArray<string>) =>
   Effect.runPromise(
     Effect.scoped(
       Effect.provide(
         Effect.gen(function* () {
           const sink = yield* ParquetSink
-          const table: CompactTable = { name: "blocks", sortBy, ownerOf: () => ({ dataset: "blocks", owner: { rerun: "never", excludesCommitted: false } }) }
+          const table: CompactTable = { name: "blocks", sortBy, ...(tieBreak === undefined ? {} : { tieBreak }), ownerOf: () => ({ dataset: "blocks", owner: { rerun: "never", excludesCommitted: false } }) }
           let filesIn = 0
           for (const parts of rounds) {
             for (const [slice, seq, keys] of parts) yield* part(slice, seq, keys)
@@ -67,7 +68,7 @@ const mergedOver = (rounds: ReadonlyArray<Parts>, sortBy: ReadonlyArray<string> 
     )
   )
 
-const merged = (parts: Parts, sortBy?: ReadonlyArray<string>) => mergedOver([parts], sortBy)
+const merged = (parts: Parts, sortBy?: ReadonlyArray<string>, tieBreak?: ReadonlyArray<string>) => mergedOver([parts], sortBy, tieBreak)
 
 describe("a merge concatenates files already in order, and sorts the rest", () => {
   it("given parts of a newest-first listing (each descending, each below the one before), when compacted, then the merged file holds every row descending", async () => {
@@ -148,9 +149,51 @@ describe("a merge concatenates files already in order, and sorts the rest", () =
     )
     expect(out.keys).toEqual([[4, "b"], [4, "a"], [3, "a"], [2, "b"], [2, "a"], [1, "a"]])
   })
+
+  it("given parts in height order whose rows within a height are not in tag order, when compacted on height alone, then they concatenate and keep their order", async () => {
+    const out = await merged(
+      [
+        ["s", 0, [[1, "c"], [1, "a"], [2, "b"], [2, "a"]]],
+        ["s", 1, [[2, "z"], [3, "b"], [3, "a"]]]
+      ],
+      ["height"],
+      ["tag"]
+    )
+    // a sort would have put [1, "a"] first (the tie-break); the concatenation keeps the parts' order
+    expect(out.keys).toEqual([[1, "c"], [1, "a"], [2, "b"], [2, "a"], [2, "z"], [3, "b"], [3, "a"]])
+  })
+
+  it("given overlapping parts with rows tied on the sort key, when compacted, then the sort orders the ties by the tie-break", async () => {
+    const out = await merged(
+      [
+        ["s", 0, [[1, "b"], [3, "c"], [3, "a"]]],
+        ["s", 1, [[2, "y"], [3, "b"]]]
+      ],
+      ["height"],
+      ["tag"]
+    )
+    expect(out.keys).toEqual([[1, "b"], [2, "y"], [3, "a"], [3, "b"], [3, "c"]])
+  })
 })
 
 describe("planMerge", () => {
+  it("given staking_transactions' own sort order and parts in block order whose txs within a block are not in hash order (its listing's order), then they concatenate", async () => {
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), "chainetl-mergeorder-"))
+    const plan = await withConn(async (conn) => {
+      const file = async (name: string, rows: ReadonlyArray<readonly [number, string]>) => {
+        const f = path.join(dir, `${name}.parquet`)
+        await conn.run(`COPY (SELECT unnest([${rows.map(([b, h]) => `{'block_number': ${b}::BIGINT, 'tx_hash': '${h}'}`).join(",")}], recursive := true)) TO '${f}'`)
+        return f
+      }
+      const a = await file("a", [[10, "9f"], [10, "1a"], [11, "c0"]])
+      const b = await file("b", [[11, "0b"], [12, "ee"], [12, "01"]])
+      const plan = await planMerge(conn, `read_parquet(['${b}', '${a}'], filename = true, file_row_number = true)`, staking.sortBy ?? staking.key)
+      return { plan, a, b }
+    }).finally(() => fs.rm(dir, { recursive: true, force: true }))
+    expect(plan.plan).toEqual({ direction: "asc", files: [plan.a, plan.b] })
+  })
+
+
   it("given files whose ranges touch at one key, then they still concatenate; given one key in both files' insides, then they are sorted", async () => {
     const dir = await fs.mkdtemp(path.join(os.tmpdir(), "chainetl-mergeorder-"))
     const plans = await withConn(async (conn) => {
