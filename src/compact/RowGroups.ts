@@ -3,7 +3,7 @@
  * holds a whole row group in memory until it is complete and cannot spill it, so a fixed row count
  * bounds nothing for wide rows: 16,384 nested `staking_transactions` rows (~2.2 KB each as
  * uncompressed Parquet, ~5.7 KB in DuckDB's vectors) are ~90 MB held at once. Concatenating a
- * 46k-row month of them (one thread, 2026-11-27): 16,384-row groups 2.1–4.8 CPU-s and a 294–309 MB
+ * 46k-row month of them (one thread, 2026-11-27): 16,384-row groups 2.1–5.3 CPU-s and a 294–309 MB
  * peak, and they did not fit in 128 MB; 4,096-row groups 1.6–2.0 CPU-s, 215–229 MB (see README
  * "Compaction").
  */
