@@ -26,6 +26,7 @@ import { RunFailed } from "./exitCode.ts"
 import { runLayers } from "./layers.ts"
 import { checkOutWritable, createOut } from "./outPath.ts"
 import { resolveOut } from "./output.ts"
+import { sinkMemoryFromEnv } from "../sink/SinkMemory.ts"
 import { servicesFor } from "./services.ts"
 import { progressLayer } from "./progress/index.ts"
 import { printSummary } from "./summary.ts"
@@ -116,6 +117,8 @@ const runOnFolder = (args: RunArgs) =>
       // a bad CHAINETL_STATE_URL is refused before anything is created (it is checked again, and
       // connected to, when the run's layers are built)
       yield* loadStateUrl
+      // and a bad CHAINETL_SINK_MEMORY (read again when the sink opens)
+      yield* sinkMemoryFromEnv
       let overrides: SourceSettingsInput = { out, ...keyBudgets }
       let asOf: number | undefined
       if (args.emulator) {

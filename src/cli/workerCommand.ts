@@ -6,6 +6,7 @@
  */
 import { Effect, Layer, Option } from "effect"
 import { loadSourceSettings } from "../Config.ts"
+import { sinkMemoryFromEnv } from "../sink/SinkMemory.ts"
 import { ConfigError } from "../Errors.ts"
 import { loadStateUrl, STATE_URL_ENV } from "../state/StateConfig.ts"
 import type { OutputStore } from "../store/OutputStore.ts"
@@ -66,6 +67,7 @@ const workerOnFolder = (args: WorkerArgs, store: Layer.Layer<OutputStore> | unde
       const distributed = yield* loadDistributedSettings
       // which services a slice needs is known per job: a missing URL fails that slice, saying so
       const settings = yield* loadSourceSettings({ out }, { out: outLabel }, [])
+      yield* sinkMemoryFromEnv
       yield* createOut(out, outLabel)
       const [{ runWorker }, { distributedLayer }] = yield* Effect.promise(() => Promise.all([import("../distributed/Worker.ts"), import("../distributed/Layers.ts")]))
       // the keys' rows keep the budgets jobs wrote: this worker's defaults only fill missing ones

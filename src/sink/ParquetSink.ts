@@ -24,7 +24,7 @@ import * as fs from "node:fs/promises"
 import * as os from "node:os"
 import * as path from "node:path"
 import type { Row } from "../../schemas/common.ts"
-import { SinkError } from "../Errors.ts"
+import { type ConfigError, SinkError } from "../Errors.ts"
 import { OutputStore, type OutputStoreService } from "../store/OutputStore.ts"
 import { fsyncFile, fsyncPath, renameInto } from "./Durable.ts"
 import { type PartFence, QUICK_WRITE_MS, isFenceLost, underFence } from "./PartFence.ts"
@@ -34,6 +34,7 @@ import { SEQ_DIGITS, partFileName } from "./PartName.ts"
 import { type OpenPart, makePartWriter } from "./PartWriter.ts"
 import { type CompiledRows, EncodeIssue, compileRows } from "./RowEncoder.ts"
 import { makeStagingAreas } from "./StagingAreas.ts"
+import { duckdbOptionsOf, sinkMemoryFromEnv } from "./SinkMemory.ts"
 
 export interface PartitionSpec {
   /**
@@ -474,19 +475,16 @@ const takeBackFiles = async (files: ReadonlyArray<string>): Promise<void> => {
 }
 
 const openDuckDB = Effect.acquireRelease(
-  Effect.tryPromise({
-    // one in-memory instance per sink: creating one costs ~20 ms, a connection ~0.5 ms. One
-    // thread: the same COPYs cost about half the CPU on one thread as on two (measured on 200k
-    // P-chain blocks: 2.1 vs 4.6 CPU-s), and slices already run concurrently around it
-    // allocator_bulk_deallocation_flush_threshold: when a part's table is dropped, its memory goes
-    // back to the system at once instead of staying with the allocator until the instance closes
-    // (DuckDB's default waits for a 512 MiB release, which a 25k-row part never is): primary_blocks
-    // 100k peak RSS 352–375 MB against 413–459. 2MB, not 1MB: giving back every release of 1–2 MB
-    // cost 14–17 % of a run's CPU (madvise, TLB shootdowns, then page faults when the memory is
-    // taken again), for 15–50 MB less peak RSS (README "Performance", 2026-11-26 night)
-    try: () => DuckDBInstance.create(":memory:", { threads: "1", allocator_bulk_deallocation_flush_threshold: "2MB" }),
-    catch: asSinkError("Io", ":memory:")
-  }),
+  Effect.flatMap(sinkMemoryFromEnv, (memory) =>
+    Effect.tryPromise({
+      // one in-memory instance per sink: creating one costs ~20 ms, a connection ~0.5 ms. One
+      // thread: the same COPYs cost about half the CPU on one thread as on two (measured on 200k
+      // P-chain blocks: 2.1 vs 4.6 CPU-s), and slices already run concurrently around it. How it
+      // gives memory back: CHAINETL_SINK_MEMORY (SinkMemory.ts)
+      try: () => DuckDBInstance.create(":memory:", { threads: "1", ...duckdbOptionsOf(memory) }),
+      catch: asSinkError("Io", ":memory:")
+    })
+  ),
   (db) => Effect.sync(() => db.closeSync())
 )
 
@@ -504,11 +502,11 @@ const openSink = (outDir: string, db: DuckDBInstance) =>
 
 export class ParquetSink extends Context.Tag("chainetl/ParquetSink")<ParquetSink, ParquetSinkService>() {
   /** Writes under `outDir`; the DuckDB instance is closed when the layer's scope ends. */
-  static layer = (outDir: string): Layer.Layer<ParquetSink, SinkError> =>
+  static layer = (outDir: string): Layer.Layer<ParquetSink, SinkError | ConfigError> =>
     Layer.scoped(ParquetSink, Effect.flatMap(openDuckDB, (db) => openSink(outDir, db)))
 
   /** A real sink over a fresh temporary folder, removed with the layer's scope: read `outDir` from the service. */
-  static layerTest: Layer.Layer<ParquetSink, SinkError> = Layer.scoped(
+  static layerTest: Layer.Layer<ParquetSink, SinkError | ConfigError> = Layer.scoped(
     ParquetSink,
     Effect.gen(function* () {
       const dir = yield* Effect.acquireRelease(

@@ -240,6 +240,13 @@ const rows: ReadonlyArray<Row> = [
     message: /CHAINETL_BASE_URL, CHAINETL_METRICS_URL: CHAINETL_BASE_URL expected an http\(s\) URL, got 'ftp:\/\/example'; CHAINETL_METRICS_URL not set/
   },
   {
+    name: "a CHAINETL_SINK_MEMORY that is neither fast nor lean",
+    argv: ["run", "--emulator", "delegators", "--out", "$O"],
+    env: { CHAINETL_SINK_MEMORY: "small" },
+    exit: 2,
+    message: /^chainetl: CHAINETL_SINK_MEMORY: "small" is not fast or lean\. Fix: export CHAINETL_SINK_MEMORY=fast \(less CPU\) or CHAINETL_SINK_MEMORY=lean \(less peak memory\), or unset it/
+  },
+  {
     name: "catalog --out on a folder that holds no output",
     argv: ["catalog", "--out", "$S"],
     given: async (s) => void (await fs.writeFile(path.join(s, "notes.txt"), "mine")),
