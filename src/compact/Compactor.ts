@@ -146,7 +146,7 @@ const copyMerged = async (conn: DuckDBConnection, table: CompactTable, files: Re
   const groupRows = rowGroupRows(await bytesPerRow(conn, files))
   const options = `(${PARQUET_OPTIONS}, ROW_GROUP_SIZE ${groupRows})`
   // rows too wide for full row groups skip the first limit: it never held them, and trying it
-  // cost a 100k-row `staking_transactions` compaction 1.1–2.3 of its 6.2–6.5 CPU-s
+  // cost a 100k-row `staking_transactions` compaction 1.1–2.8 of its 6.2–6.5 CPU-s
   const limits = (ladder: ReadonlyArray<string>) => (groupRows < MERGED_ROW_GROUP_ROWS && ladder.length > 1 ? ladder.slice(1) : ladder)
   const probeable = order.length > 0 && !columns.some((c) => PROBE_COLUMNS.includes(c))
   const plan = probeable ? await probe(conn, files, order, memory) : SORT_ASCENDING
