@@ -17,13 +17,15 @@ import { type CompactSettings, type CompactTable, type CompactionEvent, type Tab
 import type { Owner } from "./Eligible.ts"
 
 /**
- * One thread; each merge sets its own memory limit (Compactor.ts MERGE_MEMORY). Freed memory is
- * given back to the system only in releases of 16 MB or more: at 1MB (the sink's old setting)
- * compacting the 1M `primary_blocks` folder took 22.4–23.9 CPU-s and ~975k page faults, at 2–8MB
- * 20.9–23.0, at 16MB 14.2–15.0 (~395k faults) for a peak RSS of 223–225 MB instead of 187–202;
- * a whole 1M run 98.7 → 75.5 CPU-s at the same peak (331 MB, the crawl's). README "Performance".
+ * One thread; each merge sets its own memory limit (MergeMemory.ts). Freed memory stays with
+ * DuckDB's allocator (its default threshold, 512 MiB, is never reached): each flush also calls
+ * glibc's malloc_trim on the whole process (src/sink/SinkMemory.ts). Compacting the 1M
+ * `primary_blocks` folder: releases of 1MB given back 22.4–23.9 CPU-s (~975k page faults), 2–8MB
+ * 20.9–23.0, 16MB 14.2–15.0 for a peak RSS of 223–225 MB instead of 187–202 (2026-11-26 night);
+ * against 16MB, DuckDB's default 13.6–13.8 CPU-s and 222 MB against 15.0–15.3 and 210–219
+ * (2026-11-27, two runs each, alternated). README "Compaction".
  */
-const COMPACTION_SETTINGS = ["SET threads = 1", "SET allocator_bulk_deallocation_flush_threshold = '16MB'"]
+const COMPACTION_SETTINGS = ["SET threads = 1"]
 
 const ownerOf = (d: AnyDataset): Owner => ({ rerun: d.rerun ?? "never", excludesCommitted: d.listing.excludesCommitted === true })
 
