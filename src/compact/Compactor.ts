@@ -27,7 +27,7 @@ import { compactedFileName } from "../sink/PartName.ts"
 import { type Owner, mergeable } from "./Eligible.ts"
 import { type MergePlan, PROBE_COLUMNS, inOrder, orderBy, planMerge } from "./MergeOrder.ts"
 import { MERGE_MEMORY, type MergeMemory, machineLimit, outOfMemory, runWithinMemory, setMemoryLimit } from "./MergeMemory.ts"
-import { MERGED_ROW_GROUP_ROWS, bytesPerRow, rowGroupRows } from "./RowGroups.ts"
+import { MERGED_ROW_GROUP_ROWS, rowGroupRows, uncompressedBytes } from "./RowGroups.ts"
 
 export interface CompactTable {
   /** The table's folder name (a dataset, a child table, or `_rejects`). */
@@ -136,14 +136,14 @@ const probe = async (conn: DuckDBConnection, files: ReadonlyArray<string>, order
  * the files are in order already (MergeOrder.ts; ascending or, for parts of a newest-first
  * listing, descending), else sorted, in the direction most of them follow (ascending when none).
  */
-const copyMerged = async (conn: DuckDBConnection, table: CompactTable, files: ReadonlyArray<string>, staged: string, memory: MergeMemory): Promise<void> => {
+const copyMerged = async (conn: DuckDBConnection, table: CompactTable, files: ReadonlyArray<string>, rows: number, staged: string, memory: MergeMemory): Promise<void> => {
   const source = readParquet(files)
   // the union's columns in the inputs' order, whatever order the files are read in
   const columns = (await conn.runAndReadAll(`DESCRIBE SELECT * FROM ${source}`)).getRowsJS().map(([c]) => String(c))
   const order = table.sortBy.filter((c) => columns.includes(c))
   // the parts' codec and level: on the 1M `primary_blocks` folder, level 2 merged in 10.4–10.5
   // CPU-s into 355 MB against DuckDB's default level 3's 12.7–12.8 s and 362 MB
-  const groupRows = rowGroupRows(await bytesPerRow(conn, files))
+  const groupRows = rowGroupRows(rows > 0 ? (await uncompressedBytes(conn, files)) / rows : 0)
   const options = `(${PARQUET_OPTIONS}, ROW_GROUP_SIZE ${groupRows})`
   // rows too wide for full row groups skip the first limit: it never held them, and trying it
   // cost a 100k-row `staking_transactions` compaction 1.1–2.8 of its 6.2–6.5 CPU-s
@@ -177,9 +177,9 @@ const writeMerged = async (
   const staged = path.join(outDir, STAGING_DIR, `compact.${table.name}.${id}.${process.pid}.parquet`)
   await fs.mkdir(path.dirname(staged), { recursive: true })
   try {
-    await copyMerged(conn, table, files, staged, memory)
-    // the merged file must hold exactly its inputs' rows before anything points at it
     const expected = bin.reduce((n, c) => n + c.rows, 0)
+    await copyMerged(conn, table, files, expected, staged, memory)
+    // the merged file must hold exactly its inputs' rows before anything points at it
     const written = (await rowsOf(conn, [staged])).get(staged)
     if (written !== expected) throw new Error(`merged file of ${files.length} files holds ${written} rows, not ${expected}`)
     await fsyncPath(staged)

@@ -38,12 +38,8 @@ export const rowGroupRows = (bytesPerRow: number): number => {
   return rows
 }
 
-/** Uncompressed bytes per row of `files`, from their footers (0 when they hold no rows). */
-export const bytesPerRow = async (conn: DuckDBConnection, files: ReadonlyArray<string>): Promise<number> => {
-  const list = `[${files.map(quotedString).join(", ")}]`
-  const read = await conn.runAndReadAll(
-    `SELECT (SELECT sum(total_uncompressed_size) FROM parquet_metadata(${list})), (SELECT sum(num_rows) FROM parquet_file_metadata(${list}))`
-  )
-  const [bytes, rows] = read.getRowsJS()[0] ?? []
-  return Number(rows ?? 0) > 0 ? Number(bytes ?? 0) / Number(rows) : 0
+/** The uncompressed bytes of `files`' column chunks, from their footers (the rows' count is the caller's). */
+export const uncompressedBytes = async (conn: DuckDBConnection, files: ReadonlyArray<string>): Promise<number> => {
+  const read = await conn.runAndReadAll(`SELECT sum(total_uncompressed_size) FROM parquet_metadata([${files.map(quotedString).join(", ")}])`)
+  return Number(read.getRowsJS()[0]?.[0] ?? 0)
 }

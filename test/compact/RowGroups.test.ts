@@ -6,7 +6,7 @@ import * as fs from "node:fs/promises"
 import * as os from "node:os"
 import * as path from "node:path"
 import { describe, expect, it } from "vitest"
-import { MERGED_ROW_GROUP_ROWS, MIN_ROW_GROUP_ROWS, ROW_GROUP_BYTES, bytesPerRow, rowGroupRows } from "../../src/compact/RowGroups.ts"
+import { MERGED_ROW_GROUP_ROWS, MIN_ROW_GROUP_ROWS, ROW_GROUP_BYTES, rowGroupRows, uncompressedBytes } from "../../src/compact/RowGroups.ts"
 import { withConn } from "./fixtures.ts"
 
 describe("rowGroupRows", () => {
@@ -33,8 +33,8 @@ describe("rowGroupRows", () => {
   })
 })
 
-describe("bytesPerRow", () => {
-  it("given uncompressed files of 1,000-character distinct strings, then their width is read from the footers: a little over 1,000 bytes a row", async () => {
+describe("uncompressedBytes", () => {
+  it("given uncompressed files of 1,000-character distinct strings, then their uncompressed size is read from the footers: a little over 1,000 bytes for each of their 4,000 rows", async () => {
     const dir = await fs.mkdtemp(path.join(os.tmpdir(), "chainetl-rowgroups-"))
     try {
       const width = await withConn(async (conn) => {
@@ -45,7 +45,7 @@ describe("bytesPerRow", () => {
           )
           return f
         }
-        return bytesPerRow(conn, [await file("a", 0, 3_000), await file("b", 3_000, 1_000)])
+        return (await uncompressedBytes(conn, [await file("a", 0, 3_000), await file("b", 3_000, 1_000)])) / 4_000
       })
       expect(width).toBeGreaterThan(1_000)
       expect(width).toBeLessThan(1_100)
