@@ -293,7 +293,9 @@ const snapshot = async (dir: string): Promise<string[]> => {
 }
 
 const inProcess = async (argv: ReadonlyArray<string>, env: Readonly<Record<string, string>>): Promise<{ code: number; stderr: string }> => {
-  const saved = Object.fromEntries(SERVICE_VARS.map((k) => [k, process.env[k]]))
+  // the row's own variables are put back too: files after this one share the process (isolate: false)
+  const touched = [...new Set([...SERVICE_VARS, ...Object.keys(env)])]
+  const saved = Object.fromEntries(touched.map((k) => [k, process.env[k]]))
   for (const k of SERVICE_VARS) delete process.env[k]
   Object.assign(process.env, env)
   let stderr = ""
@@ -307,7 +309,7 @@ const inProcess = async (argv: ReadonlyArray<string>, env: Readonly<Record<strin
   } finally {
     spy.mockRestore()
     log.mockRestore()
-    for (const k of SERVICE_VARS) {
+    for (const k of touched) {
       if (saved[k] === undefined) delete process.env[k]
       else process.env[k] = saved[k]
     }
