@@ -27,7 +27,8 @@ import { compactedFileName } from "../sink/PartName.ts"
 import { type Owner, mergeable } from "./Eligible.ts"
 import { type MergePlan, PROBE_COLUMNS, inOrder, orderBy, planMerge } from "./MergeOrder.ts"
 import { MERGE_MEMORY, type MergeMemory, machineLimit, outOfMemory, runWithinMemory, setMemoryLimit } from "./MergeMemory.ts"
-import { MERGED_ROW_GROUP_ROWS, rowGroupRows, uncompressedBytes } from "./RowGroups.ts"
+import { concatParquet, concatenable, readFooter } from "./ParquetConcat.ts"
+import { MERGED_ROW_GROUP_ROWS, keepsRowGroups, rowGroupRows, uncompressedBytes } from "./RowGroups.ts"
 
 export interface CompactTable {
   /** The table's folder name (a dataset, a child table, or `_rejects`). */
@@ -135,6 +136,8 @@ const probe = async (conn: DuckDBConnection, files: ReadonlyArray<string>, order
  * Writes the merged rows of `files` to `staged` in the table's natural order: concatenated when
  * the files are in order already (MergeOrder.ts; ascending or, for parts of a newest-first
  * listing, descending), else sorted, in the direction most of them follow (ascending when none).
+ * A concatenation of files whose row groups are of a reader's size already moves those row groups
+ * as they are (ParquetConcat.ts); others are read and written again by DuckDB.
  */
 const copyMerged = async (conn: DuckDBConnection, table: CompactTable, files: ReadonlyArray<string>, rows: number, staged: string, memory: MergeMemory): Promise<void> => {
   const source = readParquet(files)
@@ -151,8 +154,14 @@ const copyMerged = async (conn: DuckDBConnection, table: CompactTable, files: Re
   const probeable = order.length > 0 && !columns.some((c) => PROBE_COLUMNS.includes(c))
   const plan = probeable ? await probe(conn, files, order, memory) : SORT_ASCENDING
   if (plan.files !== undefined) {
-    const copy = `COPY (SELECT ${columns.map(quotedIdentifier).join(", ")} FROM ${readParquet(plan.files)}) TO ${quotedString(staged)} ${options}`
-    await runWithinMemory(conn, copy, limits(memory.concatenation))
+    const footers = await Promise.all(plan.files.map(readFooter))
+    if (concatenable(footers) && keepsRowGroups(footers.flatMap((f) => f.rowGroups.map((g) => g.rows)), groupRows)) {
+      // row groups of a reader's size already: moved as they are, nothing decoded or compressed again
+      await concatParquet(footers, staged)
+    } else {
+      const copy = `COPY (SELECT ${columns.map(quotedIdentifier).join(", ")} FROM ${readParquet(plan.files)}) TO ${quotedString(staged)} ${options}`
+      await runWithinMemory(conn, copy, limits(memory.concatenation))
+    }
     // one thread reads the files in the order listed; the check makes that a fact, not a hope
     if (!(await inOrder(conn, `read_parquet(${quotedString(staged)}, file_row_number = true)`, order, plan.direction))) {
       throw new Error(`merged file of ${files.length} files is not in ${plan.direction} order of ${order.join(", ")}`)

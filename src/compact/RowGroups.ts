@@ -43,3 +43,17 @@ export const uncompressedBytes = async (conn: DuckDBConnection, files: ReadonlyA
   const read = await conn.runAndReadAll(`SELECT sum(total_uncompressed_size) FROM parquet_metadata([${files.map(quotedString).join(", ")}])`)
   return Number(read.getRowsJS()[0]?.[0] ?? 0)
 }
+
+/**
+ * Whether a merge may keep its inputs' row groups as they are (ParquetConcat.ts) for rows whose
+ * merged row groups would hold `groupRows`: none more than twice that, and on average at least a
+ * quarter of it. The sink's 10,000-row `primary_blocks` parts keep theirs; a folder of 300-row
+ * parts, or of 10,000 nested rows where 4,096 are wanted, is merged by DuckDB into row groups of
+ * the wanted size.
+ */
+export const keepsRowGroups = (rowCounts: ReadonlyArray<bigint>, groupRows: number): boolean => {
+  if (rowCounts.length === 0) return false
+  const most = BigInt(2 * groupRows)
+  const total = rowCounts.reduce((n, r) => n + r, 0n)
+  return rowCounts.every((r) => r <= most) && total * 4n >= BigInt(groupRows) * BigInt(rowCounts.length)
+}

@@ -326,6 +326,37 @@ describe("compactTable", () => {
     expect(Math.max(...out.groups)).toBeLessThan(MERGED_ROW_GROUP_ROWS / 2)
   })
 
+  it("given parts whose row groups are of a reader's size and parts of a few hundred rows, when each folder is compacted, then the first keeps its parts' row groups as they are (moved, not rewritten) and the second gets them joined, both in height order", async () => {
+    const heights = (from: number, n: number) => Array.from({ length: n }, (_, i) => from + i)
+    const out = await run(
+      Effect.gen(function* () {
+        const sink = yield* ParquetSink
+        // written out of order: the merge puts the files in order of their heights
+        yield* write("b", 0, "b0", heights(5_000, 4_500), "big")
+        yield* write("a", 0, "a0", heights(0, 5_000), "big")
+        yield* write("c", 0, "c0", heights(300, 300), "small")
+        yield* write("d", 0, "d0", heights(0, 300), "small")
+        const result = yield* compact(sink.outDir, [checkpoint("a"), checkpoint("b"), checkpoint("c"), checkpoint("d")])
+        const files = (yield* Effect.promise(() => readManifest(sink.outDir, "blocks"))).files
+        const read = (chain: string) =>
+          Effect.promise(() =>
+            withConn(async (conn) => {
+              const merged = path.join(sink.outDir, "blocks", files.find((f) => f.file.startsWith(`chain=${chain}/`))!.file)
+              const groups = (await conn.runAndReadAll(`SELECT row_group_num_rows FROM parquet_metadata('${merged}') WHERE column_id = 0 ORDER BY row_group_id`)).getRowsJS().map(([n]) => Number(n))
+              const [[rows, descents]] = (await conn.runAndReadAll(
+                `SELECT count(*), count(*) FILTER (WHERE height < prev) FROM (SELECT height, lag(height) OVER (ORDER BY file_row_number) AS prev FROM read_parquet('${merged}', file_row_number = true))`
+              )).getRowsJS() as [[bigint, bigint]]
+              return { groups, rows: Number(rows), descents: Number(descents) }
+            })
+          )
+        return { result, big: yield* read("big"), small: yield* read("small") }
+      })
+    )
+    expect(out.result.filesIn).toBe(4)
+    expect(out.big).toEqual({ groups: [5_000, 4_500], rows: 9_500, descents: 0 })
+    expect(out.small).toEqual({ groups: [600], rows: 600, descents: 0 })
+  })
+
   it("given fewer small mergeable files than the threshold, when compacted, then nothing is written and no DuckDB connection is asked for", async () => {
     let asked = 0
     const result = await run(

@@ -6,7 +6,7 @@ import * as fs from "node:fs/promises"
 import * as os from "node:os"
 import * as path from "node:path"
 import { describe, expect, it } from "vitest"
-import { MERGED_ROW_GROUP_ROWS, MIN_ROW_GROUP_ROWS, ROW_GROUP_BYTES, rowGroupRows, uncompressedBytes } from "../../src/compact/RowGroups.ts"
+import { MERGED_ROW_GROUP_ROWS, MIN_ROW_GROUP_ROWS, ROW_GROUP_BYTES, keepsRowGroups, rowGroupRows, uncompressedBytes } from "../../src/compact/RowGroups.ts"
 import { withConn } from "./fixtures.ts"
 
 describe("rowGroupRows", () => {
@@ -30,6 +30,21 @@ describe("rowGroupRows", () => {
       if (rows > MIN_ROW_GROUP_ROWS) expect(rows * width).toBeLessThanOrEqual(ROW_GROUP_BYTES)
       if (rows < MERGED_ROW_GROUP_ROWS) expect(rows * 2 * width).toBeGreaterThan(ROW_GROUP_BYTES)
     }
+  })
+})
+
+describe("keepsRowGroups", () => {
+  it.each([
+    ["the sink's 10,000-row parts, narrow rows (16,384 wanted)", [10_000n, 10_000n, 9_200n], 16_384, true],
+    ["full parts and a last short one", [10_000n, 10_000n, 72n], 16_384, true],
+    ["a folder of 300-row parts", [300n, 300n, 300n], 16_384, false],
+    ["exactly a quarter on average", [4_096n, 4_096n], 16_384, true],
+    ["just under a quarter on average", [4_096n, 4_095n], 16_384, false],
+    ["10,000 nested rows where 4,096 are wanted", [10_000n, 10_000n], 4_096, false],
+    ["exactly twice the wanted rows", [8_192n, 8_192n], 4_096, true],
+    ["no row groups", [], 16_384, false]
+  ] as const)("given %s, then the row groups are kept: %s", (_what, rows, groupRows, kept) => {
+    expect(keepsRowGroups(rows, groupRows)).toBe(kept)
   })
 })
 
