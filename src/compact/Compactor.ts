@@ -155,7 +155,7 @@ const copyMerged = async (conn: DuckDBConnection, table: CompactTable, files: Re
   const plan = probeable ? await probe(conn, files, order, memory) : SORT_ASCENDING
   if (plan.files !== undefined) {
     const footers = await Promise.all(plan.files.map(readFooter))
-    if (concatenable(footers) && keepsRowGroups(footers.flatMap((f) => f.rowGroups.map((g) => g.rows)), groupRows)) {
+    if (concatenable(footers) && keepsRowGroups(footers.flatMap((f) => f.rowGroups))) {
       // row groups of a reader's size already: moved as they are, nothing decoded or compressed again
       await concatParquet(footers, staged)
     } else {

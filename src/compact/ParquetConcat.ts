@@ -31,13 +31,14 @@ export interface Footer {
   readonly meta: Uint8Array
   /** The schema's bytes as written (field 2 of FileMetaData): files merge only when these are equal. */
   readonly schema: Uint8Array
-  readonly rowGroups: ReadonlyArray<{ readonly start: number; readonly end: number; readonly rows: bigint }>
+  /** Each row group's bytes in the footer, rows, and uncompressed size (its total_byte_size). */
+  readonly rowGroups: ReadonlyArray<{ readonly start: number; readonly end: number; readonly rows: bigint; readonly bytes: bigint }>
   /** Why the file's row groups cannot be moved into another file, if they cannot. */
   readonly unmovable?: string
 }
 
 const FILE_META = { schema: 2, numRows: 3, rowGroups: 4, encryption: 8 } as const
-const ROW_GROUP = { columns: 1, numRows: 3, fileOffset: 5, ordinal: 7 } as const
+const ROW_GROUP = { columns: 1, totalByteSize: 2, numRows: 3, fileOffset: 5, ordinal: 7 } as const
 const COLUMN_CHUNK = { filePath: 1, fileOffset: 2, metaData: 3, offsetIndex: 4, columnIndex: 6, encrypted: 8 } as const
 const COLUMN_META_OFFSETS: ReadonlySet<number> = new Set([9, 10, 11, 14])
 
@@ -65,7 +66,7 @@ export const readFooter = async (file: string): Promise<Footer> => {
 const indexFooter = (meta: Uint8Array): Omit<Footer, "file" | "dataEnd"> => {
   const r = new Reader(meta)
   let schema: Uint8Array | undefined
-  const rowGroups: Array<{ start: number; end: number; rows: bigint }> = []
+  const rowGroups: Array<{ start: number; end: number; rows: bigint; bytes: bigint }> = []
   let unmovable: string | undefined
   let id = 0
   for (let f = r.field(id); f !== undefined; f = r.field(id)) {
@@ -74,9 +75,9 @@ const indexFooter = (meta: Uint8Array): Omit<Footer, "file" | "dataEnd"> => {
       const { size } = r.listHeader()
       for (let i = 0; i < size; i++) {
         const start = r.pos
-        const { rows, why } = inspectRowGroup(r)
+        const { rows, bytes, why } = inspectRowGroup(r)
         unmovable ??= why
-        rowGroups.push({ start, end: r.pos, rows })
+        rowGroups.push({ start, end: r.pos, rows, bytes })
       }
     } else {
       r.skip(f.type)
@@ -89,13 +90,15 @@ const indexFooter = (meta: Uint8Array): Omit<Footer, "file" | "dataEnd"> => {
   return { meta, schema, rowGroups, ...(unmovable === undefined ? {} : { unmovable }) }
 }
 
-/** A row group's row count, and why its chunks could not move, if so (read past it). */
-const inspectRowGroup = (r: Reader): { rows: bigint; why?: string } => {
+/** A row group's rows and uncompressed bytes, and why its chunks could not move, if so (read past it). */
+const inspectRowGroup = (r: Reader): { rows: bigint; bytes: bigint; why?: string } => {
   let rows = -1n
+  let bytes = 0n
   let why: string | undefined
   let id = 0
   for (let f = r.field(id); f !== undefined; f = r.field(id)) {
     if (f.id === ROW_GROUP.numRows && f.type === TType.I64) rows = r.zigzag()
+    else if (f.id === ROW_GROUP.totalByteSize && f.type === TType.I64) bytes = r.zigzag()
     else if (f.id === ROW_GROUP.columns && f.type === TType.LIST) {
       const { size } = r.listHeader()
       for (let i = 0; i < size; i++) {
@@ -111,7 +114,7 @@ const inspectRowGroup = (r: Reader): { rows: bigint; why?: string } => {
     id = f.id
   }
   if (rows < 0n) why ??= "a row group without its row count"
-  return { rows, ...(why === undefined ? {} : { why }) }
+  return { rows, bytes, ...(why === undefined ? {} : { why }) }
 }
 
 /** Whether `footers` can merge by row groups: one schema, every file's chunks movable. */

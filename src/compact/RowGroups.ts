@@ -44,16 +44,21 @@ export const uncompressedBytes = async (conn: DuckDBConnection, files: ReadonlyA
   return Number(read.getRowsJS()[0]?.[0] ?? 0)
 }
 
+/** The largest row group a merge keeps as it is: a reader holds up to this much of one uncompressed. */
+export const KEPT_GROUP_MAX_BYTES = 64 * 2 ** 20
+
 /**
- * Whether a merge may keep its inputs' row groups as they are (ParquetConcat.ts) for rows whose
- * merged row groups would hold `groupRows`: none more than twice that, and on average at least a
- * quarter of it. The sink's 10,000-row `primary_blocks` parts keep theirs; a folder of 300-row
- * parts, or of 10,000 nested rows where 4,096 are wanted, is merged by DuckDB into row groups of
- * the wanted size.
+ * Whether a merge may keep its inputs' row groups as they are (ParquetConcat.ts), from their
+ * uncompressed bytes (the footers' total_byte_size): none past KEPT_GROUP_MAX_BYTES, and on average
+ * at least an eighth of ROW_GROUP_BYTES (2 MB), so the footer stays small for the rows it lists. (A
+ * quarter sent the 1M `primary_blocks` folders of ~5,000-row parts, ~3.4 MB, back to DuckDB: +1
+ * CPU-s for that compaction.) Measured on the bench's parts: 10,000-row `primary_blocks` parts 8.9 MB,
+ * `staking_transactions` 20.9 MB (kept); the X-chain's parts of a few thousand rows 0.5–0.6 MB
+ * (merged by DuckDB into full row groups). Nothing is held to write a kept row group, so wide rows
+ * need no smaller ones here, unlike a merge DuckDB writes.
  */
-export const keepsRowGroups = (rowCounts: ReadonlyArray<bigint>, groupRows: number): boolean => {
-  if (rowCounts.length === 0) return false
-  const most = BigInt(2 * groupRows)
-  const total = rowCounts.reduce((n, r) => n + r, 0n)
-  return rowCounts.every((r) => r <= most) && total * 4n >= BigInt(groupRows) * BigInt(rowCounts.length)
+export const keepsRowGroups = (groups: ReadonlyArray<{ readonly bytes: bigint }>): boolean => {
+  if (groups.length === 0) return false
+  const total = groups.reduce((n, g) => n + g.bytes, 0n)
+  return groups.every((g) => g.bytes <= BigInt(KEPT_GROUP_MAX_BYTES)) && total * 8n >= BigInt(ROW_GROUP_BYTES) * BigInt(groups.length)
 }

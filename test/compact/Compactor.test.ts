@@ -299,7 +299,8 @@ describe("compactTable", () => {
           slice: from === 0 ? "a" : "b",
           seq: 0,
           schema,
-          rows: Array.from({ length: 6_000 }, (_, i) => ({ height: BigInt(from + i), tag: String(from + i).padStart(10, "0").repeat(300), ...lineage("run-c", new Date(0)) })),
+          // heights interleaved (even, odd): the merge sorts, and DuckDB writes its row groups
+          rows: Array.from({ length: 6_000 }, (_, i) => ({ height: BigInt(from + 2 * i), tag: String(from + 2 * i).padStart(10, "0").repeat(300), ...lineage("run-c", new Date(0)) })),
           partitionBy: [{ key: "chain", value: () => "c" }]
         })
       )
@@ -307,7 +308,7 @@ describe("compactTable", () => {
       Effect.gen(function* () {
         const sink = yield* ParquetSink
         yield* wide(0)
-        yield* wide(6_000)
+        yield* wide(1)
         const result = yield* compact(sink.outDir, [checkpoint("a"), checkpoint("b")])
         const merged = path.join(sink.outDir, "blocks", (yield* Effect.promise(() => readManifest(sink.outDir, "blocks"))).files[0]!.file)
         const groups = yield* Effect.promise(() =>
@@ -326,14 +327,19 @@ describe("compactTable", () => {
     expect(Math.max(...out.groups)).toBeLessThan(MERGED_ROW_GROUP_ROWS / 2)
   })
 
-  it("given parts whose row groups are of a reader's size and parts of a few hundred rows, when each folder is compacted, then the first keeps its parts' row groups as they are (moved, not rewritten) and the second gets them joined, both in height order", async () => {
+  it("given parts whose row groups are of a reader's size (~5 MB) and parts of a few hundred rows, when each folder is compacted, then the first keeps its parts' row groups as they are (moved, not rewritten) and the second gets them joined, both in height order", async () => {
     const heights = (from: number, n: number) => Array.from({ length: n }, (_, i) => from + i)
     const out = await run(
       Effect.gen(function* () {
         const sink = yield* ParquetSink
-        // written out of order: the merge puts the files in order of their heights
-        yield* write("b", 0, "b0", heights(5_000, 4_500), "big")
-        yield* write("a", 0, "a0", heights(0, 5_000), "big")
+        // ~1 KB rows, ~5 MB a part: row groups worth keeping. Written out of order: the merge puts
+        // the files in order of their heights
+        const wide = (slice: string, hs: ReadonlyArray<number>) =>
+          Effect.flatMap(ParquetSink, (s) =>
+            s.writePart({ dataset: "blocks", slice, seq: 0, schema, rows: hs.map((h) => ({ height: BigInt(h), tag: String(h).padStart(10, "0").repeat(100), ...lineage("run-c", new Date(0)) })), partitionBy: [{ key: "chain", value: () => "big" }] })
+          )
+        yield* wide("b", heights(5_000, 4_500))
+        yield* wide("a", heights(0, 5_000))
         yield* write("c", 0, "c0", heights(300, 300), "small")
         yield* write("d", 0, "d0", heights(0, 300), "small")
         const result = yield* compact(sink.outDir, [checkpoint("a"), checkpoint("b"), checkpoint("c"), checkpoint("d")])

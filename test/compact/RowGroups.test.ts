@@ -34,17 +34,19 @@ describe("rowGroupRows", () => {
 })
 
 describe("keepsRowGroups", () => {
+  const mb = (...sizes: number[]) => sizes.map((m) => ({ bytes: BigInt(Math.round(m * 2 ** 20)) }))
   it.each([
-    ["the sink's 10,000-row parts, narrow rows (16,384 wanted)", [10_000n, 10_000n, 9_200n], 16_384, true],
-    ["full parts and a last short one", [10_000n, 10_000n, 72n], 16_384, true],
-    ["a folder of 300-row parts", [300n, 300n, 300n], 16_384, false],
-    ["exactly a quarter on average", [4_096n, 4_096n], 16_384, true],
-    ["just under a quarter on average", [4_096n, 4_095n], 16_384, false],
-    ["10,000 nested rows where 4,096 are wanted", [10_000n, 10_000n], 4_096, false],
-    ["exactly twice the wanted rows", [8_192n, 8_192n], 4_096, true],
-    ["no row groups", [], 16_384, false]
-  ] as const)("given %s, then the row groups are kept: %s", (_what, rows, groupRows, kept) => {
-    expect(keepsRowGroups(rows, groupRows)).toBe(kept)
+    ["the bench's 10,000-row primary_blocks parts (8.9 MB each)", mb(8.9, 8.9, 8.2), true],
+    ["full parts and a last short one", mb(8.9, 8.9, 0.1), true],
+    ["10,000-row staking_transactions parts (20.9 MB each)", mb(20.9, 20.9), true],
+    ["the X-chain's parts of a few thousand rows", mb(0.62, 0.51, 0.6), false],
+    ["~5,000-row primary_blocks parts (3.4 MB)", mb(3.4, 3.4, 3.3), true],
+    ["exactly an eighth of 16 MB on average", mb(2, 2), true],
+    ["just under an eighth on average", mb(2, 1.99), false],
+    ["one row group past 64 MB", mb(8, 64.01), false],
+    ["no row groups", mb(), false]
+  ] as const)("given %s, then the row groups are kept: %s", (_what, groups, kept) => {
+    expect(keepsRowGroups(groups)).toBe(kept)
   })
 })
 
