@@ -211,4 +211,21 @@ describe("planMerge", () => {
     expect(plans.touching).toEqual({ direction: "asc", files: [plans.a, plans.b] })
     expect(plans.inside).toEqual({ direction: "asc" })
   })
+
+  it("given a one-column key with NULLs (ordered last, like ORDER BY), then a file with a NULL between two keys is sorted, and one ending in a NULL still concatenates after the others", async () => {
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), "chainetl-mergeorder-"))
+    const plans = await withConn(async (conn) => {
+      const file = async (name: string, heights: ReadonlyArray<number | null>) => {
+        const f = path.join(dir, `${name}.parquet`)
+        await conn.run(`COPY (SELECT unnest([${heights.map((h) => (h === null ? "NULL" : String(h))).join(",")}]::BIGINT[]) AS height) TO '${f}'`)
+        return f
+      }
+      const [gap, high, last] = [await file("gap", [1, null, 2]), await file("high", [5, 6]), await file("last", [7, null])]
+      const source = (fs: ReadonlyArray<string>) => `read_parquet([${fs.map((f) => `'${f}'`).join(",")}], filename = true, file_row_number = true)`
+      // a NULL compared as a plain value counts neither up nor down: `gap` would pass as ascending
+      return { gapped: await planMerge(conn, source([high, gap]), ["height"]), ending: await planMerge(conn, source([last, high]), ["height"]), high, last }
+    }).finally(() => fs.rm(dir, { recursive: true, force: true }))
+    expect(plans.gapped).toEqual({ direction: "asc" })
+    expect(plans.ending).toEqual({ direction: "asc", files: [plans.high, plans.last] })
+  })
 })
