@@ -154,8 +154,9 @@ const copyMerged = async (conn: DuckDBConnection, table: CompactTable, files: Re
   const probeable = order.length > 0 && !columns.some((c) => PROBE_COLUMNS.includes(c))
   const plan = probeable ? await probe(conn, files, order, memory) : SORT_ASCENDING
   if (plan.files !== undefined) {
-    const footers = await Promise.all(plan.files.map(readFooter))
-    if (concatenable(footers) && keepsRowGroups(footers.flatMap((f) => f.rowGroups))) {
+    // a footer this reader cannot walk is left to DuckDB, which reads it or says what is wrong
+    const footers = await Promise.all(plan.files.map(readFooter)).catch(() => undefined)
+    if (footers !== undefined && concatenable(footers) && keepsRowGroups(footers.flatMap((f) => f.rowGroups))) {
       // row groups of a reader's size already: moved as they are, nothing decoded or compressed again
       await concatParquet(footers, staged)
     } else {

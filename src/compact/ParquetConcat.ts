@@ -57,7 +57,11 @@ export const readFooter = async (file: string): Promise<Footer> => {
     if (dataEnd < MAGIC.length) throw new Error(`${file}: footer of ${length} bytes does not fit in ${size}`)
     const meta = Buffer.alloc(length)
     await handle.read(meta, 0, length, dataEnd)
-    return { file, dataEnd, ...indexFooter(meta) }
+    try {
+      return { file, dataEnd, ...indexFooter(meta) }
+    } catch (e) {
+      throw new Error(`${file}: footer not read: ${e instanceof Error ? e.message : String(e)}`)
+    }
   } finally {
     await handle.close()
   }

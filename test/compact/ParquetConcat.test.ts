@@ -99,7 +99,7 @@ describe("concatParquet", () => {
     await expect(fs.stat(dest)).rejects.toThrow(/ENOENT/)
   })
 
-  it("given a file that is no Parquet (or cut short), when its footer is read, then the error names the file", async () => {
+  it("given a file that is no Parquet, cut short, or with a garbled footer, when its footer is read, then the error names the file", async () => {
     const text = path.join(dir, "notes.parquet")
     await fs.writeFile(text, "just some text, no magic at all")
     await expect(readFooter(text)).rejects.toThrow(text)
@@ -107,5 +107,12 @@ describe("concatParquet", () => {
     const whole = await fs.readFile(await write("whole.parquet", 0, 100))
     await fs.writeFile(cut, whole.subarray(0, whole.length - 3))
     await expect(readFooter(cut)).rejects.toThrow(cut)
+    // magic in place, footer garbled: the walker's error, with the file's name
+    const garbled = path.join(dir, "garbled.parquet")
+    const bytes = Buffer.from(whole)
+    const length = bytes.readUInt32LE(bytes.length - 8)
+    bytes.fill(0xff, bytes.length - 8 - length, bytes.length - 8)
+    await fs.writeFile(garbled, bytes)
+    await expect(readFooter(garbled)).rejects.toThrow(`${garbled}: footer not read`)
   })
 })
