@@ -12,10 +12,12 @@
  * filters, page indexes), the footer (Thrift FileMetaData), its length (u32 LE) and `PAR1`.
  * Every byte between the magic and the footer is copied, so whatever a footer points at comes
  * along; the offsets that point (format/src/main/thrift/parquet.thrift) are moved:
- * - ColumnChunk: file_offset (2), offset_index_offset (4), column_index_offset (6);
+ * - ColumnChunk: file_offset (2), column_index_offset (6);
  * - ColumnMetaData: data_page_offset (9), index_page_offset (10), dictionary_page_offset (11),
  *   bloom_filter_offset (14);
  * - RowGroup: file_offset (5); its ordinal (7) becomes its place in the merged file.
+ * A file with an offset index (ColumnChunk 4) is not moved: its page locations are absolute
+ * offsets inside the copied bytes, which this merge does not rewrite (DuckDB 1.5 writes none).
  */
 import * as fs from "node:fs/promises"
 import { type FieldEdit, Reader, TType, Writer, copyStruct, copyStructList, editI64 } from "./ThriftCompact.ts"
@@ -109,6 +111,7 @@ const inspectRowGroup = (r: Reader): { rows: bigint; bytes: bigint; why?: string
         let cid = 0
         for (let c = r.field(cid); c !== undefined; c = r.field(cid)) {
           if (c.id === COLUMN_CHUNK.filePath) why ??= "a column chunk lives in another file"
+          if (c.id === COLUMN_CHUNK.offsetIndex) why ??= "an offset index holds absolute page offsets"
           if (c.id === COLUMN_CHUNK.encrypted) why ??= "a column chunk is encrypted"
           r.skip(c.type)
           cid = c.id
@@ -131,7 +134,7 @@ export const concatenable = (footers: ReadonlyArray<Footer>): boolean => {
 const moved = (shift: bigint) => editI64((v) => (v > 0n ? v + shift : v))
 
 const columnChunkEdit = (shift: bigint): FieldEdit => (id, type) => {
-  if (type === TType.I64 && (id === COLUMN_CHUNK.fileOffset || id === COLUMN_CHUNK.offsetIndex || id === COLUMN_CHUNK.columnIndex)) return moved(shift)
+  if (type === TType.I64 && (id === COLUMN_CHUNK.fileOffset || id === COLUMN_CHUNK.columnIndex)) return moved(shift)
   if (id === COLUMN_CHUNK.metaData && type === TType.STRUCT) {
     return (r, w) => copyStruct(r, w, (mid, mtype) => (mtype === TType.I64 && COLUMN_META_OFFSETS.has(mid) ? moved(shift) : undefined))
   }

@@ -8,6 +8,7 @@ import * as os from "node:os"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { concatParquet, concatenable, readFooter } from "../../src/compact/ParquetConcat.ts"
+import { Reader, TType, Writer, copyStruct, copyStructList } from "../../src/compact/ThriftCompact.ts"
 import { withConn } from "./fixtures.ts"
 
 let dir: string
@@ -97,6 +98,43 @@ describe("concatParquet", () => {
     const dest = path.join(dir, "never.parquet")
     await expect(concatParquet(footers, dest)).rejects.toThrow(/different schemas/)
     await expect(fs.stat(dest)).rejects.toThrow(/ENOENT/)
+  })
+
+  it("given a file whose column chunk names an offset index (absolute page offsets inside the bytes a merge copies), then its row groups are not moved", async () => {
+    const plainFile = await write("plain.parquet", 0, 100)
+    const whole = await fs.readFile(plainFile)
+    const footer = await readFooter(plainFile)
+    // the footer again, with offset_index_offset (ColumnChunk field 4) after the first chunk's metadata
+    const meta = new Writer()
+    copyStruct(new Reader(footer.meta), meta, (id, type) =>
+      id === 4 && type === TType.LIST
+        ? (r, w) =>
+            copyStructList(r, w, () => (gid, gtype) =>
+              gid === 1 && gtype === TType.LIST
+                ? (r2, w2) =>
+                    copyStructList(r2, w2, (chunk) => (cid) =>
+                      cid === 3 && chunk === 0
+                        ? (r3, w3) => {
+                            copyStruct(r3, w3, () => undefined)
+                            w3.field(3, 4, TType.I64)
+                            w3.zigzag(4n)
+                          }
+                        : undefined
+                    )
+                : undefined
+            )
+        : undefined
+    )
+    const bytes = meta.bytes()
+    const tail = Buffer.alloc(8)
+    tail.writeUInt32LE(bytes.length, 0)
+    tail.write("PAR1", 4)
+    const indexed = path.join(dir, "indexed.parquet")
+    await fs.writeFile(indexed, Buffer.concat([whole.subarray(0, footer.dataEnd), bytes, tail]))
+    const read = await readFooter(indexed)
+    expect(read.unmovable).toMatch(/offset index/)
+    expect(concatenable([footer, read])).toBe(false)
+    expect(concatenable([footer, footer])).toBe(true)
   })
 
   it("given a file that is no Parquet, cut short, or with a garbled footer, when its footer is read, then the error names the file", async () => {
