@@ -144,13 +144,17 @@ const copyMerged = async (conn: DuckDBConnection, table: CompactTable, files: Re
   // the union's columns in the inputs' order, whatever order the files are read in
   const columns = (await conn.runAndReadAll(`DESCRIBE SELECT * FROM ${source}`)).getRowsJS().map(([c]) => String(c))
   const order = table.sortBy.filter((c) => columns.includes(c))
-  // the parts' codec and level: on the 1M `primary_blocks` folder, level 2 merged in 10.4–10.5
-  // CPU-s into 355 MB against DuckDB's default level 3's 12.7–12.8 s and 362 MB
-  const groupRows = rowGroupRows(rows > 0 ? (await uncompressedBytes(conn, files)) / rows : 0)
-  const options = `(${PARQUET_OPTIONS}, ROW_GROUP_SIZE ${groupRows})`
-  // rows too wide for full row groups skip the first limit: it never held them, and trying it
-  // cost a 100k-row `staking_transactions` compaction 1.1–2.8 of its 6.2–6.5 CPU-s
-  const limits = (ladder: ReadonlyArray<string>) => (groupRows < MERGED_ROW_GROUP_ROWS && ladder.length > 1 ? ladder.slice(1) : ladder)
+  /** Writes `select` to `staged` through DuckDB, in row groups sized by the inputs' width, within `ladder`'s limits. */
+  const rewrite = async (select: string, ladder: ReadonlyArray<string>) => {
+    // asked only here: a merge that moves row groups as they are needs no row-group size
+    const groupRows = rowGroupRows(rows > 0 ? (await uncompressedBytes(conn, files)) / rows : 0)
+    // the parts' codec and level: on the 1M `primary_blocks` folder, level 2 merged in 10.4–10.5
+    // CPU-s into 355 MB against DuckDB's default level 3's 12.7–12.8 s and 362 MB
+    const copy = `COPY (${select}) TO ${quotedString(staged)} (${PARQUET_OPTIONS}, ROW_GROUP_SIZE ${groupRows})`
+    // rows too wide for full row groups skip the first limit: it never held them, and trying it
+    // cost a 100k-row `staking_transactions` compaction 1.1–2.8 of its 6.2–6.5 CPU-s
+    await runWithinMemory(conn, copy, groupRows < MERGED_ROW_GROUP_ROWS && ladder.length > 1 ? ladder.slice(1) : ladder)
+  }
   const probeable = order.length > 0 && !columns.some((c) => PROBE_COLUMNS.includes(c))
   const plan = probeable ? await probe(conn, files, order, memory) : SORT_ASCENDING
   if (plan.files !== undefined) {
@@ -160,8 +164,7 @@ const copyMerged = async (conn: DuckDBConnection, table: CompactTable, files: Re
       // row groups of a reader's size already: moved as they are, nothing decoded or compressed again
       await concatParquet(footers, staged)
     } else {
-      const copy = `COPY (SELECT ${columns.map(quotedIdentifier).join(", ")} FROM ${readParquet(plan.files)}) TO ${quotedString(staged)} ${options}`
-      await runWithinMemory(conn, copy, limits(memory.concatenation))
+      await rewrite(`SELECT ${columns.map(quotedIdentifier).join(", ")} FROM ${readParquet(plan.files)}`, memory.concatenation)
     }
     // one thread reads the files in the order listed; the check makes that a fact, not a hope
     if (!(await inOrder(conn, `read_parquet(${quotedString(staged)}, file_row_number = true)`, order, plan.direction))) {
@@ -170,8 +173,7 @@ const copyMerged = async (conn: DuckDBConnection, table: CompactTable, files: Re
     return
   }
   const sortKey = [...order, ...(table.tieBreak ?? []).filter((c) => columns.includes(c) && !order.includes(c))]
-  const sorted = `COPY (SELECT * FROM ${source}${sortKey.length === 0 ? "" : ` ORDER BY ${orderBy(sortKey, plan.direction)}`}) TO ${quotedString(staged)} ${options}`
-  await runWithinMemory(conn, sorted, limits(memory.sort))
+  await rewrite(`SELECT * FROM ${source}${sortKey.length === 0 ? "" : ` ORDER BY ${orderBy(sortKey, plan.direction)}`}`, memory.sort)
 }
 
 const writeMerged = async (
