@@ -124,10 +124,13 @@ const inspectRowGroup = (r: Reader): { rows: bigint; bytes: bigint; why?: string
   return { rows, bytes, ...(why === undefined ? {} : { why }) }
 }
 
-/** Whether `footers` can merge by row groups: one schema, every file's chunks movable. */
+/** Row groups a file can number: a row group's ordinal is an i16. */
+const MAX_ROW_GROUPS = 32_767
+
+/** Whether `footers` can merge by row groups: one schema, every file's chunks movable, row groups an i16 can number. */
 export const concatenable = (footers: ReadonlyArray<Footer>): boolean => {
   const first = footers[0]
-  if (first === undefined) return false
+  if (first === undefined || footers.reduce((n, f) => n + f.rowGroups.length, 0) > MAX_ROW_GROUPS) return false
   return footers.every((f) => f.unmovable === undefined && Buffer.from(f.schema).equals(Buffer.from(first.schema)))
 }
 
@@ -168,8 +171,7 @@ const copyRange = async (src: fs.FileHandle, from: number, to: number, out: fs.F
  * rows. The caller checked `concatenable`, and syncs `dest`.
  */
 export const concatParquet = async (footers: ReadonlyArray<Footer>, dest: string): Promise<bigint> => {
-  if (!concatenable(footers)) throw new Error(`files of different schemas, or with chunks that cannot move: ${footers.map((f) => f.file).join(", ")}`)
-  if (footers.reduce((n, f) => n + f.rowGroups.length, 0) > 32_767) throw new Error("more row groups than a row group's ordinal (i16) can number")
+  if (!concatenable(footers)) throw new Error(`files of different schemas, with chunks that cannot move, or with more row groups than a file can number: ${footers.map((f) => f.file).join(", ")}`)
   const out = await fs.open(dest, "w")
   const buffer = Buffer.allocUnsafe(4 * 2 ** 20)
   try {

@@ -137,6 +137,14 @@ describe("concatParquet", () => {
     expect(concatenable([footer, footer])).toBe(true)
   })
 
+  it("given files holding more row groups together than a row group's ordinal (an i16) can number, then they are not concatenable (DuckDB merges them)", async () => {
+    const footer = await readFooter(await write("many.parquet", 0, 10))
+    const group = footer.rowGroups[0]!
+    const half = { ...footer, rowGroups: Array.from({ length: 16_384 }, () => group) }
+    expect(concatenable([half, { ...half, rowGroups: half.rowGroups.slice(1) }])).toBe(true)
+    expect(concatenable([half, half])).toBe(false)
+  })
+
   it("given a file that is no Parquet, cut short, or with a garbled footer, when its footer is read, then the error names the file", async () => {
     const text = path.join(dir, "notes.parquet")
     await fs.writeFile(text, "just some text, no magic at all")
