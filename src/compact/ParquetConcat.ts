@@ -74,10 +74,9 @@ const indexFooter = (meta: Uint8Array): Omit<Footer, "file" | "dataEnd"> => {
   let schema: Uint8Array | undefined
   const rowGroups: Array<{ start: number; end: number; rows: bigint; bytes: bigint }> = []
   let unmovable: string | undefined
-  let id = 0
-  for (let f = r.field(id); f !== undefined; f = r.field(id)) {
+  r.eachField((id, type) => {
     const from = r.pos
-    if (f.id === FILE_META.rowGroups && f.type === TType.LIST) {
+    if (id === FILE_META.rowGroups && type === TType.LIST) {
       const { size } = r.listHeader()
       for (let i = 0; i < size; i++) {
         const start = r.pos
@@ -86,12 +85,11 @@ const indexFooter = (meta: Uint8Array): Omit<Footer, "file" | "dataEnd"> => {
         rowGroups.push({ start, end: r.pos, rows, bytes })
       }
     } else {
-      r.skip(f.type)
-      if (f.id === FILE_META.schema) schema = meta.subarray(from, r.pos)
-      if (f.id === FILE_META.encryption) unmovable ??= "its footer names an encryption algorithm"
+      r.skip(type)
+      if (id === FILE_META.schema) schema = meta.subarray(from, r.pos)
+      if (id === FILE_META.encryption) unmovable ??= "its footer names an encryption algorithm"
     }
-    id = f.id
-  }
+  })
   if (schema === undefined) throw new Error("footer without a schema")
   return { meta, schema, rowGroups, ...(unmovable === undefined ? {} : { unmovable }) }
 }
@@ -101,25 +99,21 @@ const inspectRowGroup = (r: Reader): { rows: bigint; bytes: bigint; why?: string
   let rows = -1n
   let bytes = 0n
   let why: string | undefined
-  let id = 0
-  for (let f = r.field(id); f !== undefined; f = r.field(id)) {
-    if (f.id === ROW_GROUP.numRows && f.type === TType.I64) rows = r.zigzag()
-    else if (f.id === ROW_GROUP.totalByteSize && f.type === TType.I64) bytes = r.zigzag()
-    else if (f.id === ROW_GROUP.columns && f.type === TType.LIST) {
+  r.eachField((id, type) => {
+    if (id === ROW_GROUP.numRows && type === TType.I64) rows = r.zigzag()
+    else if (id === ROW_GROUP.totalByteSize && type === TType.I64) bytes = r.zigzag()
+    else if (id === ROW_GROUP.columns && type === TType.LIST) {
       const { size } = r.listHeader()
       for (let i = 0; i < size; i++) {
-        let cid = 0
-        for (let c = r.field(cid); c !== undefined; c = r.field(cid)) {
-          if (c.id === COLUMN_CHUNK.filePath) why ??= "a column chunk lives in another file"
-          if (c.id === COLUMN_CHUNK.offsetIndex) why ??= "an offset index holds absolute page offsets"
-          if (c.id === COLUMN_CHUNK.encrypted) why ??= "a column chunk is encrypted"
-          r.skip(c.type)
-          cid = c.id
-        }
+        r.eachField((cid, ctype) => {
+          if (cid === COLUMN_CHUNK.filePath) why ??= "a column chunk lives in another file"
+          if (cid === COLUMN_CHUNK.offsetIndex) why ??= "an offset index holds absolute page offsets"
+          if (cid === COLUMN_CHUNK.encrypted) why ??= "a column chunk is encrypted"
+          r.skip(ctype)
+        })
       }
-    } else r.skip(f.type)
-    id = f.id
-  }
+    } else r.skip(type)
+  })
   if (rows < 0n) why ??= "a row group without its row count"
   return { rows, bytes, ...(why === undefined ? {} : { why }) }
 }

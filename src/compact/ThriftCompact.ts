@@ -69,6 +69,18 @@ export class Reader {
     return { id: delta === 0 ? Number(this.zigzag()) : lastId + delta, type }
   }
 
+  /**
+   * Reads a struct's fields to its end: `visit` gets each field's id, type and the id before it
+   * (0 for the first), and must read the field's value.
+   */
+  eachField(visit: (id: number, type: number, previous: number) => void): void {
+    let id = 0
+    for (let f = this.field(id); f !== undefined; f = this.field(id)) {
+      visit(f.id, f.type, id)
+      id = f.id
+    }
+  }
+
   /** Moves past one value of `type`; `inCollection`: a boolean is a byte of its own there. */
   skip(type: number, inCollection = false): void {
     switch (type) {
@@ -106,14 +118,9 @@ export class Reader {
         }
         return
       }
-      case TType.STRUCT: {
-        let id = 0
-        for (let f = this.field(id); f !== undefined; f = this.field(id)) {
-          this.skip(f.type)
-          id = f.id
-        }
+      case TType.STRUCT:
+        this.eachField((_id, type) => this.skip(type))
         return
-      }
       default:
         throw new ThriftError(`unknown compact type ${type} at byte ${this.pos}`)
     }
@@ -207,18 +214,16 @@ export type FieldEdit = (id: number, type: number) => ((r: Reader, w: Writer) =>
 
 /** Copies the struct at `r` to `w`, field by field, editing what `edit` picks. */
 export const copyStruct = (r: Reader, w: Writer, edit: FieldEdit): void => {
-  let id = 0
-  for (let f = r.field(id); f !== undefined; f = r.field(id)) {
-    w.field(id, f.id, f.type)
-    const change = edit(f.id, f.type)
+  r.eachField((id, type, previous) => {
+    w.field(previous, id, type)
+    const change = edit(id, type)
     if (change !== undefined) change(r, w)
     else {
       const from = r.pos
-      r.skip(f.type)
+      r.skip(type)
       w.raw(r.bytes.subarray(from, r.pos))
     }
-    id = f.id
-  }
+  })
   w.byte(0)
 }
 
