@@ -101,7 +101,7 @@ export const compactTables = (outDir: string, tables: ReadonlyArray<CompactTable
     }
     const onEvent = (e: CompactionEvent) =>
       Runtime.runPromise(runtime)(
-        Effect.logDebug(e.type === "merged" ? `compaction: ${e.table} merged ${e.inputs} files into ${e.file}` : `compaction: ${e.table} manifest committed (${e.files} files)`)
+        Effect.logDebug(e.type === "merged" ? `compaction: ${e.table} merged ${e.inputs} files into ${e.file} (${e.way})` : `compaction: ${e.table} manifest committed (${e.files} files)`)
       )
     // DuckDB is opened at the first merge: a run whose folders hold too few files merges nothing,
     // and an instance costs ~25 ms of CPU to open and close

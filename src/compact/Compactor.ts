@@ -71,9 +71,15 @@ export interface TableResult {
   readonly garbage: ReadonlyArray<string>
 }
 
+/**
+ * How a merged file was written: its inputs' row groups moved as they are (ParquetConcat.ts), or
+ * read and written again by DuckDB, concatenated in the order they were or sorted.
+ */
+export type MergeWay = "row groups moved" | "concatenated" | "sorted"
+
 /** Moments a test (or a debug log) can see: after a merged file is in its folder, after the manifest commit. */
 export type CompactionEvent =
-  | { readonly type: "merged"; readonly table: string; readonly file: string; readonly inputs: number }
+  | { readonly type: "merged"; readonly table: string; readonly file: string; readonly inputs: number; readonly way: MergeWay }
   | { readonly type: "manifest"; readonly table: string; readonly files: number }
 
 interface Candidate {
@@ -139,7 +145,7 @@ const probe = async (conn: DuckDBConnection, files: ReadonlyArray<string>, order
  * A concatenation of files whose row groups are of a reader's size already moves those row groups
  * as they are (ParquetConcat.ts); others are read and written again by DuckDB.
  */
-const copyMerged = async (conn: DuckDBConnection, table: CompactTable, files: ReadonlyArray<string>, rows: number, staged: string, memory: MergeMemory): Promise<void> => {
+const copyMerged = async (conn: DuckDBConnection, table: CompactTable, files: ReadonlyArray<string>, rows: number, staged: string, memory: MergeMemory): Promise<MergeWay> => {
   const source = readParquet(files)
   // the union's columns in the inputs' order, whatever order the files are read in
   const columns = (await conn.runAndReadAll(`DESCRIBE SELECT * FROM ${source}`)).getRowsJS().map(([c]) => String(c))
@@ -160,7 +166,8 @@ const copyMerged = async (conn: DuckDBConnection, table: CompactTable, files: Re
   if (plan.files !== undefined) {
     // a footer this reader cannot walk is left to DuckDB, which reads it or says what is wrong
     const footers = await Promise.all(plan.files.map(readFooter)).catch(() => undefined)
-    if (footers !== undefined && concatenable(footers) && keepsRowGroups(footers.flatMap((f) => f.rowGroups))) {
+    const moved = footers !== undefined && concatenable(footers) && keepsRowGroups(footers.flatMap((f) => f.rowGroups))
+    if (moved) {
       // row groups of a reader's size already: moved as they are, nothing decoded or compressed again
       await concatParquet(footers, staged)
     } else {
@@ -170,10 +177,11 @@ const copyMerged = async (conn: DuckDBConnection, table: CompactTable, files: Re
     if (!(await inOrder(conn, `read_parquet(${quotedString(staged)}, file_row_number = true)`, order, plan.direction))) {
       throw new Error(`merged file of ${files.length} files is not in ${plan.direction} order of ${order.join(", ")}`)
     }
-    return
+    return moved ? "row groups moved" : "concatenated"
   }
   const sortKey = [...order, ...(table.tieBreak ?? []).filter((c) => columns.includes(c) && !order.includes(c))]
   await rewrite(`SELECT * FROM ${source}${sortKey.length === 0 ? "" : ` ORDER BY ${orderBy(sortKey, plan.direction)}`}`, memory.sort)
+  return "sorted"
 }
 
 const writeMerged = async (
@@ -183,14 +191,14 @@ const writeMerged = async (
   dir: string,
   bin: ReadonlyArray<Candidate>,
   memory: MergeMemory
-): Promise<CompactedFile> => {
+): Promise<{ readonly made: CompactedFile; readonly way: MergeWay }> => {
   const files = bin.map((c) => c.abs)
   const id = mergeId(table.name, files.map((f) => path.relative(outDir, f)))
   const staged = path.join(outDir, STAGING_DIR, `compact.${table.name}.${id}.${process.pid}.parquet`)
   await fs.mkdir(path.dirname(staged), { recursive: true })
   try {
     const expected = bin.reduce((n, c) => n + c.rows, 0)
-    await copyMerged(conn, table, files, expected, staged, memory)
+    const way = await copyMerged(conn, table, files, expected, staged, memory)
     // the merged file must hold exactly its inputs' rows before anything points at it
     const written = (await rowsOf(conn, [staged])).get(staged)
     if (written !== expected) throw new Error(`merged file of ${files.length} files holds ${written} rows, not ${expected}`)
@@ -198,7 +206,8 @@ const writeMerged = async (
     const dest = path.join(dir, compactedFileName(id))
     await fs.rename(staged, dest)
     const runs = toRuns(bin.flatMap((c) => c.runs.flatMap((r) => Array.from({ length: r.to - r.from + 1 }, (_, i) => ({ slice: r.slice, seq: r.from + i })))))
-    return { file: path.relative(path.join(outDir, table.name), dest).split(path.sep).join("/"), rows: expected, bytes: (await fs.stat(dest)).size, replaces: runs }
+    const made = { file: path.relative(path.join(outDir, table.name), dest).split(path.sep).join("/"), rows: expected, bytes: (await fs.stat(dest)).size, replaces: runs }
+    return { made, way }
   } finally {
     await fs.rm(staged, { force: true })
   }
@@ -262,14 +271,14 @@ export const compactTable = async (outDir: string, table: CompactTable, settings
     candidates.sort((a, b) => Number(b.entry !== undefined) - Number(a.entry !== undefined) || a.abs.localeCompare(b.abs))
     const bins = binsOf(candidates, settings)
     for (const bin of bins) {
-      const made = await writeMerged(await deps.conn(), outDir, table, dir, bin, deps.memory ?? MERGE_MEMORY)
+      const { made, way } = await writeMerged(await deps.conn(), outDir, table, dir, bin, deps.memory ?? MERGE_MEMORY)
       added.push(made)
       for (const c of bin) {
         if (c.entry !== undefined) superseded.add(c.entry.file)
         garbage.push(c.abs)
       }
       filesIn += bin.length
-      await deps.onEvent?.({ type: "merged", table: table.name, file: made.file, inputs: bin.length })
+      await deps.onEvent?.({ type: "merged", table: table.name, file: made.file, inputs: bin.length, way })
     }
     if (bins.length > 0) {
       folders++

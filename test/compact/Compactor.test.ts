@@ -9,7 +9,7 @@ import * as path from "node:path"
 import { describe, expect, it } from "vitest"
 import { defineSchema, int64, lineage, str } from "../../schemas/common.ts"
 import type { Row } from "../../schemas/common.ts"
-import { type CompactSettings, type CompactTable, DEFAULT_SETTINGS, binsOf, compactTable, deleteFiles, garbageOf } from "../../src/compact/Compactor.ts"
+import { type CompactSettings, type CompactTable, type CompactionEvent, DEFAULT_SETTINGS, binsOf, compactTable, deleteFiles, garbageOf } from "../../src/compact/Compactor.ts"
 import { MERGED_ROW_GROUP_ROWS } from "../../src/compact/RowGroups.ts"
 import { type Owner, mergeable } from "../../src/compact/Eligible.ts"
 import type { CheckpointState } from "../../src/crawl/Checkpoint.ts"
@@ -33,8 +33,12 @@ const write = (slice: string, seq: number, tag: string, heights: ReadonlyArray<n
     sink.writePart({ dataset: "blocks", slice, seq, schema, rows: rows(tag, heights), partitionBy: [{ key: "chain", value: () => chain }] })
   )
 
-const compact = (outDir: string, checkpoints: ReadonlyArray<CheckpointState>, t = table(), settings: CompactSettings = DEFAULT_SETTINGS) =>
-  Effect.promise(() => withConn((conn) => compactTable(outDir, t, settings, { conn: async () => conn, checkpoints: async () => new Map(checkpoints.map((c) => [c.slice, c])) })))
+const compact = (outDir: string, checkpoints: ReadonlyArray<CheckpointState>, t = table(), settings: CompactSettings = DEFAULT_SETTINGS, onEvent?: (e: CompactionEvent) => void) =>
+  Effect.promise(() =>
+    withConn((conn) =>
+      compactTable(outDir, t, settings, { conn: async () => conn, checkpoints: async () => new Map(checkpoints.map((c) => [c.slice, c])), ...(onEvent === undefined ? {} : { onEvent }) })
+    )
+  )
 
 /** Heights read through a catalog file (a reader holding it open), sorted. */
 const heightsIn = (catalogFile: string) =>
@@ -342,7 +346,10 @@ describe("compactTable", () => {
         yield* wide("a", heights(0, 5_000))
         yield* write("c", 0, "c0", heights(300, 300), "small")
         yield* write("d", 0, "d0", heights(0, 300), "small")
-        const result = yield* compact(sink.outDir, [checkpoint("a"), checkpoint("b"), checkpoint("c"), checkpoint("d")])
+        const ways: string[] = []
+        const result = yield* compact(sink.outDir, [checkpoint("a"), checkpoint("b"), checkpoint("c"), checkpoint("d")], table(), DEFAULT_SETTINGS, (e) => {
+          if (e.type === "merged") ways.push(`${e.file.split("/")[0]}: ${e.way}`)
+        })
         const files = (yield* Effect.promise(() => readManifest(sink.outDir, "blocks"))).files
         const read = (chain: string) =>
           Effect.promise(() =>
@@ -355,10 +362,11 @@ describe("compactTable", () => {
               return { groups, rows: Number(rows), descents: Number(descents) }
             })
           )
-        return { result, big: yield* read("big"), small: yield* read("small") }
+        return { result, ways, big: yield* read("big"), small: yield* read("small") }
       })
     )
     expect(out.result.filesIn).toBe(4)
+    expect(out.ways).toEqual(["chain=big: row groups moved", "chain=small: concatenated"])
     expect(out.big).toEqual({ groups: [5_000, 4_500], rows: 9_500, descents: 0 })
     expect(out.small).toEqual({ groups: [600], rows: 600, descents: 0 })
   })
