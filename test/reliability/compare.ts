@@ -64,13 +64,14 @@ export const compareCatalogs = async (
       if (colsA.length !== colsB.size || colsA.some((c) => !colsB.has(c))) {
         throw new Error(`${name}: columns differ: ${colsA.join(",")} vs ${[...colsB].join(",")}`)
       }
-      // Each side is read once, each row as its JSON text: DuckDB compares nested rows (a staking
-      // transaction's lists of structs) ~3x slower than their text, and reading a view again per
-      // count re-reads its files. Equal text means equal rows (NULL is null, a string is quoted,
-      // decimals keep every digit), and equal rows give equal text but for a double's -0 against
-      // 0: EXCEPT ALL over the text is the same test, that one case stricter.
+      // Each side is read once, each row as a 64-bit hash of all its columns: DuckDB compares
+      // nested rows (a staking transaction's lists of structs) slowly, reading a view again per
+      // count re-reads its files, and materialising rows costs most of all (24k `primary_blocks`
+      // rows: 210 ms as they are, 370 ms as JSON text, 60 ms as hashes). Equal rows hash equal, so
+      // every difference the hashes show is real; two different rows of equal hash would hide
+      // one, at a chance of ~2^-64 a pair.
       const list = colsA.map((c) => `"${c}"`).join(", ")
-      for (const side of ["a", "b"]) await conn.run(`CREATE OR REPLACE TEMP TABLE side_${side} AS SELECT to_json(s) AS r FROM (SELECT ${list} FROM ${side}."${name}") s`)
+      for (const side of ["a", "b"]) await conn.run(`CREATE OR REPLACE TEMP TABLE side_${side} AS SELECT hash(s) AS r FROM (SELECT ${list} FROM ${side}."${name}") s`)
       const [rowsA, rowsB, onlyA, onlyB] = (
         await conn.runAndReadAll(
           `SELECT (SELECT count(*) FROM side_a), (SELECT count(*) FROM side_b),
