@@ -17,6 +17,7 @@ export const LONGEST_FIRST = [
   "test/distributed/workers.test.ts",
   "test/distributed/bucketWorkers.test.ts",
   "test/distributed/partition.test.ts",
+  "test/reliability/killRowGroups.test.ts",
   "test/reliability/compaction.test.ts",
   "test/cli/backfill.test.ts",
   "test/e2e/catalogue.test.ts",

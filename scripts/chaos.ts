@@ -2,9 +2,10 @@
  * `npm run chaos`: the reliability campaigns of test/reliability/, longer.
  *
  *   npm run chaos                                  # 60 kills per emulator seed 1 and 2, then the full fault campaign
- *   npm run chaos -- --kills 200 --seeds 1,2,3,4   # more
+ *   npm run chaos -- --kills 200 --seeds 1,2,3,4   # more (--kills 0: no run campaign)
  *   npm run chaos -- --kill-seed 7 --no-faults     # other kill moments, kills only
  *   npm run chaos -- --compact-kills 100           # longer compaction campaign (0: none)
+ *   npm run chaos -- --row-group-kills 50          # longer campaign over merges that move row groups (0: none)
  *
  * Kill campaign (per emulator seed): a real `chainetl run --emulator --emulator-seed S` is SIGKILLed
  * at seeded moments (after a commit, while staging a part, while writing a checkpoint, during the
@@ -13,7 +14,8 @@
  * uncompacted crawl (`--no-compact`) is compacted by `chainetl compact`, SIGKILLed after a merged
  * file, after a manifest commit, before and while deleting what it replaced, while staging, during
  * the catalog rebuild or after a delay, restarted until it finishes; the catalog on disk after
- * every kill and every finished compaction equal the uncompacted crawl. Fault campaign (per emulator seed): a whole
+ * every kill and every finished compaction equal the uncompacted crawl. The same over a base of
+ * parts of a reader's size, whose merges move row groups as they are (crawlRowGroupBase). Fault campaign (per emulator seed): a whole
  * run in this process against the emulator with 5xx, 429 bursts, resets and truncated bodies on
  * 20% of requests each, compared with a clean run. Both compare every dataset in DuckDB with
  * EXCEPT ALL both ways and list what a crash may leave behind. Exit code 1 on any difference.
@@ -28,7 +30,10 @@ import {
   FAULT_CAMPAIGN_SOURCE,
   FULL_FAULTS,
   TRIGGERS,
+  type CompactionCampaignConfig,
+  type CompactionCampaignResult,
   campaignJob,
+  crawlRowGroupBase,
   runCampaign,
   runCompactionCampaign,
   tempDir,
@@ -52,6 +57,7 @@ const int = (name: string, fallback: number): number => {
 
 const kills = int("kills", 60)
 const compactKills = int("compact-kills", 30)
+const rowGroupKills = int("row-group-kills", 20)
 const killSeed = int("kill-seed", 1)
 const partRows = int("part-rows", 20)
 const seeds = (arg("seeds") ?? "1,2").split(",").map((s) => Number(s.trim()))
@@ -82,8 +88,45 @@ const problems: string[] = []
 
 const print = (line: string) => console.log(line)
 
+/**
+ * A compaction kill campaign over `config.base`, added to the tables; `check` names what else is
+ * wrong with the merges it saw (by how they were written), if anything.
+ */
+const compactionCampaign = async (
+  label: string,
+  seed: number,
+  dir: string,
+  config: Omit<CompactionCampaignConfig, "log">,
+  check: (merges: CompactionCampaignResult["merges"]) => string | undefined = () => undefined
+) => {
+  const started = Date.now()
+  const r = await runCompactionCampaign({ ...config, log: verbose ? print : undefined })
+  for (const k of r.records.filter((x) => x.killed)) {
+    const t = byTrigger.get(`compact ${k.plan.trigger}`) ?? { killed: 0, leftStaged: 0, leftTemp: 0, leftStray: 0 }
+    byTrigger.set(`compact ${k.plan.trigger}`, { ...t, killed: t.killed + 1, leftStaged: t.leftStaged + (k.left.staging.length > 0 ? 1 : 0), leftTemp: t.leftTemp + (k.left.temps.length > 0 ? 1 : 0) })
+  }
+  const all = [...r.afterKills, ...r.rounds.map((x) => x.diffs)]
+  const row: Row = {
+    campaign: label,
+    seed,
+    kills: r.records.filter((x) => x.killed).length,
+    runs: r.runs,
+    faults: 0,
+    datasets: r.rounds[0]?.diffs.filter((d) => d.rowsB > 0).length ?? 0,
+    rows: all.reduce((n, d) => n + rowsCompared(d), 0),
+    differences: all.reduce((n, d) => n + differences(d), 0),
+    leftovers: r.rounds.reduce((n, x) => n + leftCount(x.left), 0),
+    seconds: Math.round((Date.now() - started) / 1000)
+  }
+  results.push(row)
+  const wrong = check(r.merges)
+  if (wrong !== undefined) problems.push(`${label} seed ${seed}: ${wrong} (output kept in ${dir})`)
+  if (row.differences > 0 || row.leftovers > 0) problems.push(`${label} seed ${seed}: ${JSON.stringify({ rounds: r.rounds, afterKills: r.afterKills })} (output kept in ${dir})`)
+  else if (wrong === undefined) await fs.rm(dir, { recursive: true, force: true })
+}
+
 for (const seed of seeds) {
-  if (killsToo) {
+  if (killsToo && kills > 0) {
     const dir = await tempDir(`chaos-kill-${seed}`)
     const job = path.join(dir, "job.json")
     await writeCampaignJob(seed, job)
@@ -126,7 +169,6 @@ for (const seed of seeds) {
   }
 
   if (killsToo && compactKills > 0) {
-    const started = Date.now()
     const dir = await tempDir(`chaos-compact-${seed}`)
     const job = path.join(dir, "job.json")
     await writeCampaignJob(seed, job)
@@ -134,27 +176,22 @@ for (const seed of seeds) {
     print(`compaction kill campaign: emulator seed ${seed}, kill seed ${killSeed + seed}, ${compactKills} kills, output ${dir}`)
     const crawled = await runCli([...runArgs({ datasets: CAMPAIGN_DATASETS, job, out: base, partRows, emulatorSeed: seed }), "--no-compact", "--quiet"])
     if (crawled.code !== 0) throw new Error(`base crawl exited ${crawled.code}: ${crawled.stderr}`)
-    const r = await runCompactionCampaign({ base, work: path.join(dir, "compacted"), killSeed: killSeed + seed, kills: compactKills, targetRows: 60, log: verbose ? print : undefined })
-    for (const k of r.records.filter((x) => x.killed)) {
-      const t = byTrigger.get(`compact ${k.plan.trigger}`) ?? { killed: 0, leftStaged: 0, leftTemp: 0, leftStray: 0 }
-      byTrigger.set(`compact ${k.plan.trigger}`, { ...t, killed: t.killed + 1, leftStaged: t.leftStaged + (k.left.staging.length > 0 ? 1 : 0), leftTemp: t.leftTemp + (k.left.temps.length > 0 ? 1 : 0) })
-    }
-    const all = [...r.afterKills, ...r.rounds.map((x) => x.diffs)]
-    const row: Row = {
-      campaign: "compaction kills",
-      seed,
-      kills: r.records.filter((x) => x.killed).length,
-      runs: r.runs,
-      faults: 0,
-      datasets: r.rounds[0]?.diffs.length ?? 0,
-      rows: all.reduce((n, d) => n + rowsCompared(d), 0),
-      differences: all.reduce((n, d) => n + differences(d), 0),
-      leftovers: r.rounds.reduce((n, x) => n + leftCount(x.left), 0),
-      seconds: Math.round((Date.now() - started) / 1000)
-    }
-    results.push(row)
-    if (row.differences > 0 || row.leftovers > 0) problems.push(`compaction campaign seed ${seed}: ${JSON.stringify({ rounds: r.rounds, afterKills: r.afterKills })} (output kept in ${dir})`)
-    else await fs.rm(dir, { recursive: true, force: true })
+    await compactionCampaign("compaction kills", seed, dir, { base, work: path.join(dir, "compacted"), killSeed: killSeed + seed, kills: compactKills, targetRows: 60 })
+  }
+
+  if (killsToo && rowGroupKills > 0) {
+    const dir = await tempDir(`chaos-row-groups-${seed}`)
+    print(`compaction kill campaign by row groups: emulator seed ${seed}, kill seed ${killSeed + seed}, ${rowGroupKills} kills, output ${dir}`)
+    const base = await crawlRowGroupBase(seed, dir)
+    if (base.exit.code !== 0) throw new Error(`base crawl exited ${base.exit.code}: ${base.exit.stderr}`)
+    await compactionCampaign("compaction kills, row groups moved", seed, dir, {
+      base: base.out,
+      work: path.join(dir, "compacted"),
+      killSeed: killSeed + seed,
+      kills: rowGroupKills,
+      targetRows: 1_000_000,
+      nthAtMost: { merged: 2, staging: 2, manifest: 1 }
+    }, (merges) => (Object.keys(merges).join() === "row groups moved" ? undefined : `merges written otherwise than by moving row groups: ${JSON.stringify(merges)}`))
   }
 
   if (faults) {

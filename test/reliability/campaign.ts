@@ -19,7 +19,7 @@ import * as os from "node:os"
 import * as path from "node:path"
 import { Effect } from "effect"
 import { catalogEntries } from "../../src/catalogEntries.ts"
-import { type RunningEmulator, startEmulator } from "../../src/emulator/index.ts"
+import { type RunningEmulator, defaultNow, startEmulator } from "../../src/emulator/index.ts"
 import { buildCatalog } from "../../src/sink/Catalog.ts"
 import type { Job } from "../../src/Job.ts"
 import { emulatorJob } from "../support/emulatorJob/index.ts"
@@ -69,9 +69,15 @@ export interface KillPlan {
  * drawn with commits weighted up, since they make the progress. A moment that did not come (the
  * process finished first) is not a kill: `again` draws a new moment of the same trigger.
  */
-export const killPlanner = (seed: number, triggers: ReadonlyArray<Trigger> = TRIGGERS) => {
+export const killPlanner = (seed: number, triggers: ReadonlyArray<Trigger> = TRIGGERS, nthAtMost: Partial<Record<Trigger, number>> = {}) => {
   const r = rng(seed)
+  // a process with few events of a kind (a compaction of two merges) has its later ones drawn
+  // as its last: a moment that never comes costs a whole run
   const draw = (trigger: Trigger): KillPlan => {
+    const plan = drawPlan(trigger)
+    return { ...plan, nth: Math.min(plan.nth, nthAtMost[trigger] ?? plan.nth) }
+  }
+  const drawPlan = (trigger: Trigger): KillPlan => {
     switch (trigger) {
       case "merged":
         return { trigger, nth: r.int(1, 6), delayMs: r.int(0, 5) }
@@ -314,6 +320,30 @@ export const writeCampaignJob = async (seed: number, file: string, metricDays = 
   }
 }
 
+/**
+ * An uncompacted base whose compaction moves row groups as they are (ParquetConcat.ts) instead of
+ * having DuckDB write them again: parts of a reader's size, which the small campaigns' parts of 20
+ * rows never are. The C-chain blocks of one network at emulator scale 8, from four weeks before its
+ * clock (its densest: ~12k blocks in December), in 14-day windows and parts of up to 6,000
+ * rows (~775 bytes a row uncompressed, so their row groups average past the 2 MB that
+ * RowGroups.keepsRowGroups asks for); `--as-of` three weeks past the clock makes the windows that
+ * hold December and early January final, so their two month folders merge (three parts each).
+ * ~13 s of crawling, 26k rows.
+ */
+export const crawlRowGroupBase = async (seed: number, dir: string): Promise<{ readonly out: string; readonly exit: CliExit }> => {
+  const now = defaultNow(seed)
+  const day = (t: number) => new Date(t * 1000).toISOString().slice(0, 10)
+  const job = path.join(dir, "row-groups-job.json")
+  await fsp.mkdir(dir, { recursive: true })
+  await fsp.writeFile(
+    job,
+    JSON.stringify({ networks: ["mainnet"], primaryBlockchains: ["c-chain"], incremental: { primary_blocks: { since: day(now - 28 * 86_400), window: "14d" } } }, null, 2)
+  )
+  const out = path.join(dir, "row-groups-base")
+  const args = [...runArgs({ datasets: ["primary_blocks"], job, out, partRows: 6_000, emulatorSeed: seed }), "--emulator-scale", "8", "--as-of", day(now + 22 * 86_400), "--no-compact", "--quiet"]
+  return { out, exit: await startCli(args).exited }
+}
+
 export const tempDir = (prefix: string) => fsp.mkdtemp(path.join(os.tmpdir(), `chainetl-${prefix}-`))
 
 /**
@@ -340,6 +370,8 @@ export interface CompactionCampaignConfig {
   readonly kills: number
   /** `--target-rows`: small, so a table's compaction merges many files (many moments to kill). */
   readonly targetRows: number
+  /** The most events of a kind a compaction has (its merges, its manifest commits): later ones are drawn as the last. */
+  readonly nthAtMost?: Partial<Record<Trigger, number>>
   readonly log?: (line: string) => void
 }
 
@@ -357,7 +389,12 @@ export interface CompactionCampaignResult {
   readonly afterKills: ReadonlyArray<ReadonlyArray<DatasetDiff>>
   readonly rounds: ReadonlyArray<CompactionRound>
   readonly runs: number
+  /** Merges begun or finished over all runs (killed ones too), by how they were written ("row groups moved", …). */
+  readonly merges: Readonly<Record<string, number>>
 }
+
+/** The debug line of a merged file names how it was written (Compaction.ts). */
+const MERGED_LINE = /compaction: \S+ merged \d+ files into \S+ \(([^)]+)\)/g
 
 const dataFiles = async (out: string) =>
   (await filesBelow(out)).filter((f) => f.endsWith(".parquet") && (!f.startsWith("_") || f.startsWith("_rejects/"))).length
@@ -371,7 +408,11 @@ const dataFiles = async (out: string) =>
 export const runCompactionCampaign = async (config: CompactionCampaignConfig): Promise<CompactionCampaignResult> => {
   const log = config.log ?? (() => undefined)
   const reference = `${config.base}`
-  const planner = killPlanner(config.killSeed, COMPACT_TRIGGERS)
+  const planner = killPlanner(config.killSeed, COMPACT_TRIGGERS, config.nthAtMost)
+  const merges: Record<string, number> = {}
+  const countMerges = (exit: CliExit) => {
+    for (const m of exit.stdout.matchAll(MERGED_LINE)) merges[m[1]!] = (merges[m[1]!] ?? 0) + 1
+  }
   const args = ["compact", "--out", config.work, "--target-rows", String(config.targetRows)]
   const fresh = async () => {
     await fsp.rm(config.work, { recursive: true, force: true })
@@ -397,6 +438,7 @@ export const runCompactionCampaign = async (config: CompactionCampaignConfig): P
     if (runs >= config.kills * 4) throw new Error(`only ${kills} of ${config.kills} kills landed in ${runs} compactions`)
     runs++
     const { exit, killed } = await commandUntilKilled(config.work, args, plan)
+    countMerges(exit)
     if (!killed && exit.code !== 0) throw new Error(`compaction ${runs} (${plan.trigger}) exited ${exit.code} without being killed:\n${exit.stderr}\n${exit.stdout}`)
     const left = await leftovers(config.work)
     records.push({ plan, killed, exit, left })
@@ -414,6 +456,7 @@ export const runCompactionCampaign = async (config: CompactionCampaignConfig): P
   runs++
   const final = (await commandUntilKilled(config.work, args, undefined)).exit
   if (final.code !== 0) throw new Error(`the final compaction exited ${final.code}:\n${final.stderr}\n${final.stdout}`)
+  countMerges(final)
   rounds.push(await round())
-  return { records, afterKills, rounds, runs }
+  return { records, afterKills, rounds, runs, merges }
 }
