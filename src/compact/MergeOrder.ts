@@ -29,32 +29,34 @@ export const PROBE_COLUMNS: ReadonlyArray<string> = ["filename", "file_row_numbe
 const keyOf = (sortBy: ReadonlyArray<string>) => `struct_pack(${sortBy.map(quotedIdentifier).join(", ")})`
 
 /**
- * How to merge `source` (a `read_parquet` of the files, with `filename` and `file_row_number`):
- * the order in which the files concatenate sorted, when they do; else a sort, in the direction
- * most of the files already follow. Per file: its lowest and highest key and how many steps
+ * How to merge `source` (a `read_parquet` of the files, with `filename` and `file_row_number`; its
+ * virtual `file_index` is read too): the order in which the files concatenate sorted, when they
+ * do; else a sort, in the direction most of the files already follow. Per file: its lowest and highest key and how many steps
  * between consecutive rows go up or down; then whether the files' ranges follow each other
  * without overlap, in either direction. (A sort's direction matters for the next merge: ascending
  * files compacted before parts came descending would otherwise be sorted again every time.)
  */
 export const planMerge = async (conn: DuckDBConnection, source: string, sortBy: ReadonlyArray<string>): Promise<MergePlan> => {
   const key = keyOf(sortBy)
+  // one window over all rows in file order, a step counted only within a file: partitioning by
+  // the file's name, or carrying it through the window, moved a path per row (44 parts, 430k rows:
+  // 0.5–0.9 CPU-s against 0.1–0.4); the names come from a scan of the file columns alone (~25 ms)
   const read = await conn.runAndReadAll(
-    `WITH r AS (SELECT filename AS f, ${key} AS k, lag(${key}) OVER (PARTITION BY filename ORDER BY file_row_number) AS p FROM ${source}),
-     s AS (SELECT f, min(k) AS lo, max(k) AS hi, count(*) FILTER (WHERE k > p) AS up, count(*) FILTER (WHERE k < p) AS down FROM r GROUP BY f)
-     SELECT f, up, down,
+    `WITH r AS (SELECT file_index AS i, ${key} AS k, lag(${key}) OVER w AS p, lag(file_index) OVER w AS pi FROM ${source} WINDOW w AS (ORDER BY file_index, file_row_number)),
+     s AS (SELECT i, min(k) AS lo, max(k) AS hi, count(*) FILTER (WHERE pi = i AND k > p) AS up, count(*) FILTER (WHERE pi = i AND k < p) AS down FROM r GROUP BY i)
+     SELECT i, up, down,
        row_number() OVER (ORDER BY lo, hi) AS asc_rank, coalesce(hi <= lead(lo) OVER (ORDER BY lo, hi), true) AS asc_ok,
        row_number() OVER (ORDER BY hi DESC, lo DESC) AS desc_rank, coalesce(lo >= lead(hi) OVER (ORDER BY hi DESC, lo DESC), true) AS desc_ok
      FROM s`
   )
-  const files = read.getRowsJS().map(([f, up, down, ascRank, ascOk, descRank, descOk]) => ({
-    file: String(f),
-    up: Number(up),
-    down: Number(down),
-    ascRank: Number(ascRank),
-    ascOk: ascOk === true,
-    descRank: Number(descRank),
-    descOk: descOk === true
-  }))
+  const names = new Map(
+    (await conn.runAndReadAll(`SELECT file_index, any_value(filename) FROM ${source} GROUP BY file_index`)).getRowsJS().map(([i, f]) => [Number(i), String(f)])
+  )
+  const files = read.getRowsJS().map(([i, up, down, ascRank, ascOk, descRank, descOk]) => {
+    const file = names.get(Number(i))
+    if (file === undefined) throw new Error(`merge probe: no file name for file_index ${i}`)
+    return { file, up: Number(up), down: Number(down), ascRank: Number(ascRank), ascOk: ascOk === true, descRank: Number(descRank), descOk: descOk === true }
+  })
   if (files.every((f) => f.down === 0 && f.ascOk)) {
     return { direction: "asc", files: files.sort((a, b) => a.ascRank - b.ascRank).map((f) => f.file) }
   }
