@@ -4,7 +4,7 @@
  */
 import type { DuckDBConnection } from "@duckdb/node-api"
 import { describe, expect, it } from "vitest"
-import { machineLimit, runWithinMemory } from "../../src/compact/MergeMemory.ts"
+import { machineLimit, runWithinMemory, setMemoryLimit } from "../../src/compact/MergeMemory.ts"
 
 /** A statement needing `need` MB; records every statement run. */
 const connection = (need: number, otherError?: string) => {
@@ -45,9 +45,36 @@ describe("runWithinMemory", () => {
     expect(seen.at(-1)).toBe("SET memory_limit = '64MB'")
   })
 
-  it("given an error other than memory, when run, then no further limit is tried", async () => {
+  it("given an error other than memory, when run, then no further limit is tried (and the first, still set, is not set again)", async () => {
     const { conn, seen } = connection(1, "IO Error: disk full")
     await expect(runWithinMemory(conn, "COPY merge", ["64MB", "192MB"])).rejects.toThrow(/disk full/)
-    expect(seen).toEqual(["SET memory_limit = '64MB'", "COPY merge", "SET memory_limit = '64MB'"])
+    expect(seen).toEqual(["SET memory_limit = '64MB'", "COPY merge"])
+  })
+})
+
+describe("setMemoryLimit", () => {
+  it("given a limit already set through a connection, when set again, then no statement runs; another limit, or another connection, is set", async () => {
+    const a = connection(1)
+    const b = connection(1)
+    await setMemoryLimit(a.conn, "64MB")
+    await setMemoryLimit(a.conn, "64MB")
+    await setMemoryLimit(b.conn, "64MB")
+    await setMemoryLimit(a.conn, "192MB")
+    await setMemoryLimit(a.conn, "64MB")
+    expect(a.seen).toEqual(["SET memory_limit = '64MB'", "SET memory_limit = '192MB'", "SET memory_limit = '64MB'"])
+    expect(b.seen).toEqual(["SET memory_limit = '64MB'"])
+  })
+
+  it("given a SET that fails, when the same limit is set again, then it is tried again", async () => {
+    let calls = 0
+    const conn = {
+      run: async () => {
+        calls++
+        if (calls === 1) throw new Error("Invalid Input Error: not now")
+      }
+    } as unknown as DuckDBConnection
+    await expect(setMemoryLimit(conn, "64MB")).rejects.toThrow(/not now/)
+    await setMemoryLimit(conn, "64MB")
+    expect(calls).toBe(2)
   })
 })
