@@ -31,9 +31,10 @@ export const outOfMemory = (e: unknown) => /out of memory/i.test(e instanceof Er
 
 /**
  * The limit last set through each connection. A `SET memory_limit` costs ~6 ms even when the limit
- * does not change (DuckDB's buffer pool evicts and its allocator gives memory back, to be faulted in
- * again): 58 of them were ~0.35 CPU-s of the 1M `primary_blocks` compaction. The limit is the
- * instance's; compaction opens one connection per instance, so the connection stands for it.
+ * does not change, and DuckDB gives memory back at it that the next statement faults in again: set
+ * before every probe and around every COPY (58 times), it cost the 1M `primary_blocks` compaction
+ * ~2 CPU-s (128k page faults against 51–55k). The limit is the instance's; compaction opens one
+ * connection per instance, so the connection stands for it.
  */
 const limitSet = new WeakMap<DuckDBConnection, string>()
 

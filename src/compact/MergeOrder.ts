@@ -31,9 +31,9 @@ const keyOf = (sortBy: ReadonlyArray<string>) => `struct_pack(${sortBy.map(quote
 /**
  * How to merge `source` (a `read_parquet` of the files, with `filename` and `file_row_number`; its
  * virtual `file_index` is read too): the order in which the files concatenate sorted, when they
- * do; else a sort, in the direction most of the files already follow. Per file: its lowest and highest key and how many steps
- * between consecutive rows go up or down; then whether the files' ranges follow each other
- * without overlap, in either direction. (A sort's direction matters for the next merge: ascending
+ * do; else a sort, in the direction most of the files already follow. Per file: its lowest and
+ * highest key and how many steps between consecutive rows go up or down; then whether the files'
+ * ranges follow each other without overlap, in either direction. (A sort's direction matters for the next merge: ascending
  * files compacted before parts came descending would otherwise be sorted again every time.)
  */
 export const planMerge = async (conn: DuckDBConnection, source: string, sortBy: ReadonlyArray<string>): Promise<MergePlan> => {
