@@ -29,6 +29,7 @@ import {
   COMPACT_TRIGGERS,
   FAULT_CAMPAIGN_SOURCE,
   FULL_FAULTS,
+  ROW_GROUP_CAMPAIGN,
   TRIGGERS,
   type CompactionCampaignConfig,
   type CompactionCampaignResult,
@@ -185,12 +186,11 @@ for (const seed of seeds) {
     const base = await crawlRowGroupBase(seed, dir)
     if (base.exit.code !== 0) throw new Error(`base crawl exited ${base.exit.code}: ${base.exit.stderr}`)
     await compactionCampaign("compaction kills, row groups moved", seed, dir, {
+      ...ROW_GROUP_CAMPAIGN,
       base: base.out,
       work: path.join(dir, "compacted"),
       killSeed: killSeed + seed,
-      kills: rowGroupKills,
-      targetRows: 1_000_000,
-      nthAtMost: { merged: 2, staging: 2, manifest: 1 }
+      kills: rowGroupKills
     }, (merges) => (Object.keys(merges).join() === "row groups moved" ? undefined : `merges written otherwise than by moving row groups: ${JSON.stringify(merges)}`))
   }
 

@@ -8,7 +8,7 @@
  */
 import * as path from "node:path"
 import { beforeAll, describe, expect, it } from "vitest"
-import { COMPACT_TRIGGERS, type CompactionCampaignResult, crawlRowGroupBase, runCompactionCampaign, tempDir } from "./campaign.ts"
+import { COMPACT_TRIGGERS, type CompactionCampaignResult, ROW_GROUP_CAMPAIGN, crawlRowGroupBase, runCompactionCampaign, tempDir } from "./campaign.ts"
 
 const EMULATOR_SEED = 1
 const KILL_SEED = 31_337
@@ -22,10 +22,7 @@ describe("kill campaign of compaction by row groups: SIGKILL chainetl compact at
     const dir = await tempDir("kill-row-groups")
     const base = await crawlRowGroupBase(EMULATOR_SEED, dir)
     if (base.exit.code !== 0) throw new Error(`the base crawl exited ${base.exit.code}: ${base.exit.stderr}`)
-    // a compaction of this base stages and merges two files and commits one manifest: a moment
-    // drawn past those is taken at the last
-    const nthAtMost = { merged: 2, staging: 2, manifest: 1 }
-    result = await runCompactionCampaign({ base: base.out, work: path.join(dir, "compacted"), killSeed: KILL_SEED, kills: KILLS, targetRows: 1_000_000, nthAtMost, log })
+    result = await runCompactionCampaign({ ...ROW_GROUP_CAMPAIGN, base: base.out, work: path.join(dir, "compacted"), killSeed: KILL_SEED, kills: KILLS, log })
   }, 300_000)
 
   it("given parts of ~4 MB row groups, when compacted, then every merge moved their row groups as they are (none was written by DuckDB)", () => {
