@@ -42,6 +42,8 @@ export interface RunOptions {
   /** Dataset names to run; empty = all. */
   readonly datasets: ReadonlyArray<string>
   readonly partRows: number
+  /** Staged bytes before a part is written (absent: src/crawl/PartSize.ts's default). */
+  readonly partBytes?: number
   readonly sliceConcurrency: number
   /** The run's "now" in Unix seconds, service time (default: the wall clock). */
   readonly asOf?: number
@@ -308,7 +310,7 @@ export const run = (options: RunOptions) =>
       yield* saveStartReport(options.out, report)
       yield* emit({ type: "run_started", at: started.getTime(), runId, mode: report.mode, datasets: report.datasets, slices: planned })
       // 4.
-      const crawl: CrawlOptions = { runId, asOf, ingestedAt: started, partRows: options.partRows }
+      const crawl: CrawlOptions = { runId, asOf, ingestedAt: started, partRows: options.partRows, ...(options.partBytes === undefined ? {} : { partBytes: options.partBytes }) }
       const results: RunSlice[] = []
       // a service that refused our credentials stops the run: no slice starts after that
       let stoppedBy: SliceResult | undefined

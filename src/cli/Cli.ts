@@ -8,6 +8,7 @@
 import { Args, Command, Options } from "@effect/cli"
 import { Effect, Either, Option } from "effect"
 import type { Backfill } from "../crawl/Dataset.ts"
+import { DEFAULT_PART_MB, DEFAULT_PART_ROWS, MB } from "../crawl/PartSize.ts"
 import { ConfigError } from "../Errors.ts"
 import { parseAsOf } from "./asOf.ts"
 import { emulatorFlags } from "./emulatorOptions.ts"
@@ -37,8 +38,16 @@ const crawlFlags = {
     Options.optional
   ),
   // a part's table and its COPY are most of the peak RSS: 10k rows took 30–45 MB off it against
-  // 25k at the same CPU (README, Parquet writer); nested rows cost ~6 KB each while a part is built
-  partRows: Options.integer("part-rows").pipe(Options.withDescription("Rows per Parquet part (default 10000)"), Options.withDefault(10_000)),
+  // 25k at the same CPU (README, Parquet writer); nested rows cost ~6 KB each while a part is
+  // built, hence the second bound (src/crawl/PartSize.ts)
+  partRows: Options.integer("part-rows").pipe(
+    Options.withDescription(`Most rows per Parquet part (default ${DEFAULT_PART_ROWS}); a part is written when it reaches this or --part-mb`),
+    Options.withDefault(DEFAULT_PART_ROWS)
+  ),
+  partMb: Options.integer("part-mb").pipe(
+    Options.withDescription(`Most megabytes a part holds in memory before it is written (default ${DEFAULT_PART_MB}): bounds a slice's memory on wide, nested rows`),
+    Options.withDefault(DEFAULT_PART_MB)
+  ),
   concurrency: Options.integer("concurrency").pipe(Options.withDescription("Slices (windows) crawled at once, all under one rate limit per host"), Options.withDefault(4)),
   dryRun: Options.boolean("dry-run").pipe(Options.withDescription("Print the slices and a lower bound of requests; fetch and write nothing")),
   quiet: Options.boolean("quiet").pipe(Options.withDescription("No progress and no summary: only errors (exit code says how it went)")),
@@ -74,6 +83,7 @@ const runArgs = (datasets: ReadonlyArray<string>, a: CrawlFlags, backfill?: Back
   Effect.gen(function* () {
     yield* checkDatasets(datasets)
     if (a.partRows < 1) return yield* Effect.fail(new ConfigError({ reason: "Invalid", field: "--part-rows", detail: `got ${a.partRows}`, fix: "pass a whole number ≥ 1" }))
+    if (a.partMb < 1) return yield* Effect.fail(new ConfigError({ reason: "Invalid", field: "--part-mb", detail: `got ${a.partMb}`, fix: "pass a whole number of megabytes ≥ 1" }))
     if (a.concurrency < 1) return yield* Effect.fail(new ConfigError({ reason: "Invalid", field: "--concurrency", detail: `got ${a.concurrency}`, fix: "pass a whole number ≥ 1" }))
     if (a.quiet && a.json) return yield* Effect.fail(new ConfigError({ reason: "Invalid", field: "--quiet", detail: "--quiet and --json both given", fix: "choose one" }))
     const asOf = Option.isNone(a.asOf) ? undefined : parseAsOf(a.asOf.value, a.emulator)
@@ -88,6 +98,7 @@ const runArgs = (datasets: ReadonlyArray<string>, a: CrawlFlags, backfill?: Back
       emulatorScale: Option.getOrUndefined(a.emulatorScale),
       ...(asOf === undefined ? {} : { asOf: asOf.right }),
       partRows: a.partRows,
+      partBytes: a.partMb * MB,
       concurrency: a.concurrency,
       dryRun: a.dryRun,
       quiet: a.quiet,

@@ -45,6 +45,8 @@ export interface RunArgs {
   /** `--as-of` (with --emulator): where the emulated network's clock is moved before the run. */
   readonly asOf?: AsOf
   readonly partRows: number
+  /** `--part-mb` in bytes (absent: PartSize.ts's default). */
+  readonly partBytes?: number
   readonly concurrency: number
   readonly dryRun?: boolean
   readonly quiet?: boolean
@@ -153,6 +155,7 @@ const runOnFolder = (args: RunArgs) =>
         job,
         datasets: args.datasets,
         partRows: args.partRows,
+        ...(args.partBytes === undefined ? {} : { partBytes: args.partBytes }),
         sliceConcurrency: args.concurrency,
         ...(args.noCompact === true ? {} : { compact: NIGHTLY_COMPACT }),
         ...(asOf === undefined ? {} : { asOf }),

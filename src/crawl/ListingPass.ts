@@ -1,8 +1,8 @@
 /**
  * Steps 2 and 3 of the crawl (Crawler.ts): one pass of the listing from the checkpoint's cursor.
  * Each page is fetched, mapped (malformed records to `_rejects`), admitted by the slice's
- * ListingGuard, and its rows staged in the sink; pages are buffered up to `partRows` and then
- * committed (CommitPart.ts). A pass ends at the last page, or asks for a restart from the first
+ * ListingGuard, and its rows staged in the sink; pages are buffered up to `partRows` rows or
+ * `partBytes` staged bytes (PartSize.ts) and then committed (CommitPart.ts). A pass ends at the last page, or asks for a restart from the first
  * page when the cursor expired (ours by age, or the service's answer).
  */
 import { Chunk, Clock, Effect, Option, Stream } from "effect"
@@ -52,12 +52,14 @@ const stagePage = <R>(crawl: SliceCrawl<R>, page: FetchedPage): Effect.Effect<Bu
   Effect.gen(function* () {
     const { rows: mapped, ...rest } = page
     const staged: number[] = []
+    let partBytes = 0
     for (const [t, table] of crawl.stagedTables.entries()) {
       const rows = t === 0 ? mapped.map((m) => m.row) : mapped.flatMap((m) => m.children.find(([name]) => name === table.dataset)?.[1] ?? [])
-      if (rows.length > 0) yield* crawl.sink.stage({ ...table, slice: crawl.slice.id, rows })
+      // the table's part as it now stands (with no rows too: an earlier page's rows count)
+      partBytes += yield* crawl.sink.stage({ ...table, slice: crawl.slice.id, rows })
       staged.push(rows.length)
     }
-    return { ...rest, staged }
+    return { ...rest, staged, partBytes }
   })
 
 /** Drops rows staged for a part that will not be written (the buffer was dropped, or the crawl failed). */
@@ -102,7 +104,7 @@ export const listingPass = <R>(crawl: SliceCrawl<R>, state: CrawlState): Effect.
         yield* emit({ type: "page", at: page.receivedAt, dataset: crawl.dataset.name, slice: crawl.slice.id, pages: state.fetchedPages, rows: state.fetchedRows })
         buffer.push(page)
         buffered += page.staged.reduce((n, k) => n + k, 0) + page.rejects.length
-        if (buffered >= crawl.partRows || page.next === undefined) {
+        if (buffered >= crawl.partRows || page.partBytes >= crawl.partBytes || page.next === undefined) {
           const toCommit = buffer
           buffer = []
           buffered = 0

@@ -12,6 +12,7 @@ import { type CheckpointState, CheckpointStore, initialState } from "./Checkpoin
 import { CommittedKeys } from "./CommittedKeys.ts"
 import type { DatasetDef, PartitionKey, Row } from "./Dataset.ts"
 import { withGrain } from "./Grain.ts"
+import { DEFAULT_PART_MB, MB } from "./PartSize.ts"
 import { type Committed, DEFAULT_GUARD_LIMITS, type GuardLimits, ListingGuard } from "./ListingGuard.ts"
 import type { Slice } from "./Slice.ts"
 
@@ -22,6 +23,8 @@ export interface CrawlOptions {
   readonly ingestedAt: Date
   /** Rows buffered before a part is written (a row group's worth in production). */
   readonly partRows: number
+  /** Staged bytes before a part is written, whichever bound comes first (default: PartSize.ts). */
+  readonly partBytes?: number
   /** The ListingGuard's bounds (tests shrink them). */
   readonly guard?: Partial<GuardLimits>
 }
@@ -45,6 +48,8 @@ export interface SliceCrawl<R> {
   readonly rerun: "never" | "always" | "replace"
   /** Rows (and rejects) buffered before a commit; a replacing listing commits once, at its end. */
   readonly partRows: number
+  /** Bytes staged (all tables of the slice) before a commit; the same exception. */
+  readonly partBytes: number
   /** Every table a part may write: the dataset's, its children's, `_rejects`. */
   readonly tables: ReadonlyArray<string>
   /** The tables staged as pages arrive (not `_rejects`: few, kept in the buffer whole). */
@@ -87,6 +92,8 @@ export interface FetchedPage {
 export interface BufferedPage extends Omit<FetchedPage, "rows"> {
   /** Staged rows per table, in `stagedTables` order. */
   readonly staged: ReadonlyArray<number>
+  /** Bytes the slice's staged parts hold with this page, all tables together. */
+  readonly partBytes: number
 }
 
 export const makeSliceCrawl = <R>(
@@ -110,6 +117,7 @@ export const makeSliceCrawl = <R>(
       rerun,
       // a replacing listing is written in one commit, so old and new rows never show together
       partRows: rerun === "replace" ? Number.POSITIVE_INFINITY : options.partRows,
+      partBytes: rerun === "replace" ? Number.POSITIVE_INFINITY : (options.partBytes ?? DEFAULT_PART_MB * MB),
       tables: [...own.map((t) => t.name), rejectsDataset.name],
       stagedTables: own.map((t) => ({ dataset: t.name, schema: t.schema, partitionBy: t.partitionBy })),
       ttlMs: dataset.listing.tokenTtlSeconds === undefined ? undefined : dataset.listing.tokenTtlSeconds * 1000

@@ -73,6 +73,7 @@ export const runDistributed = (options: RunOptions, settings: DistributedSetting
             asOf,
             ingestedAt: started.toISOString(),
             partRows: options.partRows,
+            ...(options.partBytes === undefined ? {} : { partBytes: options.partBytes }),
             ...(keyBudgets.length === 0 ? {} : { keyBudgets })
           }
           return { id: jobId(outputId, dataset.name, slice.id), job }

@@ -18,6 +18,8 @@ export interface SliceJob {
   readonly asOf: number
   readonly ingestedAt: string
   readonly partRows: number
+  /** Absent from jobs enqueued before parts were bounded by bytes: the worker's default then. */
+  readonly partBytes?: number
   /**
    * The budgets the run's job gives its API keys (`apiKeys`), by the keys' digests, never their
    * secrets: a worker reads no job file, so it writes these into the keys' shared rows before it

@@ -121,7 +121,8 @@ export const workOne = (options: WorkerOptions, lease: Lease) =>
           runId: job.runId,
           asOf: job.asOf,
           ingestedAt: new Date(job.ingestedAt),
-          partRows: job.partRows
+          partRows: job.partRows,
+          ...(job.partBytes === undefined ? {} : { partBytes: job.partBytes })
         }).pipe(Effect.provideService(CheckpointStore, fencedStore), Effect.provideService(ParquetSink, fencedSink(yield* ParquetSink, held.fence)))
         return { ...result, already: false }
       })

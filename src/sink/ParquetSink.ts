@@ -80,9 +80,10 @@ export interface ParquetSinkService {
   /**
    * Appends rows to the (dataset, slice)'s next part, which is held in DuckDB, not in JavaScript,
    * until `writePart` writes it or `discard` drops it (the caller may let go of the rows). A stage
-   * that fails drops the part's staged rows.
+   * that fails drops the part's staged rows. Returns the bytes the part holds so far (OpenPart's
+   * `append`), which bound a part as its rows do (`--part-mb`).
    */
-  readonly stage: (input: StageInput) => Effect.Effect<void, SinkError>
+  readonly stage: (input: StageInput) => Effect.Effect<number, SinkError>
   /** Drops the (dataset, slice)'s staged rows and frees their connection; nothing staged: nothing. */
   readonly discard: (dataset: string, slice: string) => Effect.Effect<void>
   /**
@@ -199,6 +200,8 @@ interface StagedPart {
   /** Opened on the first rows; every append goes through it in call order. */
   readonly part: Promise<OpenPart>
   rows: number
+  /** What its appends handed to DuckDB so far (OpenPart's `append`). */
+  bytes: number
 }
 
 /** What the sink tells the output store (a bucket) about committed and deleted files. */
@@ -235,7 +238,7 @@ export const makeParquetSink = (outDirInput: string, db: DuckDBInstance, publish
     const compiled = compile(input.schema, input.partitionBy.map((p) => p.key))
     const part = writer.open(compiled)
     part.catch(() => undefined) // awaited by whoever appends, writes or drops
-    return { compiled, groups: new PartGroups(input.partitionBy), part, rows: 0 }
+    return { compiled, groups: new PartGroups(input.partitionBy), part, rows: 0, bytes: 0 }
   }
 
   /** Counts `input`'s rows into the part's groups (synchronously, so calls keep their order). */
@@ -354,12 +357,12 @@ export const makeParquetSink = (outDirInput: string, db: DuckDBInstance, publish
       })
     })
 
-  const stage = (input: StageInput): Effect.Effect<void, SinkError> =>
+  const stage = (input: StageInput): Effect.Effect<number, SinkError> =>
     Effect.suspend(() => {
       const bad = validateIds(input.dataset, input.slice, 0, outDir)
       if (bad !== undefined) return Effect.fail(bad)
-      if (input.rows.length === 0) return Effect.void
       const key = stagedKey(input.dataset, input.slice)
+      if (input.rows.length === 0) return Effect.succeed(staged.get(key)?.bytes ?? 0)
       const where = path.join(outDir, input.dataset)
       return Effect.tryPromise({
         try: async () => {
@@ -367,7 +370,8 @@ export const makeParquetSink = (outDirInput: string, db: DuckDBInstance, publish
           if (target === undefined) staged.set(key, (target = openPart(input)))
           try {
             const groupOf = groupInto(target, input)
-            await (await target.part).append(input.rows, groupOf)
+            target.bytes = await (await target.part).append(input.rows, groupOf)
+            return target.bytes
           } catch (e) {
             // a part missing some of its rows is never written
             if (staged.get(key) === target) staged.delete(key)

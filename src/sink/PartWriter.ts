@@ -91,8 +91,11 @@ export interface GroupedRows {
  * order, so a discard waits for an append or write still running.
  */
 export interface OpenPart {
-  /** Appends rows; `groupOf[r]` is row r's partition group. */
-  readonly append: (rows: ReadonlyArray<Row>, groupOf: Int32Array) => Promise<void>
+  /**
+   * Appends rows; `groupOf[r]` is row r's partition group. Returns the bytes the part holds so
+   * far, as its chunks were handed to DuckDB (RowEncoder's `fill`): close to its table's size.
+   */
+  readonly append: (rows: ReadonlyArray<Row>, groupOf: Int32Array) => Promise<number>
   /**
    * Writes every row appended into `stagingDir` (outside every table folder; it may hold the
    * partition folders of this writer's earlier parts) and returns, per group 0 … groupCount-1,
@@ -174,6 +177,7 @@ export const makePartWriter = (db: DuckDBInstance): PartWriter => {
     // only when the collector finalizes its wrapper, so a chunk per batch piled them up
     let chunk: DuckDBDataChunk | undefined
     let rowsAppended = 0
+    let bytesAppended = 0
     let appending = true
     let ended = false
     let queue: Promise<unknown> = Promise.resolve()
@@ -208,10 +212,11 @@ export const makePartWriter = (db: DuckDBInstance): PartWriter => {
           const to = Math.min(rows.length, from + CHUNK_ROWS)
           if (chunk === undefined) chunk = DuckDBDataChunk.create(types, CHUNK_ROWS)
           else chunk.reset()
-          compiled.fill(chunk, rows, from, to, groupOf)
+          bytesAppended += compiled.fill(chunk, rows, from, to, groupOf)
           appender.appendDataChunk(chunk)
         }
         rowsAppended += rows.length
+        return bytesAppended
       })
 
     const write: OpenPart["write"] = (groupCount, stagingDir) =>

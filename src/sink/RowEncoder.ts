@@ -61,7 +61,8 @@ interface Slot {
   readonly begin: (vector: duckdb.Vector, n: number) => void
   readonly set: (i: number, value: unknown, row: number) => void
   readonly nul: (i: number) => void
-  readonly end: () => void
+  /** Hands the vector its values; returns the bytes handed over (the part's size: OpenPart). */
+  readonly end: () => number
 }
 
 /**
@@ -111,7 +112,8 @@ class Validity {
 /**
  * A writer of a leaf type of `width` bytes a value: `views` makes its typed views of the buffer
  * for `n` values, `store` checks a value (with the value path's wording) and writes it at `i`,
- * `after` runs once the buffer is in the vector (strings DuckDB must hold itself).
+ * `after` runs once the buffer is in the vector (strings DuckDB must hold itself) and returns the
+ * bytes it handed over.
  */
 const leaf = (
   path: string,
@@ -119,7 +121,7 @@ const leaf = (
   width: number,
   views: (buffer: ArrayBuffer, n: number) => void,
   store: (i: number, value: unknown, row: number) => void,
-  after?: (vector: duckdb.Vector) => void
+  after?: (vector: duckdb.Vector) => number
 ): Slot => {
   const memory = new Memory()
   const validity = new Validity()
@@ -144,7 +146,7 @@ const leaf = (
     end: () => {
       if (n > 0) duckdb.copy_data_to_vector(vector, 0, memory.buffer, 0, n * width)
       validity.end()
-      after?.(vector)
+      return n * width + (after?.(vector) ?? 0)
     }
   }
 }
@@ -235,7 +237,12 @@ const stringSlot = (path: string, nullable: boolean): Slot => {
       longText.push(v)
     },
     (vector) => {
-      for (let k = 0; k < longAt.length; k++) duckdb.vector_assign_string_element(vector, longAt[k]!, longText[k]!)
+      // a string's characters stand for its bytes: the ids and amounts it holds are ASCII
+      let held = 0
+      for (let k = 0; k < longAt.length; k++) {
+        duckdb.vector_assign_string_element(vector, longAt[k]!, longText[k]!)
+        held += longText[k]!.length
+      }
       if (repeatAt.length > 0) {
         // the vector's entries as they are now (a copy), the repeats made copies of their first, back in one go
         const entries = duckdb.vector_get_data(vector, n * 16)
@@ -247,6 +254,7 @@ const stringSlot = (path: string, nullable: boolean): Slot => {
       longAt = []
       longText = []
       firstAt.clear()
+      return held
     }
   )
 }
@@ -268,9 +276,14 @@ const binarySlot = (path: string, nullable: boolean): Slot => {
       blobs.push(v)
     },
     (vector) => {
-      for (let k = 0; k < at.length; k++) duckdb.vector_assign_string_element_len(vector, at[k]!, blobs[k]!)
+      let held = 0
+      for (let k = 0; k < at.length; k++) {
+        duckdb.vector_assign_string_element_len(vector, at[k]!, blobs[k]!)
+        held += blobs[k]!.length
+      }
       at = []
       blobs = []
+      return held
     }
   )
 }
@@ -489,11 +502,12 @@ const listSlot = (path: string, nullable: boolean, item: Slot): Slot => {
       duckdb.list_vector_set_size(vector, total)
       item.begin(duckdb.list_vector_get_child(vector), total)
       for (let k = 0; k < total; k++) item.set(k, items[k], rows[k]!)
-      item.end()
+      const held = item.end()
       items = []
       rows = []
       if (n > 0) duckdb.copy_data_to_vector(vector, 0, memory.buffer, 0, 16 * n)
       validity.end()
+      return 16 * n + held
     }
   }
 }
@@ -524,8 +538,10 @@ const structSlot = (path: string, nullable: boolean, names: ReadonlyArray<string
     },
     nul: nulls,
     end: () => {
-      for (const f of fields) f.end()
+      let held = 0
+      for (const f of fields) held += f.end()
       validity.end()
+      return held
     }
   }
 }
@@ -585,9 +601,10 @@ export interface CompiledRows {
   /**
    * Fills `chunk` (its columns: the fields, then the INTEGER partition group) with rows
    * `[from, to)` (at most a chunk's 2,048), row r's group being `groupOf[r]`; throws EncodeIssue
-   * with the row index in its message. The chunk must have been reset, or just created.
+   * with the row index in its message. The chunk must have been reset, or just created. Returns
+   * the bytes the chunk holds: its vectors' values and the strings and lists they point to.
    */
-  readonly fill: (chunk: DuckDBDataChunk, rows: ReadonlyArray<Row>, from: number, to: number, groupOf: Int32Array) => void
+  readonly fill: (chunk: DuckDBDataChunk, rows: ReadonlyArray<Row>, from: number, to: number, groupOf: Int32Array) => number
 }
 
 /**
@@ -616,9 +633,11 @@ export const compileRows = (schema: arrow.Schema, omit: ReadonlySet<string>): Co
         }
         for (let c = 0; c < slots.length; c++) slots[c]!.set(r - from, row[names[c]!], r)
       }
-      for (const slot of slots) slot.end()
+      let held = 4 * n
+      for (const slot of slots) held += slot.end()
       const group = groupOf.subarray(from, to)
       duckdb.copy_data_to_vector(duckdb.data_chunk_get_vector(raw, slots.length), 0, group.buffer as ArrayBuffer, group.byteOffset, 4 * n)
+      return held
     }
   }
 }

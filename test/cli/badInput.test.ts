@@ -159,6 +159,12 @@ const rows: ReadonlyArray<Row> = [
     message: /^chainetl: --concurrency: 'many' is not a integer\. Fix: see chainetl run --help/
   },
   {
+    name: "a part bound of no megabytes",
+    argv: ["run", "--part-mb", "0", "--out", "$O"],
+    exit: 2,
+    message: /--part-mb: got 0\. Fix: pass a whole number of megabytes ≥ 1/
+  },
+  {
     name: "a job that is not JSON",
     argv: ["run", "--emulator", "--job", "$S/job.json", "--out", "$O"],
     job: `{\n  "evmChains": ["43114"],\n  "networks": ]\n}\n`,

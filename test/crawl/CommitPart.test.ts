@@ -11,6 +11,7 @@ import { makeSlice } from "../../src/crawl/Slice.ts"
 const slice = makeSlice("evm_blocks", { network: "mainnet", chain: "43114" })
 const page = (next: string | undefined, receivedAt: number, reach?: string): BufferedPage => ({
   staged: [100],
+  partBytes: 0,
   rejects: [],
   unknownFields: new Map(),
   next,

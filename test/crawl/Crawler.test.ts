@@ -85,6 +85,26 @@ describe("crawlSlice", () => {
     })
   )
 
+  it.effect("given parts bounded by their staged bytes, when crawled, then a part is written once its bytes reach the bound, before its rows do", () =>
+    Effect.gen(function* () {
+      // the fake sink counts FAKE_ROW_BYTES (100) a staged row; pages of 3 rows
+      const seqs = (disk: ReturnType<typeof newDisk>) => new Set([...disk.parts.keys()].map((name) => name.slice(-6)))
+      const bounded = newDisk()
+      // given 25 records, at most 100 rows but 500 bytes a part
+      const result = yield* crawlSlice(dataset(listing(25, 3, [])), slice, { ...options, partRows: 100, partBytes: 500 }).pipe(
+        Effect.provide(layers(bounded, new KillSwitch(undefined)))
+      )
+      // then each part holds two pages (600 bytes), the last page its own: parts 0 to 4, every row once
+      expect(result).toMatchObject({ status: "done", rows: 25 })
+      expect([...seqs(bounded)].sort()).toEqual(["000000", "000001", "000002", "000003", "000004"])
+      expect(rowsOf(bounded, "things", "id").map((r) => r["n"])).toEqual(Array.from({ length: 25 }, (_, i) => i))
+      // and without the byte bound the same rows make one part
+      const unbounded = newDisk()
+      yield* crawlSlice(dataset(listing(25, 3, [])), slice, { ...options, partRows: 100 }).pipe(Effect.provide(layers(unbounded, new KillSwitch(undefined))))
+      expect([...seqs(unbounded)]).toEqual(["000000"])
+    })
+  )
+
   it.effect("given a page token that expires mid-listing, when the service says so, then the listing restarts and no row is doubled", () =>
     Effect.gen(function* () {
       const disk = newDisk()

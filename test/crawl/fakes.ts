@@ -30,6 +30,9 @@ export class KillSwitch {
 const partName = (dataset: string, partition: string, slice: string, seq: number) =>
   `${dataset}/${partition}/part-${slice}-${String(seq).padStart(6, "0")}`
 
+/** What the fake sink says a staged row holds, so a test can bound parts by bytes (`partBytes`). */
+export const FAKE_ROW_BYTES = 100
+
 /** Rows staged for a (dataset, slice)'s next part: in memory, so gone with the process like DuckDB's. */
 export type Staging = Map<string, Row[]>
 
@@ -40,6 +43,7 @@ export const layers = (disk: Disk, kill: KillSwitch, staging: Staging = new Map(
       Effect.sync(() => {
         const key = `${input.dataset}/${input.slice}`
         if (input.rows.length > 0) staging.set(key, [...(staging.get(key) ?? []), ...input.rows])
+        return (staging.get(key)?.length ?? 0) * FAKE_ROW_BYTES
       }),
     discard: (dataset, slice) => Effect.sync(() => void staging.delete(`${dataset}/${slice}`)),
     writePart: (input) =>

@@ -12,7 +12,7 @@ const recording = () => {
   const calls: string[] = []
   const sink: ParquetSinkService = {
     outDir: "/out",
-    stage: (input) => Effect.sync(() => void calls.push(`stage ${input.rows.length}`)),
+    stage: (input) => Effect.sync(() => (calls.push(`stage ${input.rows.length}`), 0)),
     discard: () => Effect.sync(() => void calls.push("discard")),
     writePart: (input) => Effect.sync(() => (calls.push(`write ${input.seq} fenced=${input.fence !== undefined}`), [])),
     takeBack: (parts) => Effect.sync(() => void calls.push(`takeBack ${parts.length}`)),

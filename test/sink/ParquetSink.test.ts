@@ -353,6 +353,26 @@ describe("ParquetSink.stage", () => {
     ])
   })
 
+  it("given pages staged, when each is staged, then it says what the part holds so far: growing with rows, unchanged by an empty page, zero once written", async () => {
+    const sizes = await run(
+      Effect.gen(function* () {
+        const sink = yield* ParquetSink
+        const first = yield* sink.stage(stageInput(rowsOf("a", [1n, 2n])))
+        const second = yield* sink.stage(stageInput(rowsOf("b", [3n, 4n])))
+        const empty = yield* sink.stage(stageInput([]))
+        yield* sink.writePart(input(1, []))
+        const afterWrite = yield* sink.stage(stageInput([]))
+        return { first, second, empty, afterWrite }
+      })
+    )
+
+    // two rows of the same columns and widths each time: the part's bytes double
+    expect(sizes.first).toBeGreaterThan(0)
+    expect(sizes.second).toBe(2 * sizes.first)
+    expect(sizes.empty).toBe(sizes.second)
+    expect(sizes.afterWrite).toBe(0)
+  })
+
   it("given staged rows discarded, or staged for another slice, when a part is written, then it holds none of them", async () => {
     const { parts, rows } = await run(
       Effect.gen(function* () {
