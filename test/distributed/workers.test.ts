@@ -133,7 +133,8 @@ describe("chainetl worker: distributed slices", () => {
     const { dir, jobFile, out, workers } = await startWorkers("dist", 3)
     const env = envOf()
     try {
-      const enqueuer = startCli(backfillArgs(jobFile, out, ["--distributed"]), env)
+      // --part-mb travels with each job: a worker has no command line of the run
+      const enqueuer = startCli(backfillArgs(jobFile, out, ["--distributed", "--part-mb", "3"]), env)
 
       const victim = await sliceMidWay(workers)
       // killed at once: a loaded machine could otherwise let the victim finish its slice first
@@ -171,10 +172,12 @@ describe("chainetl worker: distributed slices", () => {
 
       // every slice committed once: one completed job per slice, the killed one taken again
       const outputId = (await Effect.runPromise(readOutputId(out)))!
-      const jobs = await query<{ state: string; retry_count: number; slice: string }>(
-        (sql) => sql`SELECT state::text AS state, retry_count, data->'slice'->>'id' AS slice FROM pgboss.job WHERE name = ${queueName(outputId)}`
+      const jobs = await query<{ state: string; retry_count: number; slice: string; part_bytes: string }>(
+        (sql) =>
+          sql`SELECT state::text AS state, retry_count, data->'slice'->>'id' AS slice, data->>'partBytes' AS part_bytes FROM pgboss.job WHERE name = ${queueName(outputId)}`
       )
       expect(jobs.length).toBe(6)
+      expect(jobs.map((j) => j.part_bytes)).toEqual(Array(6).fill(String(3 * 1024 * 1024)))
       expect(new Set(jobs.map((j) => j.slice)).size).toBe(6)
       expect(jobs.every((j) => j.state === "completed")).toBe(true)
       expect(jobs.find((j) => j.slice === victim.slice)!.retry_count).toBeGreaterThanOrEqual(1)
