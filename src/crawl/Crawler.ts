@@ -6,8 +6,9 @@
  *     running on disk before any part is written;
  *  2. `listingPass` (ListingPass.ts): stream pages from the checkpoint's cursor (a cursor older
  *     than the listing's TTL is not reused: the listing restarts from its first page);
- *  3. map records to rows, malformed ones to `_rejects`, and buffer pages up to `partRows`: a
- *     page's rows go straight into the sink's staged part (DuckDB), the buffer keeps their counts;
+ *  3. map records to rows, malformed ones to `_rejects`, and buffer pages up to `partRows` rows
+ *     or `partBytes` staged bytes (PartSize.ts): a page's rows go straight into the sink's staged
+ *     part (DuckDB), the buffer keeps their counts;
  *  4. `commitPart` (CommitPart.ts): data first (write, fsync, rename), checkpoint second;
  *  5. `listUntilDone`: on an expired/invalid token, commit what is buffered, restart from the
  *     first page and skip keys already committed; a restart that makes no progress fails instead
