@@ -59,7 +59,10 @@ describe("crawlSlice", () => {
     })
   )
 
-  it.effect("given a kill at each durable operation, when the crawl is resumed, then rows equal an uninterrupted run and no committed page is fetched again", () =>
+  it.effect.each([
+    ["parts of 5 rows", options],
+    ["parts bounded by 500 bytes", { ...options, partRows: 100, partBytes: 500 }]
+  ] as const)("given %s and a kill at each durable operation, when the crawl is resumed, then rows equal an uninterrupted run and no committed page is fetched again", ([, options]) =>
     Effect.gen(function* () {
       const reference = newDisk()
       yield* crawlSlice(dataset(listing(25, 3, [])), slice, options).pipe(Effect.provide(layers(reference, new KillSwitch(undefined))))
