@@ -2,8 +2,9 @@
  * Steps 2 and 3 of the crawl (Crawler.ts): one pass of the listing from the checkpoint's cursor.
  * Each page is fetched, mapped (malformed records to `_rejects`), admitted by the slice's
  * ListingGuard, and its rows staged in the sink; pages are buffered up to `partRows` rows or
- * `partBytes` staged bytes (PartSize.ts) and then committed (CommitPart.ts). A pass ends at the last page, or asks for a restart from the first
- * page when the cursor expired (ours by age, or the service's answer).
+ * `partBytes` staged bytes (PartSize.ts) and then committed (CommitPart.ts). A pass ends at the
+ * last page, or asks for a restart from the first page when the cursor expired (ours by age, or
+ * the service's answer).
  */
 import { Chunk, Clock, Effect, Option, Stream } from "effect"
 import type { CheckpointError, SinkError } from "../Errors.ts"
