@@ -9,6 +9,8 @@ export interface E2eArgs {
   readonly methods: ReadonlyArray<MethodName>
   readonly repeat: number
   readonly partRows: number
+  /** chainetl --part-mb; absent: chainetl's own default. */
+  readonly partMb?: number
   readonly seed: number
   readonly cacheDir: string
   readonly resultsFile: string
@@ -24,6 +26,7 @@ export const USAGE = `npm run bench [-- flags]      end-to-end: chainetl vs the 
   --methods a,b             chainetl, plain, duckdb-only, naive (default all four)
   --repeat N                measured runs per method, interleaved; medians reported (default 3)
   --part-rows N             chainetl --part-rows (default 10000, its own default)
+  --part-mb N               chainetl --part-mb (default: not passed, its own default 12)
   --rate-limit R            CHAINETL_RATE_LIMIT for chainetl (default 100000: no limiter, like the references)
   --seed N                  emulator seed (default 1)
   --window D                chainetl's window for staking_transactions and primary_blocks (default 90d; others
@@ -67,6 +70,7 @@ const list = <A>(argv: ReadonlyArray<string>, name: string, all: ReadonlyArray<A
 export const parseE2eArgs = (argv: ReadonlyArray<string>): E2eArgs => {
   const smoke = argv.includes("--smoke")
   const window = value(argv, "window")
+  const partMb = value(argv, "part-mb") === undefined ? undefined : positiveInt(argv, "part-mb", 1)
   return {
     datasets: list(argv, "datasets", benchDatasets, (d) => d.name, benchDatasets),
     sizes: (value(argv, "sizes") ?? (smoke ? "2k" : "100k")).split(",").map(parseSize),
@@ -78,6 +82,7 @@ export const parseE2eArgs = (argv: ReadonlyArray<string>): E2eArgs => {
     resultsFile: path.resolve(value(argv, "results") ?? path.join(REPO, "bench", "results.json")),
     cpuProf: argv.includes("--cpu-prof"),
     rateLimit: positiveInt(argv, "rate-limit", 100_000),
-    ...(window === undefined ? {} : { window })
+    ...(window === undefined ? {} : { window }),
+    ...(partMb === undefined ? {} : { partMb })
   }
 }

@@ -27,6 +27,7 @@ export interface RunContext {
   /** Day after the emulated network's now: the end (excluded) of a windowed backfill. */
   readonly to: string
   readonly partRows: number
+  readonly partMb?: number
   readonly rateLimit: number
   /** Set for the one profiled chainetl run. */
   readonly cpuProfDir?: string
@@ -66,7 +67,7 @@ const chainetl = (ctx: RunContext): MethodRun => {
   const command = ctx.dataset.windowed ? ["backfill", ds, "--from", ctx.since, "--to", ctx.to] : ["run", ds]
   const profile = ctx.cpuProfDir === undefined ? [] : ["--cpu-prof", "--cpu-prof-dir", ctx.cpuProfDir]
   return {
-    argv: [process.execPath, ...profile, path.join(REPO, "bin", "chainetl.mjs"), ...command, "--job", ctx.jobFile, "--out", out, "--part-rows", String(ctx.partRows), "--quiet"],
+    argv: [process.execPath, ...profile, path.join(REPO, "bin", "chainetl.mjs"), ...command, "--job", ctx.jobFile, "--out", out, "--part-rows", String(ctx.partRows), ...(ctx.partMb === undefined ? [] : ["--part-mb", String(ctx.partMb)]), "--quiet"],
     env: {
       CHAINETL_BASE_URL: ctx.proxyUrl,
       CHAINETL_METRICS_URL: ctx.proxyUrl,

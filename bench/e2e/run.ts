@@ -143,6 +143,7 @@ export const runCase = async (o: E2eOptions, dataset: BenchDataset, size: BenchS
       since: prep.since,
       to: prep.to,
       partRows: o.partRows,
+      ...(o.partMb === undefined ? {} : { partMb: o.partMb }),
       rateLimit: o.rateLimit
     }
     o.log(`${dataset.name} ${size.label} (scale ${scale}, ${rows.toLocaleString("en-US")} rows in ${dataset.listings.length} listings, ${prep.since}..${prep.to}${dataset.windowed && o.window !== undefined ? `, chainetl's windows ${o.window}` : ""})`)
