@@ -15,7 +15,7 @@ export const DEFAULT_PART_ROWS = 10_000
  * Megabytes a part's rows may take in DuckDB before it is written, counted as the row encoder hands
  * them over (RowEncoder's `fill`; DuckDB's table of them is ~1.7× that, with its segments and
  * string heaps). 12 sits above a flat dataset's 10,000-row part (`primary_blocks` ~9 MB,
- * `evm_blocks` less), so only wider rows are cut: `staking_transactions` parts of ~3,600 rows.
+ * `evm_blocks` ~3 MB), so only wider rows are cut: `staking_transactions` parts of ~3,600 rows.
  * Measured on the bench's replays, 2026-11-27, runs alternated with the bound lifted: the 100k case
  * peaked at 447–466 MB instead of 606–650, the 20k case at a median 397 instead of 420 (six runs
  * each), CPU within the spread (20k medians 7.8 against 8.0 CPU-s); 8 MB took the 100k peak to
