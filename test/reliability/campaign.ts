@@ -321,6 +321,13 @@ export const writeCampaignJob = async (seed: number, file: string, metricDays = 
 }
 
 /**
+ * How a compaction campaign runs over the base of crawlRowGroupBase (below): one merge per month
+ * folder (the default target), so a compaction stages and merges two files and commits one
+ * manifest; a moment drawn past those is taken at the last.
+ */
+export const ROW_GROUP_CAMPAIGN = { targetRows: 1_000_000, nthAtMost: { merged: 2, staging: 2, manifest: 1 } } as const
+
+/**
  * An uncompacted base whose compaction moves row groups as they are (ParquetConcat.ts) instead of
  * having DuckDB write them again: parts of a reader's size, which the small campaigns' parts of 20
  * rows never are. The C-chain blocks of one network at emulator scale 8, from four weeks before its
@@ -330,13 +337,6 @@ export const writeCampaignJob = async (seed: number, file: string, metricDays = 
  * hold December and early January final, so their two month folders merge (three parts each).
  * ~13 s of crawling, 26k rows.
  */
-/**
- * How a compaction campaign runs over that base: one merge per month folder (the default target),
- * so a compaction stages and merges two files and commits one manifest; a moment drawn past those
- * is taken at the last.
- */
-export const ROW_GROUP_CAMPAIGN = { targetRows: 1_000_000, nthAtMost: { merged: 2, staging: 2, manifest: 1 } } as const
-
 export const crawlRowGroupBase = async (seed: number, dir: string): Promise<{ readonly out: string; readonly exit: CliExit }> => {
   const now = defaultNow(seed)
   const day = (t: number) => new Date(t * 1000).toISOString().slice(0, 10)
