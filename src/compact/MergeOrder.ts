@@ -33,8 +33,9 @@ const keyOf = (sortBy: ReadonlyArray<string>) => `struct_pack(${sortBy.map(quote
  * virtual `file_index` is read too): the order in which the files concatenate sorted, when they
  * do; else a sort, in the direction most of the files already follow. Per file: its lowest and
  * highest key and how many steps between consecutive rows go up or down; then whether the files'
- * ranges follow each other without overlap, in either direction. (A sort's direction matters for the next merge: ascending
- * files compacted before parts came descending would otherwise be sorted again every time.)
+ * ranges follow each other without overlap, in either direction. (A sort's direction matters for
+ * the next merge: ascending files compacted before parts came descending would otherwise be
+ * sorted again every time.)
  */
 export const planMerge = async (conn: DuckDBConnection, source: string, sortBy: ReadonlyArray<string>): Promise<MergePlan> => {
   const key = keyOf(sortBy)
