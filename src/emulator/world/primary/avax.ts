@@ -65,7 +65,6 @@ interface AvaxApi {
   readonly BigIntPr: new (n: bigint) => Primitive
   readonly Bytes: new (b: Uint8Array) => Primitive
   readonly Address: new (b: Uint8Array) => AddressT
-  readonly BlsSignature: { fromSignatureBytes(b: Uint8Array): Primitive }
   readonly OutputOwners: new (locktime: Primitive, threshold: IntT, addrs: AddressT[]) => OutputOwnersT
   readonly TransferOutput: new (amt: Primitive, owners: OutputOwnersT) => Serializable
   readonly avaxSerial: {
@@ -89,6 +88,8 @@ interface AvaxApi {
   readonly bls: {
     secretKeyFromBytes(b: Uint8Array): bigint
     sign(msg: Uint8Array, sk: bigint): Uint8Array
+    /** Decodes a compressed G2 point; throws when the bytes are no point of the signature group. */
+    signatureFromBytes(b: Uint8Array): unknown
   }
   readonly utils: {
     readonly base58check: BytesCoder
