@@ -104,7 +104,10 @@ export interface ParquetSinkService {
     slice: string,
     lastCommittedSeq: number
   ) => Effect.Effect<number, SinkError>
-  /** Deletes the slice's parts with seq < firstKeptSeq (parts superseded by a replacing listing). */
+  /**
+   * Deletes the slice's parts with seq < firstKeptSeq (parts superseded by a replacing listing).
+   * Nothing lies below seq 0, so 0 returns without reading the folders.
+   */
   readonly removePartsBefore: (dataset: string, slice: string, firstKeptSeq: number) => Effect.Effect<number, SinkError>
   readonly clearStaging: () => Effect.Effect<void, SinkError>
   /** Closes the sink's DuckDB connections (the instance stays the caller's). */
@@ -453,7 +456,12 @@ export const makeParquetSink = (outDirInput: string, db: DuckDBInstance, publish
   const removePartsAfter = (dataset: string, slice: string, lastCommittedSeq: number) =>
     removePartsWhere(dataset, slice, lastCommittedSeq, (partSeq) => partSeq > lastCommittedSeq)
   const removePartsBefore = (dataset: string, slice: string, firstKeptSeq: number) =>
-    removePartsWhere(dataset, slice, firstKeptSeq, (partSeq) => partSeq < firstKeptSeq)
+    // seqs start at 0: a replacing listing's first part supersedes nothing, and walking the
+    // dataset's folders to find so was most of the walks of a nightly run (a new snapshot slice
+    // per dataset, chain and day)
+    firstKeptSeq <= 0 && validateIds(dataset, slice, firstKeptSeq, outDir) === undefined
+      ? Effect.succeed(0)
+      : removePartsWhere(dataset, slice, firstKeptSeq, (partSeq) => partSeq < firstKeptSeq)
 
   const close = () => {
     staged.clear()

@@ -224,6 +224,25 @@ describe("ParquetSink.writePart", () => {
     expect(files).toEqual(["chain=a/part-other-000001.parquet", "chain=a/part-s-1-000003.parquet", "chain=a/part-s-1-000004.parquet"])
   })
 
+  it("given a dataset folder that cannot be walked, when removePartsBefore 0 (a replacing listing's first part), then it returns 0 without reading it, and removePartsBefore 1 does read it", async () => {
+    const { first, second } = await run(
+      Effect.gen(function* () {
+        const sink = yield* ParquetSink
+        // a file where the dataset's folder should be: any walk of it fails with ENOTDIR
+        yield* Effect.promise(() => fs.writeFile(path.join(sink.outDir, "blocks"), "not a folder"))
+        return { first: yield* Effect.either(sink.removePartsBefore("blocks", "s-1", 0)), second: yield* Effect.either(sink.removePartsBefore("blocks", "s-1", 1)) }
+      })
+    )
+
+    expect(first).toEqual(Either.right(0))
+    expect(Either.isLeft(second) && second.left.reason).toBe("Io")
+  })
+
+  it("given a bad slice id, when removePartsBefore 0, then it fails as any other seq does", async () => {
+    const result = await run(Effect.flatMap(ParquetSink, (sink) => Effect.either(sink.removePartsBefore("blocks", "../x", 0))))
+    expect(Either.isLeft(result) && result.left.message).toMatch(/slice id "\.\.\/x"/)
+  })
+
   it("given a dataset never written when removePartsAfter then it removes nothing", async () => {
     expect(await run(Effect.flatMap(ParquetSink, (sink) => sink.removePartsAfter("blocks", "s-1", -1)))).toBe(0)
   })
