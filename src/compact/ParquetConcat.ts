@@ -125,7 +125,8 @@ const MAX_ROW_GROUPS = 32_767
 export const concatenable = (footers: ReadonlyArray<Footer>): boolean => {
   const first = footers[0]
   if (first === undefined || footers.reduce((n, f) => n + f.rowGroups.length, 0) > MAX_ROW_GROUPS) return false
-  return footers.every((f) => f.unmovable === undefined && Buffer.from(f.schema).equals(Buffer.from(first.schema)))
+  // Buffer.compare reads the Uint8Arrays in place (Buffer.from would copy each schema first)
+  return footers.every((f) => f.unmovable === undefined && Buffer.compare(f.schema, first.schema) === 0)
 }
 
 const moved = (shift: bigint) => editI64((v) => (v > 0n ? v + shift : v))
