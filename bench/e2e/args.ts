@@ -18,6 +18,8 @@ export interface E2eArgs {
   readonly rateLimit: number
   /** `incremental.<dataset>.window` of the windowed datasets' job (default 90d). */
   readonly window?: string
+  /** Build each size from this size's recording, its listings repeated (repeatedPages.ts). */
+  readonly pagesOf?: BenchSize
 }
 
 export const USAGE = `npm run bench [-- flags]      end-to-end: chainetl vs the references on replayed emulator pages
@@ -31,6 +33,9 @@ export const USAGE = `npm run bench [-- flags]      end-to-end: chainetl vs the 
   --seed N                  emulator seed (default 1)
   --window D                chainetl's window for staking_transactions and primary_blocks (default 90d; others
                             than 90d ask for pages not recorded yet: the warm-up run records them)
+  --pages-of SIZE           build each size from the recording of SIZE (e.g. 100k, recorded by an earlier run),
+                            every listing served size/SIZE times over with keys rewritten: sizes the
+                            emulator would take hours to record (datasets that can: staking_transactions)
   --cpu-prof                one more chainetl run per case under node --cpu-prof, top self time printed
   --cache-dir DIR           recordings, kept across runs (default bench/.cache)
   --results FILE            default bench/results.json
@@ -71,6 +76,7 @@ export const parseE2eArgs = (argv: ReadonlyArray<string>): E2eArgs => {
   const smoke = argv.includes("--smoke")
   const window = value(argv, "window")
   const partMb = value(argv, "part-mb") === undefined ? undefined : positiveInt(argv, "part-mb", 1)
+  const pagesOf = value(argv, "pages-of")
   return {
     datasets: list(argv, "datasets", benchDatasets, (d) => d.name, benchDatasets),
     sizes: (value(argv, "sizes") ?? (smoke ? "2k" : "100k")).split(",").map(parseSize),
@@ -83,6 +89,7 @@ export const parseE2eArgs = (argv: ReadonlyArray<string>): E2eArgs => {
     cpuProf: argv.includes("--cpu-prof"),
     rateLimit: positiveInt(argv, "rate-limit", 100_000),
     ...(window === undefined ? {} : { window }),
-    ...(partMb === undefined ? {} : { partMb })
+    ...(partMb === undefined ? {} : { partMb }),
+    ...(pagesOf === undefined ? {} : { pagesOf: parseSize(pagesOf) })
   }
 }

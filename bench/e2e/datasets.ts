@@ -32,7 +32,22 @@ export interface BenchDataset {
   readonly select: string
   /** Extra `read_json` options the script needs for this dataset's records. */
   readonly readJson: string
+  /**
+   * For `--pages-of` (repeatedPages.ts): a listing page's JSON text with the keys of its records
+   * made copy `copy`'s own (copy ≥ 1), distinct from every source key and every other copy's.
+   * Absent: the dataset cannot be repeated.
+   */
+  readonly copyKeys?: (body: string, copy: number) => string
 }
+
+const BASE58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
+
+/**
+ * A cb58 id of copy `copy` (< 58²): "zz", two base58 digits of the copy, then the id. Longer than
+ * any cb58 id of 32 bytes (at most 50 characters), so it can equal no source id, and the digits
+ * keep copies apart; still base58 text.
+ */
+export const copyId = (id: string, copy: number): string => `zz${BASE58[Math.floor(copy / 58)]}${BASE58[copy % 58]}${id}`
 
 const NETWORKS = ["mainnet", "fuji"] as const
 const PRIMARY_CHAINS = ["p-chain", "x-chain", "c-chain"] as const
@@ -80,7 +95,9 @@ export const benchDatasets: ReadonlyArray<BenchDataset> = [
     // records differ by tx type down to their nested UTXOs (rewardType, …): the default sample of
     // 20,480 lines misses keys that appear later and the read fails; DuckDB's own advice is to scan all
     readJson: ", sample_size = -1",
-    select: `* REPLACE (${time}, ${decimal("blockNumber")}), ${day}`
+    select: `* REPLACE (${time}, ${decimal("blockNumber")}), ${day}`,
+    // the key is tx_hash; a record's other ids (its UTXOs', its block's) are no key of this table
+    copyKeys: (body, copy) => body.replace(/"txHash":"([^"]*)"/g, (_m, id: string) => `"txHash":"${copyId(id, copy)}"`)
   },
   {
     name: "primary_blocks",

@@ -35,6 +35,8 @@ export interface CaseResult {
   readonly shape: string
   readonly size: string
   readonly scale: number
+  /** Served from a smaller case's recording, its listings repeated (`--pages-of`); scale is that case's. */
+  readonly pagesOf?: { readonly size: string; readonly times: number }
   readonly seed: number
   /** Records served by the listings (counted when the pages were saved). */
   readonly rows: number
@@ -89,7 +91,7 @@ export const formatTable = (cases: ReadonlyArray<CaseResult>): string => {
     for (const [method, m] of Object.entries(c.medians)) {
       lines.push([
         c.dataset,
-        c.size,
+        c.pagesOf === undefined ? c.size : `${c.size} (${c.pagesOf.size} ×${c.pagesOf.times})`,
         method,
         int(m.rows),
         int(m.rowsPerSecond),

@@ -19,7 +19,8 @@ import { outputStats } from "./outputs.ts"
 import { startProxy, type ReplayProxy } from "./proxy.ts"
 import { type CaseResult, mediansOf, ratiosOf, type RunResult } from "./report.ts"
 import { savePages } from "./reference/savePages.ts"
-import { lazyEmulator } from "./upstream.ts"
+import { repeatedPages } from "./repeatedPages.ts"
+import { lazyEmulator, type Upstream } from "./upstream.ts"
 
 /** The bench's flags (all but where results go) and where its progress lines go. */
 export interface E2eOptions extends Omit<E2eArgs, "resultsFile"> {
@@ -121,12 +122,31 @@ const profileChainetl = async (ctx: Omit<RunContext, "workDir">, proxy: ReplayPr
   }
 }
 
+/** Where a case's pages come from: the emulator at a scale, or a smaller case's recording repeated. */
+const caseSource = (o: E2eOptions, dataset: BenchDataset, size: BenchSize): { readonly dir: string; readonly scale: number; readonly upstream: Upstream; readonly pagesOf?: CaseResult["pagesOf"] } => {
+  const caseDir = (s: BenchSize, scale: number) => path.join(o.cacheDir, `${dataset.name}-${s.label}-seed${o.seed}-scale${scale}`)
+  if (o.pagesOf === undefined) {
+    const scale = scaleFor(dataset, size.rows)
+    return { dir: caseDir(size, scale), scale, upstream: lazyEmulator(o.seed, scale) }
+  }
+  const scale = scaleFor(dataset, o.pagesOf.rows)
+  const recording = path.join(caseDir(o.pagesOf, scale), "recording")
+  const times = Math.round(size.rows / o.pagesOf.rows)
+  if (dataset.copyKeys === undefined) throw new Error(`--pages-of: ${dataset.name} cannot be repeated (its keys have no copy rule in bench/e2e/datasets.ts)`)
+  if (times < 2) throw new Error(`--pages-of ${o.pagesOf.label}: ${size.label} is not at least twice that`)
+  if (!fs.existsSync(path.join(recording, "index.ndjson"))) throw new Error(`--pages-of ${o.pagesOf.label}: no recording in ${recording}; run the bench at --sizes ${o.pagesOf.label} first`)
+  return {
+    dir: path.join(o.cacheDir, `${dataset.name}-${size.label}-seed${o.seed}-pagesof${o.pagesOf.label}x${times}`),
+    scale,
+    upstream: repeatedPages(recording, times, new Set(dataset.listings.map((l) => l.path)), dataset.copyKeys),
+    pagesOf: { size: o.pagesOf.label, times }
+  }
+}
+
 export const runCase = async (o: E2eOptions, dataset: BenchDataset, size: BenchSize): Promise<CaseResult> => {
-  const scale = scaleFor(dataset, size.rows)
-  const dir = path.join(o.cacheDir, `${dataset.name}-${size.label}-seed${o.seed}-scale${scale}`)
+  const { dir, scale, upstream, pagesOf } = caseSource(o, dataset, size)
   fs.mkdirSync(dir, { recursive: true })
   const store = RecordStore.open(path.join(dir, "recording"))
-  const upstream = lazyEmulator(o.seed, scale)
   const proxy = await startProxy(store, upstream.url, "record")
   try {
     const before = store.entries
@@ -146,7 +166,7 @@ export const runCase = async (o: E2eOptions, dataset: BenchDataset, size: BenchS
       ...(o.partMb === undefined ? {} : { partMb: o.partMb }),
       rateLimit: o.rateLimit
     }
-    o.log(`${dataset.name} ${size.label} (scale ${scale}, ${rows.toLocaleString("en-US")} rows in ${dataset.listings.length} listings, ${prep.since}..${prep.to}${dataset.windowed && o.window !== undefined ? `, chainetl's windows ${o.window}` : ""})`)
+    o.log(`${dataset.name} ${size.label} (scale ${scale}${pagesOf === undefined ? "" : `, the ${pagesOf.size} case's pages ×${pagesOf.times}`}, ${rows.toLocaleString("en-US")} rows in ${dataset.listings.length} listings, ${prep.since}..${prep.to}${dataset.windowed && o.window !== undefined ? `, chainetl's windows ${o.window}` : ""})`)
     // an unmeasured chainetl run records what it asks beyond the references' pages (its windows)
     // and warms the caches every later run finds warm (tsx's transforms, the page cache)
     if (o.methods.includes("chainetl")) {
@@ -175,6 +195,7 @@ export const runCase = async (o: E2eOptions, dataset: BenchDataset, size: BenchS
       shape: dataset.shape,
       size: size.label,
       scale,
+      ...(pagesOf === undefined ? {} : { pagesOf }),
       seed: o.seed,
       rows,
       listings: dataset.listings.length,
