@@ -35,7 +35,7 @@ export const USAGE = `npm run bench [-- flags]      end-to-end: chainetl vs the 
                             than 90d ask for pages not recorded yet: the warm-up run records them)
   --pages-of SIZE           build each size from the recording of SIZE (e.g. 100k, recorded by an earlier run),
                             every listing served size/SIZE times over with keys rewritten: sizes the
-                            emulator would take hours to record (datasets that can: staking_transactions)
+                            emulator would take hours to record (staking_transactions, primary_blocks)
   --cpu-prof                one more chainetl run per case under node --cpu-prof, top self time printed
   --cache-dir DIR           recordings, kept across runs (default bench/.cache)
   --results FILE            default bench/results.json

@@ -43,9 +43,9 @@ export interface BenchDataset {
 const BASE58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
 
 /**
- * A cb58 id of copy `copy` (< 58²): "zz", two base58 digits of the copy, then the id. Longer than
+ * An id of copy `copy` (< 58²): "zz", two base58 digits of the copy, then the id. Longer than
  * any cb58 id of 32 bytes (at most 50 characters), so it can equal no source id, and the digits
- * keep copies apart; still base58 text.
+ * keep copies apart (a 0x hash gets the same prefix: 70 characters, longer than any real one).
  */
 export const copyId = (id: string, copy: number): string => `zz${BASE58[Math.floor(copy / 58)]}${BASE58[copy % 58]}${id}`
 
@@ -116,7 +116,9 @@ export const benchDatasets: ReadonlyArray<BenchDataset> = [
     windowed: true,
     partitionBy: ["network", "blockchain", "date"],
     readJson: "",
-    select: `* REPLACE (${time}, ${decimal("blockNumber")}, ${decimal("currentSupply")}), ${day}`
+    select: `* REPLACE (${time}, ${decimal("blockNumber")}, ${decimal("currentSupply")}), ${day}`,
+    // the key is block_hash (a C-chain's is 0x hex: copyId keeps it text all the same)
+    copyKeys: (body, copy) => body.replace(/"blockHash":"([^"]*)"/g, (_m, id: string) => `"blockHash":"${copyId(id, copy)}"`)
   }
 ]
 

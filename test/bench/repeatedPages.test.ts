@@ -46,6 +46,16 @@ describe("a case served from a smaller case's recording, its listings repeated (
     expect(copyPage(PAGE_2, 2, 3, staking.copyKeys!)).not.toContain("nextPageToken")
   })
 
+  it("given a primary_blocks page, when copied, then block hashes (cb58 and 0x) are rewritten and parent hashes kept", () => {
+    const primary = benchDatasets.find((d) => d.name === "primary_blocks")!
+    const page = JSON.stringify({ blocks: [{ blockHash: "jxnbZ1eWpnZxr1vyNR17cyj5ntSmJRXQAmT9Vm8qXRp47hePy", parentHash: "4b5c" }, { blockHash: `0x${"ab".repeat(32)}`, parentHash: "0x01" }] })
+    const copied = JSON.parse(copyPage(page, 2, 3, primary.copyKeys!)) as { blocks: Array<{ blockHash: string; parentHash: string }> }
+    expect(copied.blocks).toEqual([
+      { blockHash: copyId("jxnbZ1eWpnZxr1vyNR17cyj5ntSmJRXQAmT9Vm8qXRp47hePy", 2), parentHash: "4b5c" },
+      { blockHash: copyId(`0x${"ab".repeat(32)}`, 2), parentHash: "0x01" }
+    ])
+  })
+
   it("given a two-page listing repeated 3 times, when walked through the upstream, then it is 6 pages, 9 records, every hash distinct, and a lookup is the source's as recorded", async () => {
     const upstream = repeatedPages(dir, 3, new Set(staking.listings.map((l) => l.path)), staking.copyKeys!)
     try {
