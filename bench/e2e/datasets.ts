@@ -34,7 +34,8 @@ export interface BenchDataset {
   readonly readJson: string
   /**
    * For `--pages-of` (repeatedPages.ts): a listing page's JSON text with the keys of its records
-   * made copy `copy`'s own (copy ≥ 1), distinct from every source key and every other copy's.
+   * made copy `copy`'s own (copy ≥ 1), distinct from every source key and every other copy's, and
+   * its heights moved past the other copies' (copyHeights).
    * Absent: the dataset cannot be repeated.
    */
   readonly copyKeys?: (body: string, copy: number) => string
@@ -48,6 +49,18 @@ const BASE58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
  * keep copies apart (a 0x hash gets the same prefix: 70 characters, longer than any real one).
  */
 export const copyId = (id: string, copy: number): string => `zz${BASE58[Math.floor(copy / 58)]}${BASE58[copy % 58]}${id}`
+
+/** How far a copy's block numbers are moved: above every real height, so copies never share one. */
+export const COPY_HEIGHTS = 10n ** 12n
+
+/**
+ * Block numbers (`blockNumber` and the like, decimal strings) of copy `copy`, moved `copy` ×
+ * COPY_HEIGHTS up. Copies that shared their heights would interleave in every sort key of height:
+ * a month's parts could then only be sorted when compacted, never concatenated as one listing's
+ * parts are (MergeOrder.ts), and the bench would measure a sort no real crawl makes.
+ */
+export const copyHeights = (body: string, copy: number): string =>
+  body.replace(/"(blockNumber|[A-Za-z]+BlockNumber)":"(\d+)"/g, (_m, field: string, n: string) => `"${field}":"${BigInt(n) + BigInt(copy) * COPY_HEIGHTS}"`)
 
 const NETWORKS = ["mainnet", "fuji"] as const
 const PRIMARY_CHAINS = ["p-chain", "x-chain", "c-chain"] as const
@@ -97,7 +110,7 @@ export const benchDatasets: ReadonlyArray<BenchDataset> = [
     readJson: ", sample_size = -1",
     select: `* REPLACE (${time}, ${decimal("blockNumber")}), ${day}`,
     // the key is tx_hash; a record's other ids (its UTXOs', its block's) are no key of this table
-    copyKeys: (body, copy) => body.replace(/"txHash":"([^"]*)"/g, (_m, id: string) => `"txHash":"${copyId(id, copy)}"`)
+    copyKeys: (body, copy) => copyHeights(body.replace(/"txHash":"([^"]*)"/g, (_m, id: string) => `"txHash":"${copyId(id, copy)}"`), copy)
   },
   {
     name: "primary_blocks",
@@ -118,7 +131,7 @@ export const benchDatasets: ReadonlyArray<BenchDataset> = [
     readJson: "",
     select: `* REPLACE (${time}, ${decimal("blockNumber")}, ${decimal("currentSupply")}), ${day}`,
     // the key is block_hash (a C-chain's is 0x hex: copyId keeps it text all the same)
-    copyKeys: (body, copy) => body.replace(/"blockHash":"([^"]*)"/g, (_m, id: string) => `"blockHash":"${copyId(id, copy)}"`)
+    copyKeys: (body, copy) => copyHeights(body.replace(/"blockHash":"([^"]*)"/g, (_m, id: string) => `"blockHash":"${copyId(id, copy)}"`), copy)
   }
 ]
 

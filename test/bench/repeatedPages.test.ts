@@ -8,7 +8,13 @@ import { copyPage, repeatedPages, sourceOf } from "../../bench/e2e/repeatedPages
 
 const staking = benchDatasets.find((d) => d.name === "staking_transactions")!
 const LISTING = "/v1/networks/mainnet/blockchains/p-chain/transactions:listStaking"
-const tx = (hash: string, t: number) => ({ txHash: hash, txType: "AddPermissionlessValidatorTx", blockTimestamp: t, consumedUtxos: [{ consumingTxHash: hash, amount: "18446744073709551617" }] })
+const tx = (hash: string, t: number) => ({
+  txHash: hash,
+  txType: "AddPermissionlessValidatorTx",
+  blockTimestamp: t,
+  blockNumber: String(100 + t),
+  consumedUtxos: [{ consumingTxHash: hash, consumingBlockNumber: "99", amount: "18446744073709551617" }]
+})
 const PAGE_1 = JSON.stringify({ nextPageToken: "tok2", transactions: [tx("2NqNJXG1qKXrfqofNc352LfVJCKrMD5mFj7C7C9MUCzfWJy79H", 1), tx("12R12A4jR7hGMhK8qSgAvv1ftQtss5Tes1CVwPyYChJKGJh1p", 2)] })
 const PAGE_2 = JSON.stringify({ transactions: [tx("2Xyz4jR7hGMhK8qSgAvv1ftQtss5Tes1CVwPyYChJKGJh1pQB", 3)] })
 const LOOKUP = "/v1/networks/mainnet/blockchains/p-chain/blocks?pageSize=1"
@@ -34,25 +40,26 @@ describe("a case served from a smaller case's recording, its listings repeated (
     expect(sourceOf(`${LISTING}?pageToken=tok2`)).toBeUndefined()
   })
 
-  it("given a page, when copied, then copy 0 is the source byte for byte but its token, and copy 1's hashes are its own", () => {
+  it("given a page, when copied, then copy 0 is the source byte for byte but its token, and copy 1's hashes and heights are its own", () => {
     expect(copyPage(PAGE_1, 0, 3, staking.copyKeys!)).toBe(PAGE_1.replace('"tok2"', '"rp0.tok2"'))
     const copy1 = JSON.parse(copyPage(PAGE_1, 1, 3, staking.copyKeys!)) as { nextPageToken: string; transactions: ReturnType<typeof tx>[] }
     expect(copy1.nextPageToken).toBe("rp1.tok2")
     expect(copy1.transactions.map((t) => t.txHash)).toEqual([copyId("2NqNJXG1qKXrfqofNc352LfVJCKrMD5mFj7C7C9MUCzfWJy79H", 1), copyId("12R12A4jR7hGMhK8qSgAvv1ftQtss5Tes1CVwPyYChJKGJh1p", 1)])
-    // other ids of the record stay as they were; amounts stay exact text
-    expect(copy1.transactions[0]!.consumedUtxos[0]).toEqual({ consumingTxHash: "2NqNJXG1qKXrfqofNc352LfVJCKrMD5mFj7C7C9MUCzfWJy79H", amount: "18446744073709551617" })
+    // heights move a copy's distance up, amounts stay exact text, other ids of the record as they were
+    expect(copy1.transactions.map((t) => t.blockNumber)).toEqual(["1000000000101", "1000000000102"])
+    expect(copy1.transactions[0]!.consumedUtxos[0]).toEqual({ consumingTxHash: "2NqNJXG1qKXrfqofNc352LfVJCKrMD5mFj7C7C9MUCzfWJy79H", consumingBlockNumber: "1000000000099", amount: "18446744073709551617" })
     // the source's last page leads to the next copy, the last copy's ends the listing
     expect(JSON.parse(copyPage(PAGE_2, 1, 3, staking.copyKeys!)).nextPageToken).toBe("rp2.")
     expect(copyPage(PAGE_2, 2, 3, staking.copyKeys!)).not.toContain("nextPageToken")
   })
 
-  it("given a primary_blocks page, when copied, then block hashes (cb58 and 0x) are rewritten and parent hashes kept", () => {
+  it("given a primary_blocks page, when copied, then block hashes (cb58 and 0x) are rewritten, heights moved and parent hashes kept", () => {
     const primary = benchDatasets.find((d) => d.name === "primary_blocks")!
-    const page = JSON.stringify({ blocks: [{ blockHash: "jxnbZ1eWpnZxr1vyNR17cyj5ntSmJRXQAmT9Vm8qXRp47hePy", parentHash: "4b5c" }, { blockHash: `0x${"ab".repeat(32)}`, parentHash: "0x01" }] })
-    const copied = JSON.parse(copyPage(page, 2, 3, primary.copyKeys!)) as { blocks: Array<{ blockHash: string; parentHash: string }> }
+    const page = JSON.stringify({ blocks: [{ blockNumber: "7", blockHash: "jxnbZ1eWpnZxr1vyNR17cyj5ntSmJRXQAmT9Vm8qXRp47hePy", parentHash: "4b5c" }, { blockNumber: "8", blockHash: `0x${"ab".repeat(32)}`, parentHash: "0x01" }] })
+    const copied = JSON.parse(copyPage(page, 2, 3, primary.copyKeys!)) as { blocks: Array<{ blockNumber: string; blockHash: string; parentHash: string }> }
     expect(copied.blocks).toEqual([
-      { blockHash: copyId("jxnbZ1eWpnZxr1vyNR17cyj5ntSmJRXQAmT9Vm8qXRp47hePy", 2), parentHash: "4b5c" },
-      { blockHash: copyId(`0x${"ab".repeat(32)}`, 2), parentHash: "0x01" }
+      { blockNumber: "2000000000007", blockHash: copyId("jxnbZ1eWpnZxr1vyNR17cyj5ntSmJRXQAmT9Vm8qXRp47hePy", 2), parentHash: "4b5c" },
+      { blockNumber: "2000000000008", blockHash: copyId(`0x${"ab".repeat(32)}`, 2), parentHash: "0x01" }
     ])
   })
 
