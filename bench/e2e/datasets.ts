@@ -62,6 +62,12 @@ export const COPY_HEIGHTS = 10n ** 12n
 export const copyHeights = (body: string, copy: number): string =>
   body.replace(/"(blockNumber|[A-Za-z]+BlockNumber)":"(\d+)"/g, (_m, field: string, n: string) => `"${field}":"${BigInt(n) + BigInt(copy) * COPY_HEIGHTS}"`)
 
+/** The `copyKeys` of a dataset keyed by one id field of its records: that id made the copy's (copyId), heights moved (copyHeights). */
+const copyKeysOf = (keyField: string) => {
+  const key = new RegExp(`"${keyField}":"([^"]*)"`, "g")
+  return (body: string, copy: number): string => copyHeights(body.replace(key, (_m, id: string) => `"${keyField}":"${copyId(id, copy)}"`), copy)
+}
+
 const NETWORKS = ["mainnet", "fuji"] as const
 const PRIMARY_CHAINS = ["p-chain", "x-chain", "c-chain"] as const
 const decimal = (field: string): string => `${field}::HUGEINT::DECIMAL(38,0) AS ${field}`
@@ -110,7 +116,7 @@ export const benchDatasets: ReadonlyArray<BenchDataset> = [
     readJson: ", sample_size = -1",
     select: `* REPLACE (${time}, ${decimal("blockNumber")}), ${day}`,
     // the key is tx_hash; a record's other ids (its UTXOs', its block's) are no key of this table
-    copyKeys: (body, copy) => copyHeights(body.replace(/"txHash":"([^"]*)"/g, (_m, id: string) => `"txHash":"${copyId(id, copy)}"`), copy)
+    copyKeys: copyKeysOf("txHash")
   },
   {
     name: "primary_blocks",
@@ -131,7 +137,7 @@ export const benchDatasets: ReadonlyArray<BenchDataset> = [
     readJson: "",
     select: `* REPLACE (${time}, ${decimal("blockNumber")}, ${decimal("currentSupply")}), ${day}`,
     // the key is block_hash (a C-chain's is 0x hex: copyId keeps it text all the same)
-    copyKeys: (body, copy) => copyHeights(body.replace(/"blockHash":"([^"]*)"/g, (_m, id: string) => `"blockHash":"${copyId(id, copy)}"`), copy)
+    copyKeys: copyKeysOf("blockHash")
   }
 ]
 

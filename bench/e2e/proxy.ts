@@ -30,14 +30,16 @@ export interface ReplayProxy {
   close(): Promise<void>
 }
 
-const readBody = async (req: IncomingMessage): Promise<Buffer> => {
+/** A request's whole body. */
+export const readBody = async (req: IncomingMessage): Promise<Buffer> => {
   const chunks: Buffer[] = []
   for await (const chunk of req) chunks.push(chunk as Buffer)
   return Buffer.concat(chunks)
 }
 
-const send = (res: ServerResponse, status: number, contentType: string, body: Buffer): void => {
-  res.writeHead(status, { "content-type": contentType, "content-length": body.length })
+/** A whole response: status, content type, length and body. */
+export const send = (res: ServerResponse, status: number, contentType: string, body: Buffer | string): void => {
+  res.writeHead(status, { "content-type": contentType, "content-length": Buffer.byteLength(body) })
   res.end(body)
 }
 

@@ -20,6 +20,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
 import { canonicalUrl, keyOf, RecordStore } from "./cache.ts"
+import { readBody, send } from "./proxy.ts"
 import type { Upstream } from "./upstream.ts"
 
 const PREFIX = "rp"
@@ -50,11 +51,6 @@ export const copyPage = (body: string, copy: number, times: number, copyKeys: (b
   return `{"nextPageToken":"${token}",${keyed.slice(1)}`
 }
 
-const send = (res: ServerResponse, status: number, contentType: string, body: Buffer | string): void => {
-  res.writeHead(status, { "content-type": contentType, "content-length": Buffer.byteLength(body) })
-  res.end(body)
-}
-
 /**
  * `sourceDir` is the smaller case's `recording/` folder; `listingPaths` are the paths of the
  * dataset's listings (BenchDataset.listings: chainetl's windows ask the same paths).
@@ -63,9 +59,7 @@ export const repeatedPages = (sourceDir: string, times: number, listingPaths: Re
   let started: Promise<{ url: string; close: () => Promise<void> }> | undefined
   const store = RecordStore.open(sourceDir)
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    const chunks: Buffer[] = []
-    for await (const chunk of req) chunks.push(chunk as Buffer)
-    const body = Buffer.concat(chunks)
+    const body = await readBody(req)
     const method = req.method ?? "GET"
     const url = req.url ?? "/"
     const isListing = listingPaths.has(new URL(url, "http://x").pathname)
