@@ -34,8 +34,8 @@ export const USAGE = `npm run bench [-- flags]      end-to-end: chainetl vs the 
   --window D                chainetl's window for staking_transactions and primary_blocks (default 90d; others
                             than 90d ask for pages not recorded yet: the warm-up run records them)
   --pages-of SIZE           build each size from the recording of SIZE (e.g. 100k, recorded by an earlier run),
-                            every listing served size/SIZE times over with keys rewritten: sizes the
-                            emulator would take hours to record (staking_transactions, primary_blocks)
+                            every record served size/SIZE times, its copies side by side with keys of their
+                            own: sizes the emulator would take hours to record (staking_transactions, primary_blocks)
   --cpu-prof                one more chainetl run per case under node --cpu-prof, top self time printed
   --cache-dir DIR           recordings, kept across runs (default bench/.cache)
   --results FILE            default bench/results.json

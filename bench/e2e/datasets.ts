@@ -32,13 +32,8 @@ export interface BenchDataset {
   readonly select: string
   /** Extra `read_json` options the script needs for this dataset's records. */
   readonly readJson: string
-  /**
-   * For `--pages-of` (repeatedPages.ts): a listing page's JSON text with the keys of its records
-   * made copy `copy`'s own (copy ≥ 1), distinct from every source key and every other copy's, and
-   * its heights moved past the other copies' (copyHeights).
-   * Absent: the dataset cannot be repeated.
-   */
-  readonly copyKeys?: (body: string, copy: number) => string
+  /** For `--pages-of` (repeatedPages.ts): how its records are copied. Absent: the dataset cannot be repeated. */
+  readonly repeat?: RepeatRule
 }
 
 const BASE58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
@@ -50,23 +45,31 @@ const BASE58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
  */
 export const copyId = (id: string, copy: number): string => `zz${BASE58[Math.floor(copy / 58)]}${BASE58[copy % 58]}${id}`
 
-/** How far a copy's block numbers are moved: above every real height, so copies never share one. */
-export const COPY_HEIGHTS = 10n ** 12n
+/**
+ * How `--pages-of` copies a dataset's records: `keyField` is the records' key (copy c ≥ 1 gets
+ * copyId's), `order` the direction of the listing's top-level `blockNumber`s, which every copy
+ * keeps (repeatedPages.ts).
+ */
+export interface RepeatRule {
+  readonly keyField: string
+  readonly order: "asc" | "desc"
+}
 
 /**
- * Block numbers (`blockNumber` and the like, decimal strings) of copy `copy`, moved `copy` ×
- * COPY_HEIGHTS up. Copies that shared their heights would interleave in every sort key of height:
- * a month's parts could then only be sorted when compacted, never concatenated as one listing's
- * parts are (MergeOrder.ts), and the bench would measure a sort no real crawl makes.
+ * Copy `copy` of `times` of one record (its JSON text): the key made the copy's (copyId), every
+ * block number (`blockNumber` and the like, decimal strings) h made h × times + copy. The copies
+ * of a block then sit side by side, between the block before it and the block after it, as one
+ * denser chain would have them: a listing of the copies ascends (or descends) as the source's did,
+ * and its parts stay disjoint ranges of height that compaction concatenates, as a real crawl's
+ * (MergeOrder.ts). The rest of the text, amounts above 2^53 included, is left as it is.
  */
-export const copyHeights = (body: string, copy: number): string =>
-  body.replace(/"(blockNumber|[A-Za-z]+BlockNumber)":"(\d+)"/g, (_m, field: string, n: string) => `"${field}":"${BigInt(n) + BigInt(copy) * COPY_HEIGHTS}"`)
-
-/** The `copyKeys` of a dataset keyed by one id field of its records: that id made the copy's (copyId), heights moved (copyHeights). */
-const copyKeysOf = (keyField: string) => {
-  const key = new RegExp(`"${keyField}":"([^"]*)"`, "g")
-  return (body: string, copy: number): string => copyHeights(body.replace(key, (_m, id: string) => `"${keyField}":"${copyId(id, copy)}"`), copy)
+export const copyRecord = (record: string, copy: number, times: number, keyField: string): string => {
+  const keyed = copy === 0 ? record : record.replace(new RegExp(`"${keyField}":"([^"]*)"`, "g"), (_m, id: string) => `"${keyField}":"${copyId(id, copy)}"`)
+  return keyed.replace(/"(blockNumber|[A-Za-z]+BlockNumber)":"(\d+)"/g, (_m, field: string, n: string) => `"${field}":"${spreadHeight(BigInt(n), copy, times)}"`)
 }
+
+/** Where copy `copy` of `times` puts a block number. */
+export const spreadHeight = (height: bigint, copy: number, times: number): bigint => height * BigInt(times) + BigInt(copy)
 
 const NETWORKS = ["mainnet", "fuji"] as const
 const PRIMARY_CHAINS = ["p-chain", "x-chain", "c-chain"] as const
@@ -116,7 +119,7 @@ export const benchDatasets: ReadonlyArray<BenchDataset> = [
     readJson: ", sample_size = -1",
     select: `* REPLACE (${time}, ${decimal("blockNumber")}), ${day}`,
     // the key is tx_hash; a record's other ids (its UTXOs', its block's) are no key of this table
-    copyKeys: copyKeysOf("txHash")
+    repeat: { keyField: "txHash", order: "asc" }
   },
   {
     name: "primary_blocks",
@@ -137,7 +140,7 @@ export const benchDatasets: ReadonlyArray<BenchDataset> = [
     readJson: "",
     select: `* REPLACE (${time}, ${decimal("blockNumber")}, ${decimal("currentSupply")}), ${day}`,
     // the key is block_hash (a C-chain's is 0x hex: copyId keeps it text all the same)
-    copyKeys: copyKeysOf("blockHash")
+    repeat: { keyField: "blockHash", order: "desc" }
   }
 ]
 

@@ -1,74 +1,215 @@
 /**
- * An upstream that serves a larger case from a smaller case's recording: every listing of the
- * dataset is served `times` times over, one copy after the other, each copy's records with keys of
- * their own. It stands where the emulator would (the proxy records what it answers, as it records
- * the emulator), for sizes the emulator cannot reach in hours: its ids are hashes of bytes, so
- * `staking_transactions` at 1M rows would hash a P-chain of ~1.3M blocks first (README →
- * Performance, Sizes).
+ * An upstream that serves a larger case from a smaller case's recording: every record of a
+ * listing is served `times` times, its copies side by side. It stands where the emulator would
+ * (the proxy records what it answers, as it records the emulator), for sizes the emulator cannot
+ * reach in hours: its ids are hashes of bytes, so `staking_transactions` at 1M rows would hash a
+ * P-chain of ~1.3M blocks first (README → Performance, Sizes).
  *
- * What a copy is: the source's pages of that listing, byte for byte, but for
- * - the records' keys (`BenchDataset.copyKeys`): copy 0 keeps them, copy c rewrites them so no
- *   two copies share a key (nothing of chainetl's sees a repeat: no listing restarts, no row
- *   dropped as already committed);
- * - the page token: `rp<c>.<source token>`; the source's last page of a listing leads to copy
- *   c + 1's first page (`rp<c+1>.`), and copy `times − 1`'s last page ends the listing.
- * Requests outside the dataset's listing route (a latest-block lookup) are the source's, as
- * recorded. Every method reads the same pages (the proxy's recording), so the comparison holds;
- * what does not is the minimum of requests: each copy ends on a partial page, so a listing takes
- * up to `times − 1` requests more than ⌈rows / page size⌉.
+ * The listing it serves is the source listing made `times` times denser:
+ * - copy c of a record (`copyRecord`) has keys of its own (c ≥ 1) and its block numbers h made
+ *   h × times + c, so the copies of a block sit between the block before and the block after.
+ *   The listing keeps the source's direction, a part's rows span a range of height no other part
+ *   reaches, and compaction concatenates as it does a real crawl's (a first version served whole
+ *   copies one after the other: a part holding the end of one and the start of the next spanned
+ *   every height between them, and the months it crossed were sorted);
+ * - pages are full (the request's page size) but the last, so a listing takes the minimum of
+ *   requests, ⌈rows / page size⌉. A page token `rs…` says where the next page starts: which source
+ *   page, the one before it, and how far into the source page's copies;
+ * - a block's records can span two source pages. Its copies must still come out together, so a
+ *   source page's copies are those of its records but the leading ones of the previous page's
+ *   last block, plus the next page's leading records of its own last block. (A block spanning
+ *   three pages is refused: the recordings hold none.)
+ * Requests outside the dataset's listing routes (a latest-block lookup) are the source's, as
+ * recorded. Every method reads the same pages (the proxy's recording), and a record's copies are
+ * the same whichever listing (a window of chainetl's, a reference's one listing) serves them.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
-import { canonicalUrl, keyOf, RecordStore } from "./cache.ts"
+import { keyOf, RecordStore } from "./cache.ts"
+import { copyRecord, type RepeatRule, spreadHeight } from "./datasets.ts"
+import { elementsOf, membersOf, topLevelString } from "./jsonText.ts"
 import { readBody, send } from "./proxy.ts"
 import type { Upstream } from "./upstream.ts"
 
-const PREFIX = "rp"
-
-/** The source request a (copy, token) stands for, and the copy; undefined for a foreign token. */
-export const sourceOf = (url: string): { readonly copy: number; readonly url: string } | undefined => {
-  const u = new URL(url, "http://x")
-  const token = u.searchParams.get("pageToken")
-  if (token === null) return { copy: 0, url: canonicalUrl(url) }
-  const m = /^rp(\d+)\.(.*)$/s.exec(token)
-  if (m === null) return undefined
-  if (m[2] === "") u.searchParams.delete("pageToken")
-  else u.searchParams.set("pageToken", m[2]!)
-  return { copy: Number(m[1]), url: canonicalUrl(`${u.pathname}${u.search}`) }
+/** Where a served page starts: source page `cur` ("" the first, else its token), the one before (null: none), `off` copies in. */
+export interface SpreadState {
+  readonly prev: string | null
+  readonly cur: string
+  readonly off: number
 }
 
-const TOKEN = /"nextPageToken":"([^"]*)"/
+const PREFIX = "rs"
 
-/** The body of copy `copy` of a listing page: keys rewritten, the page token leading on. */
-export const copyPage = (body: string, copy: number, times: number, copyKeys: (body: string, copy: number) => string): string => {
-  const keyed = copy === 0 ? body : copyKeys(body, copy)
-  const next = TOKEN.exec(keyed)?.[1]
-  const token = next !== undefined && next !== "" ? `${PREFIX}${copy}.${next}` : copy + 1 < times ? `${PREFIX}${copy + 1}.` : undefined
-  // the last copy's last page ends the listing as the source's last page did
-  if (token === undefined) return keyed
-  if (next !== undefined) return keyed.replace(TOKEN, `"nextPageToken":"${token}"`)
-  // no token field on the source's last page: add one (a JSON object: its first character is "{")
-  return `{"nextPageToken":"${token}",${keyed.slice(1)}`
+export const encodeToken = (s: SpreadState): string => `${PREFIX}${Buffer.from(JSON.stringify([s.prev, s.cur, s.off])).toString("base64url")}`
+
+/** The state a token stands for; undefined for a token not of this server's. */
+export const decodeToken = (token: string): SpreadState | undefined => {
+  if (!token.startsWith(PREFIX)) return undefined
+  try {
+    const [prev, cur, off] = JSON.parse(Buffer.from(token.slice(PREFIX.length), "base64url").toString("utf8")) as [unknown, unknown, unknown]
+    if ((prev !== null && typeof prev !== "string") || typeof cur !== "string" || typeof off !== "number" || !Number.isSafeInteger(off) || off < 0) return undefined
+    return { prev, cur, off }
+  } catch {
+    return undefined
+  }
+}
+
+/** A source listing page as text: the records, their top-level heights, and the text around them. */
+export interface SourcePage {
+  readonly before: string
+  readonly after: string
+  readonly records: ReadonlyArray<string>
+  readonly heights: ReadonlyArray<bigint>
+  readonly next: string | undefined
+}
+
+export const readSourcePage = (body: string, items: string): SourcePage => {
+  const array = membersOf(body).find((m) => m.key === items)
+  if (array === undefined || body.charCodeAt(array.valueStart) !== 0x5b) throw new Error(`a listing page without its "${items}" array`)
+  const records = elementsOf(body, array.valueStart, array.valueEnd)
+  const heights = records.map((r) => {
+    const h = topLevelString(r, "blockNumber")
+    if (h === undefined || !/^\d+$/.test(h)) throw new Error(`a record without a decimal blockNumber: ${r.slice(0, 120)}`)
+    return BigInt(h)
+  })
+  const next = topLevelString(body, "nextPageToken")
+  return { before: body.slice(0, array.valueStart + 1), after: body.slice(array.valueEnd - 1), records, heights, next: next === "" ? undefined : next }
+}
+
+/** How many of `heights`' leading entries equal `height`. */
+const leadingAt = (heights: ReadonlyArray<bigint>, height: bigint | undefined): number => {
+  let n = 0
+  while (n < heights.length && heights[n] === height) n++
+  return n
 }
 
 /**
- * `sourceDir` is the smaller case's `recording/` folder; `listingPaths` are the paths of the
- * dataset's listings (BenchDataset.listings: chainetl's windows ask the same paths).
+ * The records a source page contributes (the `prev`, `cur`, `next` pages around it; see the
+ * header on blocks across pages), each copied `times` times, in the listing's order.
  */
-export const repeatedPages = (sourceDir: string, times: number, listingPaths: ReadonlySet<string>, copyKeys: (body: string, copy: number) => string): Upstream => {
+export const spreadRecords = (prev: SourcePage | undefined, cur: SourcePage, next: SourcePage | undefined, times: number, rule: RepeatRule): string[] => {
+  const drop = leadingAt(cur.heights, prev?.heights.at(-1))
+  const take = next === undefined ? 0 : leadingAt(next.heights, cur.heights.at(-1))
+  if ((drop > 0 && drop === cur.records.length) || (take > 0 && take === next!.records.length)) {
+    throw new Error("a block's records span three source pages: --pages-of cannot keep its copies together")
+  }
+  const own = cur.records.slice(drop).map((text, i) => ({ text, height: cur.heights[drop + i]! }))
+  const pulled = next === undefined ? [] : next.records.slice(0, take).map((text, i) => ({ text, height: next.heights[i]! }))
+  const copies = [...own, ...pulled].flatMap((r) => Array.from({ length: times }, (_, c) => ({ height: spreadHeight(r.height, c, times), text: r.text, copy: c })))
+  // stable: records of one block keep their source order within each copy
+  copies.sort((a, b) => (a.height === b.height ? 0 : (a.height < b.height) === (rule.order === "asc") ? -1 : 1))
+  return copies.map((c) => copyRecord(c.text, c.copy, times, rule.keyField))
+}
+
+/** A page's text with `records` in its items array and `token` as its next page token (none: the field removed). */
+export const pageText = (source: SourcePage, records: ReadonlyArray<string>, token: string | undefined): string => {
+  const before = withToken(source.before, token)
+  return `${before}${records.join(",")}${source.after}`
+}
+
+/** The text before a page's items array with its nextPageToken member set, added or removed. */
+const withToken = (before: string, token: string | undefined): string => {
+  // the members before the array, closed for the scan: the token is one of them in every route's pages
+  const members = membersOf(`${before}]}`)
+  const at = members.findIndex((m) => m.key === "nextPageToken")
+  if (at === -1) return token === undefined ? before : `{"nextPageToken":${JSON.stringify(token)},${before.slice(before.indexOf("{") + 1)}`
+  const m = members[at]!
+  if (token !== undefined) return `${before.slice(0, m.valueStart)}${JSON.stringify(token)}${before.slice(m.valueEnd)}`
+  // removed with the comma after it: the items array follows it, so there is always one
+  const following = members[at + 1]!
+  return `${before.slice(0, m.start)}${before.slice(following.start)}`
+}
+
+/** Thrown for a source response the server cannot spread: it answers with `status`. */
+class NotServed extends Error {
+  constructor(
+    readonly status: number,
+    message: string
+  ) {
+    super(message)
+  }
+}
+
+/**
+ * `sourceDir` is the smaller case's `recording/` folder; `listings` maps each listing route of the
+ * dataset to its items array (BenchDataset.listings: chainetl's windows ask the same routes).
+ */
+export const repeatedPages = (sourceDir: string, times: number, listings: ReadonlyMap<string, string>, rule: RepeatRule, defaultPageSize: number): Upstream => {
   let started: Promise<{ url: string; close: () => Promise<void> }> | undefined
   const store = RecordStore.open(sourceDir)
+  // a served page reads up to three source pages, and the next request the same ones: the last few parsed
+  const parsed = new Map<string, SourcePage>()
+  const sourcePage = async (base: URL, ref: string, items: string): Promise<SourcePage> => {
+    const u = new URL(base)
+    if (ref !== "") u.searchParams.set("pageToken", ref)
+    const url = `${u.pathname}${u.search}`
+    const cached = parsed.get(url)
+    if (cached !== undefined) return cached
+    const entry = store.get(keyOf({ method: "GET", url, body: Buffer.alloc(0) }))
+    if (entry === undefined) throw new NotServed(404, `the source recording has no GET ${url}`)
+    if (entry.status !== 200) throw new NotServed(502, `the source recorded ${entry.status} for GET ${url}`)
+    const page = readSourcePage((await store.read(entry)).toString("utf8"), items)
+    parsed.set(url, page)
+    if (parsed.size > 32) parsed.delete(parsed.keys().next().value!)
+    return page
+  }
+
+  // a source page's copies fill `times` served pages in a row: made once
+  const spreads = new Map<string, ReadonlyArray<string>>()
+  const spreadOf = async (base: URL, state: SpreadState, items: string): Promise<{ readonly cur: SourcePage; readonly spread: ReadonlyArray<string> }> => {
+    const cur = await sourcePage(base, state.cur, items)
+    const key = `${base.pathname}${base.search}\n${state.prev}\n${state.cur}`
+    let spread = spreads.get(key)
+    if (spread === undefined) {
+      const prev = state.prev === null ? undefined : await sourcePage(base, state.prev, items)
+      const next = cur.next === undefined ? undefined : await sourcePage(base, cur.next, items)
+      spread = spreadRecords(prev, cur, next, times, rule)
+      spreads.set(key, spread)
+      if (spreads.size > 8) spreads.delete(spreads.keys().next().value!)
+    }
+    return { cur, spread }
+  }
+
+  const servePage = async (url: string, items: string): Promise<string> => {
+    const u = new URL(url, "http://x")
+    const token = u.searchParams.get("pageToken")
+    u.searchParams.delete("pageToken")
+    const decoded = token === null ? { prev: null, cur: "", off: 0 } : decodeToken(token)
+    if (decoded === undefined) throw new NotServed(400, `not a page token of this replay: ${token}`)
+    const pageSize = Number(u.searchParams.get("pageSize") ?? defaultPageSize)
+    let state: SpreadState = decoded
+    let envelope: SourcePage | undefined
+    const rows: string[] = []
+    for (;;) {
+      const { cur, spread } = await spreadOf(u, state, items)
+      envelope ??= cur
+      const taken = spread.slice(state.off, state.off + pageSize - rows.length)
+      rows.push(...taken)
+      state = { ...state, off: state.off + taken.length }
+      if (state.off < spread.length) break
+      if (cur.next === undefined) return pageText(envelope, rows, undefined)
+      state = { prev: state.cur, cur: cur.next, off: 0 }
+      if (rows.length >= pageSize) break
+    }
+    return pageText(envelope, rows, encodeToken(state))
+  }
+
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const body = await readBody(req)
     const method = req.method ?? "GET"
     const url = req.url ?? "/"
-    const isListing = listingPaths.has(new URL(url, "http://x").pathname)
-    const source = isListing ? sourceOf(url) : { copy: 0, url }
-    if (source === undefined || source.copy >= times) return send(res, 400, "text/plain", `not a page token of this replay: ${url}\n`)
-    const entry = store.get(keyOf({ method, url: source.url, body }))
-    if (entry === undefined) return send(res, 404, "text/plain", `the source recording has no ${method} ${source.url}\n`)
-    const bytes = await store.read(entry)
-    send(res, entry.status, entry.contentType, isListing ? copyPage(bytes.toString("utf8"), source.copy, times, copyKeys) : bytes)
+    const items = listings.get(new URL(url, "http://x").pathname)
+    if (items === undefined || method !== "GET") {
+      const entry = store.get(keyOf({ method, url, body }))
+      if (entry === undefined) return send(res, 404, "text/plain", `the source recording has no ${method} ${url}\n`)
+      return send(res, entry.status, entry.contentType, await store.read(entry))
+    }
+    try {
+      send(res, 200, "application/json; charset=utf-8", await servePage(url, items))
+    } catch (e) {
+      if (!(e instanceof NotServed)) throw e
+      send(res, e.status, "text/plain", `${e.message}\n`)
+    }
   }
   return {
     url: async () => {

@@ -132,13 +132,14 @@ const caseSource = (o: E2eOptions, dataset: BenchDataset, size: BenchSize): { re
   const scale = scaleFor(dataset, o.pagesOf.rows)
   const recording = path.join(caseDir(o.pagesOf, scale), "recording")
   const times = Math.round(size.rows / o.pagesOf.rows)
-  if (dataset.copyKeys === undefined) throw new Error(`--pages-of: ${dataset.name} cannot be repeated (its keys have no copy rule in bench/e2e/datasets.ts)`)
+  if (dataset.repeat === undefined) throw new Error(`--pages-of: ${dataset.name} cannot be repeated (it has no RepeatRule in bench/e2e/datasets.ts)`)
   if (times < 2) throw new Error(`--pages-of ${o.pagesOf.label}: ${size.label} is not at least twice that`)
   if (!fs.existsSync(path.join(recording, "index.ndjson"))) throw new Error(`--pages-of ${o.pagesOf.label}: no recording in ${recording}; run the bench at --sizes ${o.pagesOf.label} first`)
   return {
-    dir: path.join(o.cacheDir, `${dataset.name}-${size.label}-seed${o.seed}-pagesof${o.pagesOf.label}x${times}`),
+    // "spread": copies side by side (the first --pages-of chained whole copies: other pages, another folder)
+    dir: path.join(o.cacheDir, `${dataset.name}-${size.label}-seed${o.seed}-pagesof${o.pagesOf.label}x${times}-spread`),
     scale,
-    upstream: repeatedPages(recording, times, new Set(dataset.listings.map((l) => l.path)), dataset.copyKeys),
+    upstream: repeatedPages(recording, times, new Map(dataset.listings.map((l) => [l.path, l.items])), dataset.repeat, dataset.pageSize),
     pagesOf: { size: o.pagesOf.label, times }
   }
 }

@@ -3,20 +3,30 @@ import * as os from "node:os"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { keyOf, RecordStore } from "../../bench/e2e/cache.ts"
-import { benchDatasets, copyId } from "../../bench/e2e/datasets.ts"
-import { copyPage, repeatedPages, sourceOf } from "../../bench/e2e/repeatedPages.ts"
+import { benchDatasets, copyId, copyRecord } from "../../bench/e2e/datasets.ts"
+import { elementsOf, membersOf, topLevelString } from "../../bench/e2e/jsonText.ts"
+import { decodeToken, encodeToken, readSourcePage, repeatedPages, spreadRecords } from "../../bench/e2e/repeatedPages.ts"
 
 const staking = benchDatasets.find((d) => d.name === "staking_transactions")!
+const primary = benchDatasets.find((d) => d.name === "primary_blocks")!
 const LISTING = "/v1/networks/mainnet/blockchains/p-chain/transactions:listStaking"
-const tx = (hash: string, t: number) => ({
-  txHash: hash,
+const HASHES = [
+  "2NqNJXG1qKXrfqofNc352LfVJCKrMD5mFj7C7C9MUCzfWJy79H",
+  "12R12A4jR7hGMhK8qSgAvv1ftQtss5Tes1CVwPyYChJKGJh1p",
+  "2Xyz4jR7hGMhK8qSgAvv1ftQtss5Tes1CVwPyYChJKGJh1pQB",
+  "2k5Tes1CVwPyYChJKGJh1pQB4jR7hGMhK8qSgAvv1ftQtss5T",
+  "fZuV9UHz6ehiGZVwRbxcoQqsu5dLGkKXZZfj72fs86Tp5aBhc"
+]
+const tx = (i: number, height: number) => ({
+  txHash: HASHES[i],
   txType: "AddPermissionlessValidatorTx",
-  blockTimestamp: t,
-  blockNumber: String(100 + t),
-  consumedUtxos: [{ consumingTxHash: hash, consumingBlockNumber: "99", amount: "18446744073709551617" }]
+  blockTimestamp: 1700000000 + height,
+  blockNumber: String(height),
+  consumedUtxos: [{ consumingTxHash: HASHES[i], consumingBlockNumber: String(height), blockNumber: "0", amount: "18446744073709551617" }]
 })
-const PAGE_1 = JSON.stringify({ nextPageToken: "tok2", transactions: [tx("2NqNJXG1qKXrfqofNc352LfVJCKrMD5mFj7C7C9MUCzfWJy79H", 1), tx("12R12A4jR7hGMhK8qSgAvv1ftQtss5Tes1CVwPyYChJKGJh1p", 2)] })
-const PAGE_2 = JSON.stringify({ transactions: [tx("2Xyz4jR7hGMhK8qSgAvv1ftQtss5Tes1CVwPyYChJKGJh1pQB", 3)] })
+// block 102's records span the two pages
+const PAGE_1 = JSON.stringify({ nextPageToken: "tok2", transactions: [tx(0, 101), tx(1, 102), tx(2, 102)], chainInfo: { chainName: "p-chain" } })
+const PAGE_2 = JSON.stringify({ transactions: [tx(3, 102), tx(4, 103)], chainInfo: { chainName: "p-chain" } })
 const LOOKUP = "/v1/networks/mainnet/blockchains/p-chain/blocks?pageSize=1"
 const LOOKUP_BODY = JSON.stringify({ nextPageToken: "b2", blocks: [{ blockNumber: "7" }] })
 
@@ -25,64 +35,91 @@ beforeAll(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "repeated-pages-"))
   const store = RecordStore.open(dir)
   const put = (url: string, body: string) => store.put(keyOf({ method: "GET", url, body: Buffer.alloc(0) }), 200, "application/json", Buffer.from(body))
-  put(`${LISTING}?pageSize=100&sortOrder=asc`, PAGE_1)
-  put(`${LISTING}?pageSize=100&sortOrder=asc&pageToken=tok2`, PAGE_2)
+  put(`${LISTING}?pageSize=4&sortOrder=asc`, PAGE_1)
+  put(`${LISTING}?pageSize=4&sortOrder=asc&pageToken=tok2`, PAGE_2)
   put(LOOKUP, LOOKUP_BODY)
   store.close()
 })
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }))
 
-describe("a case served from a smaller case's recording, its listings repeated (bench --pages-of)", () => {
-  it("given a synthetic token, when its source is asked, then it names the copy and the source request; a token of another kind is refused", () => {
-    expect(sourceOf(`${LISTING}?sortOrder=asc&pageToken=rp2.tok2`)).toEqual({ copy: 2, url: `${LISTING}?pageToken=tok2&sortOrder=asc` })
-    expect(sourceOf(`${LISTING}?sortOrder=asc&pageToken=rp1.`)).toEqual({ copy: 1, url: `${LISTING}?sortOrder=asc` })
-    expect(sourceOf(`${LISTING}?sortOrder=asc`)).toEqual({ copy: 0, url: `${LISTING}?sortOrder=asc` })
-    expect(sourceOf(`${LISTING}?pageToken=tok2`)).toBeUndefined()
+describe("JSON text read without parsing its values (bench/e2e/jsonText.ts)", () => {
+  it("given an object with brackets and quotes inside strings and a 20-digit integer, when its members and an array's elements are read, then each is its exact text", () => {
+    const text = ' { "a" : "x]}\\"{" , "items":[ {"n":18446744073709551617,"s":"],"} ,[1,[2]] , "z" ], "b":null}'
+    const members = membersOf(text)
+    expect(members.map((m) => m.key)).toEqual(["a", "items", "b"])
+    const items = members[1]!
+    expect(elementsOf(text, items.valueStart, items.valueEnd)).toEqual(['{"n":18446744073709551617,"s":"],"}', "[1,[2]]", '"z"'])
+    expect(topLevelString(text, "a")).toBe('x]}"{')
+    expect(topLevelString(text, "b")).toBeUndefined()
+    expect(topLevelString('{"c":{"blockNumber":"5"},"blockNumber":"7"}', "blockNumber")).toBe("7")
+  })
+})
+
+describe("a case served from a smaller case's recording, every record copied side by side (bench --pages-of)", () => {
+  it("given a state, when made a token and read back, then it is the same; a token of another kind is refused", () => {
+    const state = { prev: "", cur: "tok2", off: 7 }
+    expect(decodeToken(encodeToken(state))).toEqual(state)
+    expect(decodeToken(encodeToken({ prev: null, cur: "", off: 0 }))).toEqual({ prev: null, cur: "", off: 0 })
+    expect(decodeToken("tok2")).toBeUndefined()
+    expect(decodeToken("rsbm90IGpzb24")).toBeUndefined()
   })
 
-  it("given a page, when copied, then copy 0 is the source byte for byte but its token, and copy 1's hashes and heights are its own", () => {
-    expect(copyPage(PAGE_1, 0, 3, staking.copyKeys!)).toBe(PAGE_1.replace('"tok2"', '"rp0.tok2"'))
-    const copy1 = JSON.parse(copyPage(PAGE_1, 1, 3, staking.copyKeys!)) as { nextPageToken: string; transactions: ReturnType<typeof tx>[] }
-    expect(copy1.nextPageToken).toBe("rp1.tok2")
-    expect(copy1.transactions.map((t) => t.txHash)).toEqual([copyId("2NqNJXG1qKXrfqofNc352LfVJCKrMD5mFj7C7C9MUCzfWJy79H", 1), copyId("12R12A4jR7hGMhK8qSgAvv1ftQtss5Tes1CVwPyYChJKGJh1p", 1)])
-    // heights move a copy's distance up, amounts stay exact text, other ids of the record as they were
-    expect(copy1.transactions.map((t) => t.blockNumber)).toEqual(["1000000000101", "1000000000102"])
-    expect(copy1.transactions[0]!.consumedUtxos[0]).toEqual({ consumingTxHash: "2NqNJXG1qKXrfqofNc352LfVJCKrMD5mFj7C7C9MUCzfWJy79H", consumingBlockNumber: "1000000000099", amount: "18446744073709551617" })
-    // the source's last page leads to the next copy, the last copy's ends the listing
-    expect(JSON.parse(copyPage(PAGE_2, 1, 3, staking.copyKeys!)).nextPageToken).toBe("rp2.")
-    expect(copyPage(PAGE_2, 2, 3, staking.copyKeys!)).not.toContain("nextPageToken")
+  it("given a record, when copied, then copy 0 keeps its hash, copy 2 has its own, and every block number h is h × 3 + copy with amounts exact", () => {
+    const record = JSON.stringify(tx(0, 101))
+    const copy0 = JSON.parse(copyRecord(record, 0, 3, "txHash")) as ReturnType<typeof tx>
+    const copy2 = JSON.parse(copyRecord(record, 2, 3, "txHash")) as ReturnType<typeof tx>
+    expect(copy0.txHash).toBe(HASHES[0])
+    expect(copy0.blockNumber).toBe("303")
+    expect(copy2.txHash).toBe(copyId(HASHES[0]!, 2))
+    expect(copy2.blockNumber).toBe("305")
+    // the record's other ids stay as they were: they are no key of the table
+    expect(copy2.consumedUtxos[0]).toEqual({ consumingTxHash: HASHES[0], consumingBlockNumber: "305", blockNumber: "2", amount: "18446744073709551617" })
+    expect(copyRecord(record, 2, 3, "txHash")).toContain('"amount":"18446744073709551617"')
   })
 
-  it("given a primary_blocks page, when copied, then block hashes (cb58 and 0x) are rewritten, heights moved and parent hashes kept", () => {
-    const primary = benchDatasets.find((d) => d.name === "primary_blocks")!
-    const page = JSON.stringify({ blocks: [{ blockNumber: "7", blockHash: "jxnbZ1eWpnZxr1vyNR17cyj5ntSmJRXQAmT9Vm8qXRp47hePy", parentHash: "4b5c" }, { blockNumber: "8", blockHash: `0x${"ab".repeat(32)}`, parentHash: "0x01" }] })
-    const copied = JSON.parse(copyPage(page, 2, 3, primary.copyKeys!)) as { blocks: Array<{ blockNumber: string; blockHash: string; parentHash: string }> }
-    expect(copied.blocks).toEqual([
-      { blockNumber: "2000000000007", blockHash: copyId("jxnbZ1eWpnZxr1vyNR17cyj5ntSmJRXQAmT9Vm8qXRp47hePy", 2), parentHash: "4b5c" },
-      { blockNumber: "2000000000008", blockHash: copyId(`0x${"ab".repeat(32)}`, 2), parentHash: "0x01" }
+  it("given a block's records across two source pages, when each page is spread, then the first page ends before the block and the second holds all its copies together", () => {
+    const p1 = readSourcePage(PAGE_1, "transactions")
+    const p2 = readSourcePage(PAGE_2, "transactions")
+    const heights = (records: ReadonlyArray<string>) => records.map((r) => topLevelString(r, "blockNumber"))
+    expect(heights(spreadRecords(undefined, p1, p2, 2, staking.repeat!))).toEqual(["202", "203", "204", "204", "204", "205", "205", "205"])
+    expect(heights(spreadRecords(p1, p2, undefined, 2, staking.repeat!))).toEqual(["206", "207"])
+    // within a copy the block's records keep their source order
+    const block = spreadRecords(undefined, p1, p2, 2, staking.repeat!).slice(2, 5).map((r) => topLevelString(r, "txHash"))
+    expect(block).toEqual([HASHES[1], HASHES[2], HASHES[3]])
+  })
+
+  it("given a descending listing (primary_blocks), when spread, then the copies descend too; block hashes (cb58 and 0x) are rewritten and parent hashes kept", () => {
+    const page = JSON.stringify({ blocks: [{ blockNumber: "8", blockHash: `0x${"ab".repeat(32)}`, parentHash: "0x01" }, { blockNumber: "7", blockHash: "jxnbZ1eWpnZxr1vyNR17cyj5ntSmJRXQAmT9Vm8qXRp47hePy", parentHash: "4b5c" }] })
+    const spread = spreadRecords(undefined, readSourcePage(page, "blocks"), undefined, 2, primary.repeat!).map((r) => JSON.parse(r) as { blockNumber: string; blockHash: string; parentHash: string })
+    expect(spread).toEqual([
+      { blockNumber: "17", blockHash: copyId(`0x${"ab".repeat(32)}`, 1), parentHash: "0x01" },
+      { blockNumber: "16", blockHash: `0x${"ab".repeat(32)}`, parentHash: "0x01" },
+      { blockNumber: "15", blockHash: copyId("jxnbZ1eWpnZxr1vyNR17cyj5ntSmJRXQAmT9Vm8qXRp47hePy", 1), parentHash: "4b5c" },
+      { blockNumber: "14", blockHash: "jxnbZ1eWpnZxr1vyNR17cyj5ntSmJRXQAmT9Vm8qXRp47hePy", parentHash: "4b5c" }
     ])
   })
 
-  it("given a two-page listing repeated 3 times, when walked through the upstream, then it is 6 pages, 9 records, every hash distinct, and a lookup is the source's as recorded", async () => {
-    const upstream = repeatedPages(dir, 3, new Set(staking.listings.map((l) => l.path)), staking.copyKeys!)
+  it("given a two-page listing of 5 records spread 3 times, when walked through the upstream by pages of 4, then it is pages of 4, 4, 4 and 3, 15 distinct hashes in ascending height, and a lookup is the source's as recorded", async () => {
+    const upstream = repeatedPages(dir, 3, new Map(staking.listings.map((l) => [l.path, l.items])), staking.repeat!, 100)
     try {
       const base = await upstream.url()
-      const hashes: string[] = []
-      let pages = 0
+      const sizes: number[] = []
+      const records: Array<{ txHash: string; blockNumber: string }> = []
       let token: string | undefined
       do {
-        const res = await fetch(`${base}${LISTING}?sortOrder=asc&pageSize=100${token === undefined ? "" : `&pageToken=${encodeURIComponent(token)}`}`)
+        const res = await fetch(`${base}${LISTING}?sortOrder=asc&pageSize=4${token === undefined ? "" : `&pageToken=${encodeURIComponent(token)}`}`)
         expect(res.status).toBe(200)
-        const page = (await res.json()) as { nextPageToken?: string; transactions: Array<{ txHash: string }> }
-        hashes.push(...page.transactions.map((t) => t.txHash))
+        const page = (await res.json()) as { nextPageToken?: string; transactions: Array<{ txHash: string; blockNumber: string }>; chainInfo: unknown }
+        expect(page.chainInfo).toEqual({ chainName: "p-chain" })
+        sizes.push(page.transactions.length)
+        records.push(...page.transactions)
         token = page.nextPageToken
-        pages++
-      } while (token !== undefined && pages < 20)
-      expect(pages).toBe(6)
-      expect(hashes).toHaveLength(9)
-      expect(new Set(hashes).size).toBe(9)
+      } while (token !== undefined && sizes.length < 20)
+      expect(sizes).toEqual([4, 4, 4, 3])
+      expect(new Set(records.map((r) => r.txHash)).size).toBe(15)
+      expect(records.map((r) => Number(r.blockNumber))).toEqual([303, 304, 305, 306, 306, 306, 307, 307, 307, 308, 308, 308, 309, 310, 311])
       expect(await (await fetch(`${base}${LOOKUP}`)).text()).toBe(LOOKUP_BODY)
-      expect((await fetch(`${base}${LISTING}?sortOrder=asc&pageSize=100&pageToken=rp9.`)).status).toBe(400)
+      expect((await fetch(`${base}${LISTING}?sortOrder=asc&pageSize=4&pageToken=rp9.`)).status).toBe(400)
     } finally {
       await upstream.close()
     }
