@@ -54,7 +54,7 @@ export const decodeToken = (token: string): SpreadState | undefined => {
   }
 }
 
-/** A source listing page as text: the records, their top-level heights, and the text around them. */
+/** A source listing page as text: the records, their top-level heights, and the text around them without its page token. */
 export interface SourcePage {
   readonly before: string
   readonly after: string
@@ -64,16 +64,22 @@ export interface SourcePage {
 }
 
 export const readSourcePage = (body: string, items: string): SourcePage => {
-  const array = membersOf(body).find((m) => m.key === items)
-  if (array === undefined || body.charCodeAt(array.valueStart) !== 0x5b) throw new Error(`a listing page without its "${items}" array`)
-  const records = elementsOf(body, array.valueStart, array.valueEnd)
+  const members = membersOf(body)
+  const at = members.findIndex((m) => m.key === "nextPageToken")
+  const token = at === -1 ? undefined : members[at]!
+  const next = token === undefined ? undefined : (JSON.parse(body.slice(token.valueStart, token.valueEnd)) as string | null)
+  // the page without its token: a served page sets its own (pageText), wherever the source had it
+  const following = members[at + 1]
+  const text = token === undefined ? body : following !== undefined ? `${body.slice(0, token.start)}${body.slice(following.start)}` : `${body.slice(0, members[at - 1]!.valueEnd)}${body.slice(token.valueEnd)}`
+  const array = membersOf(text).find((m) => m.key === items)
+  if (array === undefined || text.charCodeAt(array.valueStart) !== 0x5b) throw new Error(`a listing page without its "${items}" array`)
+  const records = elementsOf(text, array.valueStart, array.valueEnd)
   const heights = records.map((r) => {
     const h = topLevelString(r, "blockNumber")
     if (h === undefined || !/^\d+$/.test(h)) throw new Error(`a record without a decimal blockNumber: ${r.slice(0, 120)}`)
     return BigInt(h)
   })
-  const next = topLevelString(body, "nextPageToken")
-  return { before: body.slice(0, array.valueStart + 1), after: body.slice(array.valueEnd - 1), records, heights, next: next === "" ? undefined : next }
+  return { before: text.slice(0, array.valueStart + 1), after: text.slice(array.valueEnd - 1), records, heights, next: typeof next === "string" && next !== "" ? next : undefined }
 }
 
 /** How many of `heights`' leading entries equal `height`. */
@@ -101,23 +107,11 @@ export const spreadRecords = (prev: SourcePage | undefined, cur: SourcePage, nex
   return copies.map((c) => copyRecord(c.text, c.copy, times, rule.keyField))
 }
 
-/** A page's text with `records` in its items array and `token` as its next page token (none: the field removed). */
+/** A page's text with `records` in its items array and `token` as its next page token (none: no such member). */
 export const pageText = (source: SourcePage, records: ReadonlyArray<string>, token: string | undefined): string => {
-  const before = withToken(source.before, token)
+  const open = source.before.indexOf("{") + 1
+  const before = token === undefined ? source.before : `${source.before.slice(0, open)}"nextPageToken":${JSON.stringify(token)},${source.before.slice(open)}`
   return `${before}${records.join(",")}${source.after}`
-}
-
-/** The text before a page's items array with its nextPageToken member set, added or removed. */
-const withToken = (before: string, token: string | undefined): string => {
-  // the members before the array, closed for the scan: the token is one of them in every route's pages
-  const members = membersOf(`${before}]}`)
-  const at = members.findIndex((m) => m.key === "nextPageToken")
-  if (at === -1) return token === undefined ? before : `{"nextPageToken":${JSON.stringify(token)},${before.slice(before.indexOf("{") + 1)}`
-  const m = members[at]!
-  if (token !== undefined) return `${before.slice(0, m.valueStart)}${JSON.stringify(token)}${before.slice(m.valueEnd)}`
-  // removed with the comma after it: the items array follows it, so there is always one
-  const following = members[at + 1]!
-  return `${before.slice(0, m.start)}${before.slice(following.start)}`
 }
 
 /** Thrown for a source response the server cannot spread: it answers with `status`. */

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { keyOf, RecordStore } from "../../bench/e2e/cache.ts"
 import { benchDatasets, copyId, copyRecord } from "../../bench/e2e/datasets.ts"
 import { elementsOf, membersOf, topLevelString } from "../../bench/e2e/jsonText.ts"
-import { decodeToken, encodeToken, readSourcePage, repeatedPages, spreadRecords } from "../../bench/e2e/repeatedPages.ts"
+import { decodeToken, encodeToken, pageText, readSourcePage, repeatedPages, spreadRecords } from "../../bench/e2e/repeatedPages.ts"
 
 const staking = benchDatasets.find((d) => d.name === "staking_transactions")!
 const primary = benchDatasets.find((d) => d.name === "primary_blocks")!
@@ -86,6 +86,15 @@ describe("a case served from a smaller case's recording, every record copied sid
     // within a copy the block's records keep their source order
     const block = spreadRecords(undefined, p1, p2, 2, staking.repeat!).slice(2, 5).map((r) => topLevelString(r, "txHash"))
     expect(block).toEqual([HASHES[1], HASHES[2], HASHES[3]])
+  })
+
+  it("given pages whose token comes after the records or between members, when read and served again, then each holds one token, the one given", () => {
+    const last = readSourcePage('{"blocks":[{"blockNumber":"1"}],"nextPageToken":"src"}', "blocks")
+    const middle = readSourcePage('{"a":1, "nextPageToken" : "src" ,"blocks":[{"blockNumber":"1"}]}', "blocks")
+    expect([last.next, middle.next]).toEqual(["src", "src"])
+    expect(JSON.parse(pageText(last, ['{"blockNumber":"5"}'], "ours"))).toEqual({ nextPageToken: "ours", blocks: [{ blockNumber: "5" }] })
+    expect(JSON.parse(pageText(middle, [], undefined))).toEqual({ a: 1, blocks: [] })
+    expect(readSourcePage('{"nextPageToken":"","blocks":[]}', "blocks").next).toBeUndefined()
   })
 
   it("given a descending listing (primary_blocks), when spread, then the copies descend too; block hashes (cb58 and 0x) are rewritten and parent hashes kept", () => {
