@@ -18,7 +18,7 @@ export interface E2eArgs {
   readonly rateLimit: number
   /** `incremental.<dataset>.window` of the windowed datasets' job (default 90d). */
   readonly window?: string
-  /** Build each size from this size's recording, its listings repeated (repeatedPages.ts). */
+  /** Build each size from this size's recording, each record served size ÷ this size times (repeatedPages.ts). */
   readonly pagesOf?: BenchSize
 }
 

@@ -35,7 +35,7 @@ export interface CaseResult {
   readonly shape: string
   readonly size: string
   readonly scale: number
-  /** Served from a smaller case's recording, its listings repeated (`--pages-of`); scale is that case's. */
+  /** Served from a smaller case's recording, each record `times` times (`--pages-of`); scale is that case's. */
   readonly pagesOf?: { readonly size: string; readonly times: number }
   readonly seed: number
   /** Records served by the listings (counted when the pages were saved). */

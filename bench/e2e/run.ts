@@ -167,7 +167,7 @@ export const runCase = async (o: E2eOptions, dataset: BenchDataset, size: BenchS
       ...(o.partMb === undefined ? {} : { partMb: o.partMb }),
       rateLimit: o.rateLimit
     }
-    o.log(`${dataset.name} ${size.label} (scale ${scale}${pagesOf === undefined ? "" : `, the ${pagesOf.size} case's pages ×${pagesOf.times}`}, ${rows.toLocaleString("en-US")} rows in ${dataset.listings.length} listings, ${prep.since}..${prep.to}${dataset.windowed && o.window !== undefined ? `, chainetl's windows ${o.window}` : ""})`)
+    o.log(`${dataset.name} ${size.label} (scale ${scale}${pagesOf === undefined ? "" : `, the ${pagesOf.size} case's records ×${pagesOf.times}`}, ${rows.toLocaleString("en-US")} rows in ${dataset.listings.length} listings, ${prep.since}..${prep.to}${dataset.windowed && o.window !== undefined ? `, chainetl's windows ${o.window}` : ""})`)
     // an unmeasured chainetl run records what it asks beyond the references' pages (its windows)
     // and warms the caches every later run finds warm (tsx's transforms, the page cache)
     if (o.methods.includes("chainetl")) {
