@@ -86,6 +86,9 @@ describe("a case served from a smaller case's recording, every record copied sid
     // within a copy the block's records keep their source order
     const block = spreadRecords(undefined, p1, p2, 2, staking.repeat!).slice(2, 5).map((r) => topLevelString(r, "txHash"))
     expect(block).toEqual([HASHES[1], HASHES[2], HASHES[3]])
+    // a page wholly inside the block before and after it: its copies could not be kept together
+    const inside = readSourcePage(JSON.stringify({ transactions: [tx(3, 102)] }), "transactions")
+    expect(() => spreadRecords(p1, inside, p2, 2, staking.repeat!)).toThrow(/three source pages/)
   })
 
   it("given pages whose token comes after the records or between members, when read and served again, then each holds one token, the one given", () => {
