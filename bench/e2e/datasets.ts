@@ -64,8 +64,16 @@ export interface RepeatRule {
  * (MergeOrder.ts). The rest of the text, amounts above 2^53 included, is left as it is.
  */
 export const copyRecord = (record: string, copy: number, times: number, keyField: string): string => {
-  const keyed = copy === 0 ? record : record.replace(new RegExp(`"${keyField}":"([^"]*)"`, "g"), (_m, id: string) => `"${keyField}":"${copyId(id, copy)}"`)
+  const keyed = copy === 0 ? record : record.replace(keyPattern(keyField), (_m, id: string) => `"${keyField}":"${copyId(id, copy)}"`)
   return keyed.replace(/"(blockNumber|[A-Za-z]+BlockNumber)":"(\d+)"/g, (_m, field: string, n: string) => `"${field}":"${spreadHeight(BigInt(n), copy, times)}"`)
+}
+
+// compiled once per key field: copyRecord runs for every copy of every record a case serves
+const keyPatterns = new Map<string, RegExp>()
+const keyPattern = (keyField: string): RegExp => {
+  let p = keyPatterns.get(keyField)
+  if (p === undefined) keyPatterns.set(keyField, (p = new RegExp(`"${keyField}":"([^"]*)"`, "g")))
+  return p
 }
 
 /** Where copy `copy` of `times` puts a block number. */

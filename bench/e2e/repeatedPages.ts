@@ -65,21 +65,26 @@ export interface SourcePage {
 
 export const readSourcePage = (body: string, items: string): SourcePage => {
   const members = membersOf(body)
-  const at = members.findIndex((m) => m.key === "nextPageToken")
-  const token = at === -1 ? undefined : members[at]!
-  const next = token === undefined ? undefined : (JSON.parse(body.slice(token.valueStart, token.valueEnd)) as string | null)
-  // the page without its token: a served page sets its own (pageText), wherever the source had it
-  const following = members[at + 1]
-  const text = token === undefined ? body : following !== undefined ? `${body.slice(0, token.start)}${body.slice(following.start)}` : `${body.slice(0, members[at - 1]!.valueEnd)}${body.slice(token.valueEnd)}`
-  const array = membersOf(text).find((m) => m.key === items)
-  if (array === undefined || text.charCodeAt(array.valueStart) !== 0x5b) throw new Error(`a listing page without its "${items}" array`)
-  const records = elementsOf(text, array.valueStart, array.valueEnd)
+  const array = members.find((m) => m.key === items)
+  if (array === undefined || body.charCodeAt(array.valueStart) !== 0x5b) throw new Error(`a listing page without its "${items}" array`)
+  const records = elementsOf(body, array.valueStart, array.valueEnd)
   const heights = records.map((r) => {
     const h = topLevelString(r, "blockNumber")
     if (h === undefined || !/^\d+$/.test(h)) throw new Error(`a record without a decimal blockNumber: ${r.slice(0, 120)}`)
     return BigInt(h)
   })
-  return { before: text.slice(0, array.valueStart + 1), after: text.slice(array.valueEnd - 1), records, heights, next: typeof next === "string" && next !== "" ? next : undefined }
+  let before = body.slice(0, array.valueStart + 1)
+  let after = body.slice(array.valueEnd - 1)
+  const at = members.findIndex((m) => m.key === "nextPageToken")
+  const token = members[at]
+  if (token === undefined) return { before, after, records, heights, next: undefined }
+  const next = JSON.parse(body.slice(token.valueStart, token.valueEnd)) as string | null
+  // the page without its token, on whichever side of the array it stands: a served page sets its own (pageText)
+  const following = members[at + 1]
+  const [from, to] = following !== undefined ? [token.start, following.start] : [members[at - 1]!.valueEnd, token.valueEnd]
+  if (to <= array.start) before = `${before.slice(0, from)}${before.slice(to)}`
+  else after = `${after.slice(0, from - (array.valueEnd - 1))}${after.slice(to - (array.valueEnd - 1))}`
+  return { before, after, records, heights, next: typeof next === "string" && next !== "" ? next : undefined }
 }
 
 /** How many of `heights`' leading entries equal `height`. */
