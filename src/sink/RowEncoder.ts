@@ -1,7 +1,8 @@
 /**
  * Writes rows of the chainetl row model (schemas/common.ts) into a DuckDB data chunk, column by
- * column, straight into the chunk's vectors: numbers into their typed memory, strings by DuckDB's
- * own assignment (or inline, for the short ASCII ones), lists and structs through their child
+ * column, straight into the chunk's vectors: numbers into their typed memory, strings inline (the
+ * short ASCII ones), as entries into one text DuckDB is handed per vector (the long ASCII ones) or
+ * by DuckDB's own assignment (the rest), lists and structs through their child
  * vectors. Each column's writer is compiled once per schema, so the per-value work is a type
  * check and a store. Writers refuse rather than coerce: a JS number in an int64 or decimal
  * column, a decimal beyond its precision, an unknown key (a mapper typo would otherwise write
@@ -177,6 +178,54 @@ const storeMicros = (lo: Uint32Array, hi: Int32Array, i: number, micros: number)
 /** A column where fewer repeats than this share of its long strings stops looking for them. */
 const MIN_REPEAT_SHARE = 0.25
 
+/** Fewer long strings than this in a vector are assigned one by one (assignShared costs two copies of the entries). */
+const MIN_SHARED_HEAP = 8
+
+/**
+ * Hands DuckDB a vector's long strings (over 12 bytes: not inline) in one native call instead of
+ * one a string: their text joined is assigned to the first one's slot, which copies it into the
+ * vector's string heap, and every long entry is then written in `words`/`bytes` (our copy of the
+ * entries, handed over again by the caller) as DuckDB's own non-inline string_t: length (4 bytes),
+ * the first 4 bytes (the prefix comparisons read), a pointer into that one text. The pointer is
+ * read back from the first slot's entry. Only when every character is ASCII, so characters are
+ * bytes and offsets add up (a Latin-1 character above 0x7f takes two UTF-8 bytes: byteLength
+ * tells); otherwise false and nothing is assigned. One call a string was 7 % of a primary_blocks
+ * run's main thread (~0.45 µs a call, ~8 long strings a row: README "Performance").
+ */
+const assignShared = (
+  vector: duckdb.Vector,
+  words: Uint32Array,
+  bytes: Uint8Array,
+  longAt: ReadonlyArray<number>,
+  longText: ReadonlyArray<string>
+): boolean => {
+  const text = longText.join("")
+  if (Buffer.byteLength(text, "utf8") !== text.length) return false
+  const first = longAt[0]!
+  duckdb.vector_assign_string_element(vector, first, text)
+  // the bindings hand the entries out as a Buffer, whose slice is a view of a larger buffer: read in place
+  const entries = duckdb.vector_get_data(vector, (first + 1) * 16)
+  const entry = new DataView(entries.buffer, entries.byteOffset + first * 16, 16)
+  const baseLo = entry.getUint32(8, true)
+  const baseHi = entry.getUint32(12, true)
+  let offset = 0
+  for (let k = 0; k < longAt.length; k++) {
+    const i = longAt[k]!
+    const s = longText[k]!
+    const at = i * 16
+    words[i * 4] = s.length
+    bytes[at + 4] = s.charCodeAt(0)
+    bytes[at + 5] = s.charCodeAt(1)
+    bytes[at + 6] = s.charCodeAt(2)
+    bytes[at + 7] = s.charCodeAt(3)
+    const lo = baseLo + offset
+    words[i * 4 + 2] = lo >>> 0
+    words[i * 4 + 3] = baseHi + (lo >= TWO_32 ? 1 : 0)
+    offset += s.length
+  }
+  return true
+}
+
 const stringSlot = (path: string, nullable: boolean): Slot => {
   let n = 0
   let bytes: Uint8Array
@@ -191,13 +240,24 @@ const stringSlot = (path: string, nullable: boolean): Slot => {
   const firstAt = new Map<string, number>()
   let repeatAt: number[] = []
   let repeatOf: number[] = []
+  /** Ends the vector: whether to go on looking for repeats, and the state let go. */
+  const finish = (held: number): number => {
+    const long = longAt.length + repeatAt.length
+    if (lookForRepeats && long >= 64 && repeatAt.length < MIN_REPEAT_SHARE * long) lookForRepeats = false
+    longAt = []
+    longText = []
+    firstAt.clear()
+    return held
+  }
   return leaf(
     path,
     nullable,
     16,
     (buffer, count) => {
       n = count
-      bytes = new Uint8Array(buffer, 0, n * 16)
+      // zeroed: a NULL's entry is never written, and a pointer entry an earlier vector left in our
+      // buffer (assignShared) would point into a string heap already freed, should DuckDB read it
+      bytes = new Uint8Array(buffer, 0, n * 16).fill(0)
       words = new Uint32Array(buffer, 0, n * 4)
       longAt = []
       longText = []
@@ -239,6 +299,13 @@ const stringSlot = (path: string, nullable: boolean): Slot => {
     (vector) => {
       // a string's characters stand for its bytes: the ids and amounts it holds are ASCII
       let held = 0
+      if (longAt.length >= MIN_SHARED_HEAP && assignShared(vector, words, bytes, longAt, longText)) {
+        // the entries point into one text: written in our buffer, repeats copied from them, handed over again
+        for (let k = 0; k < repeatAt.length; k++) bytes.copyWithin(repeatAt[k]! * 16, repeatOf[k]! * 16, repeatOf[k]! * 16 + 16)
+        duckdb.copy_data_to_vector(vector, 0, bytes.buffer as ArrayBuffer, 0, n * 16)
+        for (let k = 0; k < longText.length; k++) held += longText[k]!.length
+        return finish(held)
+      }
       for (let k = 0; k < longAt.length; k++) {
         duckdb.vector_assign_string_element(vector, longAt[k]!, longText[k]!)
         held += longText[k]!.length
@@ -249,12 +316,7 @@ const stringSlot = (path: string, nullable: boolean): Slot => {
         for (let k = 0; k < repeatAt.length; k++) entries.copyWithin(repeatAt[k]! * 16, repeatOf[k]! * 16, repeatOf[k]! * 16 + 16)
         duckdb.copy_data_to_vector(vector, 0, entries.buffer as ArrayBuffer, entries.byteOffset, n * 16)
       }
-      const long = longAt.length + repeatAt.length
-      if (lookForRepeats && long >= 64 && repeatAt.length < MIN_REPEAT_SHARE * long) lookForRepeats = false
-      longAt = []
-      longText = []
-      firstAt.clear()
-      return held
+      return finish(held)
     }
   )
 }
