@@ -20,6 +20,12 @@ export interface E2eArgs {
   readonly window?: string
   /** Build each size from this size's recording, each record served size ÷ this size times (repeatedPages.ts). */
   readonly pagesOf?: BenchSize
+  /**
+   * With `pagesOf`: the larger case's pages are served as they are made, not recorded (proxy mode
+   * "pass"), for sizes whose recording would not fit the disk; duckdb-only (it converts saved
+   * pages) is not run.
+   */
+  readonly streamPages: boolean
 }
 
 export const USAGE = `npm run bench [-- flags]      end-to-end: chainetl vs the references on replayed emulator pages
@@ -36,6 +42,9 @@ export const USAGE = `npm run bench [-- flags]      end-to-end: chainetl vs the 
   --pages-of SIZE           build each size from the recording of SIZE (e.g. 100k, recorded by an earlier run),
                             every record served size/SIZE times, its copies side by side with keys of their
                             own: sizes the emulator would take hours to record (staking_transactions, primary_blocks)
+  --stream-pages            with --pages-of: serve those pages as they are made instead of recording them (a
+                            size whose recording would not fit the disk); every method still reads the same
+                            pages; no warm-up run, no duckdb-only (it needs the pages saved)
   --cpu-prof                one more chainetl run per case under node --cpu-prof, top self time printed
   --cache-dir DIR           recordings, kept across runs (default bench/.cache)
   --results FILE            default bench/results.json
@@ -77,10 +86,15 @@ export const parseE2eArgs = (argv: ReadonlyArray<string>): E2eArgs => {
   const window = value(argv, "window")
   const partMb = value(argv, "part-mb") === undefined ? undefined : positiveInt(argv, "part-mb", 1)
   const pagesOf = value(argv, "pages-of")
+  const streamPages = argv.includes("--stream-pages")
+  if (streamPages && pagesOf === undefined) throw new Error("--stream-pages serves the pages of --pages-of: give --pages-of SIZE too")
+  const methods = list(argv, "methods", METHODS, (m) => m, streamPages ? METHODS.filter((m) => m !== "duckdb-only") : METHODS)
+  if (streamPages && methods.includes("duckdb-only")) throw new Error("--stream-pages saves no pages, which duckdb-only converts: leave it out of --methods")
   return {
     datasets: list(argv, "datasets", benchDatasets, (d) => d.name, benchDatasets),
     sizes: (value(argv, "sizes") ?? (smoke ? "2k" : "100k")).split(",").map(parseSize),
-    methods: list(argv, "methods", METHODS, (m) => m, METHODS),
+    methods,
+    streamPages,
     repeat: positiveInt(argv, "repeat", smoke ? 1 : 3),
     partRows: positiveInt(argv, "part-rows", 10_000),
     seed: Number(value(argv, "seed") ?? 1),

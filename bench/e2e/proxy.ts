@@ -4,19 +4,21 @@
  * methods measured all read identical pages and the emulator's own cost (~170 µs a row) stays out
  * of the measurement. In "record" mode a request not seen before is forwarded upstream, its
  * response recorded and then served from the same bytes; in "replay" mode it is a 599 and counted,
- * so a measured run can never quietly reach the emulator.
+ * so a measured run can never quietly reach the emulator. In "pass" mode every request is forwarded
+ * and nothing is recorded: a deterministic upstream (repeatedPages.ts) whose pages would not fit
+ * the disk serves every run the same pages as they are made.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
 import { keyOf, type RecordStore } from "./cache.ts"
 
-export type ProxyMode = "record" | "replay"
+export type ProxyMode = "record" | "replay" | "pass"
 
 export interface ProxyCounters {
   requests: number
   /** Served from the recording. */
   hits: number
-  /** Forwarded upstream (record mode) or refused (replay mode). */
+  /** Forwarded upstream to be recorded (record mode) or refused (replay mode); pass mode counts none. */
   misses: number
   bytes: number
 }
@@ -53,17 +55,21 @@ export const startProxy = async (store: RecordStore, upstream: () => Promise<str
   const inFlight = new Map<string, Promise<void>>()
   const state = { mode }
 
-  const record = async (key: string, method: string, url: string, headers: IncomingMessage["headers"], body: Buffer): Promise<void> => {
+  const forward = async (method: string, url: string, headers: IncomingMessage["headers"], body: Buffer) => {
     const base = await upstream()
     const init: RequestInit = { method, headers: { ...(headers["content-type"] ? { "content-type": headers["content-type"] } : {}) } }
     if (body.length > 0) init.body = body
     const response = await fetch(`${base}${url}`, init)
-    const bytes = Buffer.from(await response.arrayBuffer())
+    return { status: response.status, contentType: response.headers.get("content-type") ?? "application/json", bytes: Buffer.from(await response.arrayBuffer()) }
+  }
+
+  const record = async (key: string, method: string, url: string, headers: IncomingMessage["headers"], body: Buffer): Promise<void> => {
+    const { status, contentType, bytes } = await forward(method, url, headers, body)
     // only answers worth replaying: an error page would make every replay fail the same way
-    if (response.status >= 200 && response.status < 300) {
-      store.put(key, response.status, response.headers.get("content-type") ?? "application/json", bytes)
+    if (status >= 200 && status < 300) {
+      store.put(key, status, contentType, bytes)
     } else {
-      throw Object.assign(new Error(`upstream ${response.status} for ${method} ${url}: ${bytes.toString().slice(0, 200)}`), { status: response.status, bytes })
+      throw Object.assign(new Error(`upstream ${status} for ${method} ${url}: ${bytes.toString().slice(0, 200)}`), { status, bytes })
     }
   }
 
@@ -71,8 +77,13 @@ export const startProxy = async (store: RecordStore, upstream: () => Promise<str
     const body = await readBody(req)
     const method = req.method ?? "GET"
     const url = req.url ?? "/"
-    const key = keyOf({ method, url, body })
     counters.requests++
+    if (state.mode === "pass") {
+      const answer = await forward(method, url, req.headers, body)
+      counters.bytes += answer.bytes.length
+      return send(res, answer.status, answer.contentType, answer.bytes)
+    }
+    const key = keyOf({ method, url, body })
     let entry = store.get(key)
     if (entry === undefined) {
       counters.misses++

@@ -36,7 +36,12 @@ export interface CaseResult {
   readonly size: string
   readonly scale: number
   /** Served from a smaller case's recording, each record `times` times (`--pages-of`); scale is that case's. */
-  readonly pagesOf?: { readonly size: string; readonly times: number }
+  readonly pagesOf?: {
+    readonly size: string
+    readonly times: number
+    /** Served as they were made, not recorded (`--stream-pages`): the rows counted from the source's, times `times`. */
+    readonly streamed?: true
+  }
   readonly seed: number
   /** Records served by the listings (counted when the pages were saved). */
   readonly rows: number

@@ -47,6 +47,17 @@ const oldestRecord = async (ndjson: string): Promise<number> => {
   return t
 }
 
+/**
+ * The prep of a case served as it is made (`--stream-pages`): the source case's, each listing's
+ * rows `times` times (every record is served `times` times), nothing saved.
+ */
+const streamedPrep = (sourceDir: string, times: number): Prep => {
+  const file = path.join(sourceDir, "prep.json")
+  if (!fs.existsSync(file)) throw new Error(`--stream-pages: no ${file}; run the bench at the --pages-of size first`)
+  const source = JSON.parse(fs.readFileSync(file, "utf8")) as Prep
+  return { ...source, rowsPerListing: source.rowsPerListing.map((n) => n * times) }
+}
+
 /** Saves the pages the references read (recording them on the way), once per cache folder. */
 const prepare = async (dataset: BenchDataset, dir: string, proxy: ReplayProxy, seed: number): Promise<Prep> => {
   const prepFile = path.join(dir, "prep.json")
@@ -123,7 +134,16 @@ const profileChainetl = async (ctx: Omit<RunContext, "workDir">, proxy: ReplayPr
 }
 
 /** Where a case's pages come from: the emulator at a scale, or a smaller case's recording repeated. */
-const caseSource = (o: E2eOptions, dataset: BenchDataset, size: BenchSize): { readonly dir: string; readonly scale: number; readonly upstream: Upstream; readonly pagesOf?: CaseResult["pagesOf"] } => {
+interface CaseSource {
+  readonly dir: string
+  readonly scale: number
+  readonly upstream: Upstream
+  readonly pagesOf?: CaseResult["pagesOf"]
+  /** Served as made (`--stream-pages`): the case's prep, from the source case's. */
+  readonly streamed?: Prep
+}
+
+const caseSource = (o: E2eOptions, dataset: BenchDataset, size: BenchSize): CaseSource => {
   const caseDir = (s: BenchSize, scale: number) => path.join(o.cacheDir, `${dataset.name}-${s.label}-seed${o.seed}-scale${scale}`)
   if (o.pagesOf === undefined) {
     const scale = scaleFor(dataset, size.rows)
@@ -140,19 +160,22 @@ const caseSource = (o: E2eOptions, dataset: BenchDataset, size: BenchSize): { re
     dir: path.join(o.cacheDir, `${dataset.name}-${size.label}-seed${o.seed}-pagesof${o.pagesOf.label}x${times}-spread`),
     scale,
     upstream: repeatedPages(recording, times, new Map(dataset.listings.map((l) => [l.path, l.items])), dataset.repeat, dataset.pageSize),
-    pagesOf: { size: o.pagesOf.label, times }
+    ...(o.streamPages
+      ? { pagesOf: { size: o.pagesOf.label, times, streamed: true as const }, streamed: streamedPrep(caseDir(o.pagesOf, scale), times) }
+      : { pagesOf: { size: o.pagesOf.label, times } })
   }
 }
 
 export const runCase = async (o: E2eOptions, dataset: BenchDataset, size: BenchSize): Promise<CaseResult> => {
-  const { dir, scale, upstream, pagesOf } = caseSource(o, dataset, size)
+  const { dir, scale, upstream, pagesOf, streamed } = caseSource(o, dataset, size)
   fs.mkdirSync(dir, { recursive: true })
   const store = RecordStore.open(path.join(dir, "recording"))
-  const proxy = await startProxy(store, upstream.url, "record")
+  // served as made: nothing is recorded, so nothing is saved or warmed up either
+  const proxy = await startProxy(store, upstream.url, streamed === undefined ? "record" : "pass")
   try {
     const before = store.entries
     const t0 = performance.now()
-    const prep = await prepare(dataset, dir, proxy, o.seed)
+    const prep = streamed ?? (await prepare(dataset, dir, proxy, o.seed))
     const rows = prep.rowsPerListing.reduce((a, b) => a + b, 0)
     const jobFile = path.join(dir, "job.json")
     fs.writeFileSync(jobFile, JSON.stringify(dataset.job(prep.since, o.window), null, 2))
@@ -167,16 +190,16 @@ export const runCase = async (o: E2eOptions, dataset: BenchDataset, size: BenchS
       ...(o.partMb === undefined ? {} : { partMb: o.partMb }),
       rateLimit: o.rateLimit
     }
-    o.log(`${dataset.name} ${size.label} (scale ${scale}${pagesOf === undefined ? "" : `, the ${pagesOf.size} case's records ×${pagesOf.times}`}, ${rows.toLocaleString("en-US")} rows in ${dataset.listings.length} listings, ${prep.since}..${prep.to}${dataset.windowed && o.window !== undefined ? `, chainetl's windows ${o.window}` : ""})`)
+    o.log(`${dataset.name} ${size.label} (scale ${scale}${pagesOf === undefined ? "" : `, the ${pagesOf.size} case's records ×${pagesOf.times}${pagesOf.streamed ? ", served as made" : ""}`}, ${rows.toLocaleString("en-US")} rows in ${dataset.listings.length} listings, ${prep.since}..${prep.to}${dataset.windowed && o.window !== undefined ? `, chainetl's windows ${o.window}` : ""})`)
     // an unmeasured chainetl run records what it asks beyond the references' pages (its windows)
     // and warms the caches every later run finds warm (tsx's transforms, the page cache)
-    if (o.methods.includes("chainetl")) {
+    if (o.methods.includes("chainetl") && streamed === undefined) {
       const warm = await runOnce("chainetl", ctx, proxy, 0)
       o.log(`  warm-up chainetl: ${describe(warm, true)}`)
       if (warm.exitCode !== 0) throw new Error(`chainetl failed on ${dataset.name} ${size.label}: ${warm.error}`)
     }
     if (store.entries > before) o.log(`  recorded ${store.entries - before} responses in ${((performance.now() - t0) / 1000).toFixed(0)} s (${store.entries} in ${dir})`)
-    proxy.mode = "replay"
+    if (streamed === undefined) proxy.mode = "replay"
     const runs: RunResult[] = []
     for (let i = 0; i < o.repeat; i++) {
       for (const method of rotate(o.methods, i)) {

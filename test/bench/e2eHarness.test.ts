@@ -8,6 +8,7 @@ import * as os from "node:os"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type RunningEmulator, startEmulator } from "../../src/emulator/index.ts"
+import { parseE2eArgs } from "../../bench/e2e/args.ts"
 import { RecordStore } from "../../bench/e2e/cache.ts"
 import { summarizeProfile } from "../../bench/e2e/cpuProfile.ts"
 import { benchDatasets } from "../../bench/e2e/datasets.ts"
@@ -74,6 +75,40 @@ describe("replay proxy", () => {
     expect(emu.state().requests).toEqual(before)
     fs.rmSync(dir, { recursive: true, force: true })
   })
+
+  it("given pass mode, when pages are asked for, then each is the upstream's answer byte for byte, asked of it every time, and nothing is recorded", async () => {
+    // given a proxy in pass mode before the emulator, on an empty recording
+    const dir = tmp("pass")
+    const page = "/v1/chains/43114/blocks?pageSize=100"
+    const rpc = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "avm.getHeight", params: {} })
+    const direct = { page: await get(emu.baseUrl, page), rpc: await post(emu.baseUrl, "/ext/bc/X", rpc) }
+    const store = RecordStore.open(dir)
+    const passer = await startProxy(store, async () => emu.baseUrl, "pass")
+    const before = emu.state().requests.total
+
+    // when the same page is asked twice and a POST once
+    const served = [await get(passer.url, page), await get(passer.url, page), await post(passer.url, "/ext/bc/X", rpc)]
+    await passer.close()
+
+    // then every answer is the emulator's, the emulator saw all three, and the recording stays empty
+    expect(served[0]!.body.equals(direct.page.body)).toBe(true)
+    expect(served[1]!.body.equals(direct.page.body)).toBe(true)
+    expect(served[2]!.body.equals(direct.rpc.body)).toBe(true)
+    expect(emu.state().requests.total - before).toBe(3)
+    expect(passer.counters).toMatchObject({ requests: 3, hits: 0, misses: 0 })
+    expect(store.entries).toBe(0)
+    store.close()
+    fs.rmSync(dir, { recursive: true, force: true })
+  })
+})
+
+describe("bench flags", () => {
+  it("given --stream-pages, when parsed, then it needs --pages-of and leaves duckdb-only out, refusing it when asked for", () => {
+    expect(() => parseE2eArgs(["--stream-pages"])).toThrow(/--pages-of/)
+    expect(parseE2eArgs(["--sizes", "5m", "--pages-of", "20k", "--stream-pages"]).methods).toEqual(["chainetl", "plain", "naive"])
+    expect(() => parseE2eArgs(["--pages-of", "20k", "--stream-pages", "--methods", "chainetl,duckdb-only"])).toThrow(/duckdb-only/)
+    expect(parseE2eArgs(["--pages-of", "20k"]).streamPages).toBe(false)
+  })
 })
 
 describe("end-to-end bench on a tiny evm_blocks", () => {
@@ -91,6 +126,7 @@ describe("end-to-end bench on a tiny evm_blocks", () => {
       cacheDir,
       cpuProf: false,
       rateLimit: 100_000,
+      streamPages: false,
       log: (l) => lines.push(l)
     })
     const file = path.join(cacheDir, "results.json")
