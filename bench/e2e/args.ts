@@ -1,7 +1,8 @@
 /** Flags of the end-to-end bench (`npm run bench -- --help` lists them). */
+import * as fs from "node:fs"
 import * as path from "node:path"
 import { benchDatasets, type BenchDataset, type BenchSize, parseSize } from "./datasets.ts"
-import { METHODS, type MethodName, REPO } from "./methods.ts"
+import { DEFAULT_METHODS, METHODS, type MethodName, REPO } from "./methods.ts"
 
 export interface E2eArgs {
   readonly datasets: ReadonlyArray<BenchDataset>
@@ -26,12 +27,14 @@ export interface E2eArgs {
    * pages) is not run.
    */
   readonly streamPages: boolean
+  /** Another checkout of chainetl, built: the method `baseline` runs its CLI with chainetl's flags (A/B of two builds). */
+  readonly baselineRepo?: string
 }
 
 export const USAGE = `npm run bench [-- flags]      end-to-end: chainetl vs the references on replayed emulator pages
   --sizes 100k,1m,5m        target rows per dataset (default 100k); --smoke = --sizes 2k --repeat 1
   --datasets a,b            evm_blocks, staking_transactions, primary_blocks (default all three)
-  --methods a,b             chainetl, plain, duckdb-only, naive (default all four)
+  --methods a,b             chainetl, plain, duckdb-only, naive, baseline (default the first four)
   --repeat N                measured runs per method, interleaved; medians reported (default 3)
   --part-rows N             chainetl --part-rows (default 10000, its own default)
   --part-mb N               chainetl --part-mb (default: not passed, its own default 12)
@@ -45,6 +48,9 @@ export const USAGE = `npm run bench [-- flags]      end-to-end: chainetl vs the 
   --stream-pages            with --pages-of: serve those pages as they are made instead of recording them (a
                             size whose recording would not fit the disk); every method still reads the same
                             pages; no warm-up run, no duckdb-only (it needs the pages saved)
+  --baseline DIR            another checkout of chainetl, built (npm run build in it): the method baseline runs
+                            its CLI with chainetl's flags on the same pages, interleaved (default methods then:
+                            chainetl,baseline); the ratio chainetl/baseline compares two builds
   --cpu-prof                one more chainetl run per case under node --cpu-prof, top self time printed
   --cache-dir DIR           recordings, kept across runs (default bench/.cache)
   --results FILE            default bench/results.json
@@ -88,13 +94,21 @@ export const parseE2eArgs = (argv: ReadonlyArray<string>): E2eArgs => {
   const pagesOf = value(argv, "pages-of")
   const streamPages = argv.includes("--stream-pages")
   if (streamPages && pagesOf === undefined) throw new Error("--stream-pages serves the pages of --pages-of: give --pages-of SIZE too")
-  const methods = list(argv, "methods", METHODS, (m) => m, streamPages ? METHODS.filter((m) => m !== "duckdb-only") : METHODS)
+  const baseline = value(argv, "baseline")
+  const baselineRepo = baseline === undefined ? undefined : path.resolve(baseline)
+  if (baselineRepo !== undefined && !fs.existsSync(path.join(baselineRepo, "dist", "cli", "bin.js"))) {
+    throw new Error(`--baseline ${baseline}: no built chainetl there (dist/cli/bin.js); run npm install or npm run build in it`)
+  }
+  const fallback = baselineRepo !== undefined ? (["chainetl", "baseline"] as const) : streamPages ? DEFAULT_METHODS.filter((m) => m !== "duckdb-only") : DEFAULT_METHODS
+  const methods = list(argv, "methods", METHODS, (m) => m, fallback)
   if (streamPages && methods.includes("duckdb-only")) throw new Error("--stream-pages saves no pages, which duckdb-only converts: leave it out of --methods")
+  if (baselineRepo === undefined && methods.includes("baseline")) throw new Error("--methods baseline needs --baseline DIR (the other checkout)")
   return {
     datasets: list(argv, "datasets", benchDatasets, (d) => d.name, benchDatasets),
     sizes: (value(argv, "sizes") ?? (smoke ? "2k" : "100k")).split(",").map(parseSize),
     methods,
     streamPages,
+    ...(baselineRepo === undefined ? {} : { baselineRepo }),
     repeat: positiveInt(argv, "repeat", smoke ? 1 : 3),
     partRows: positiveInt(argv, "part-rows", 10_000),
     seed: Number(value(argv, "seed") ?? 1),

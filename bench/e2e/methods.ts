@@ -10,8 +10,11 @@ import { fileURLToPath } from "node:url"
 import type { BenchDataset } from "./datasets.ts"
 import type { ReferenceSpec } from "./reference/spec.ts"
 
-export const METHODS = ["chainetl", "plain", "duckdb-only", "naive"] as const
+export const METHODS = ["chainetl", "plain", "duckdb-only", "naive", "baseline"] as const
 export type MethodName = (typeof METHODS)[number]
+
+/** What runs unless --methods says otherwise: `baseline` only with --baseline. */
+export const DEFAULT_METHODS: ReadonlyArray<MethodName> = ["chainetl", "plain", "duckdb-only", "naive"]
 
 export const REPO = fileURLToPath(new URL("../../", import.meta.url))
 
@@ -31,6 +34,8 @@ export interface RunContext {
   readonly rateLimit: number
   /** Set for the one profiled chainetl run. */
   readonly cpuProfDir?: string
+  /** `--baseline`: another checkout of chainetl (built), run as the method `baseline` with chainetl's flags. */
+  readonly baselineRepo?: string
 }
 
 export interface MethodRun {
@@ -61,13 +66,13 @@ const reference = (script: string, ctx: RunContext): MethodRun => {
   return { argv: [process.execPath, "--import", "tsx", file, specFile], env: {}, outputDir: out }
 }
 
-const chainetl = (ctx: RunContext): MethodRun => {
+const chainetl = (ctx: RunContext, repo: string): MethodRun => {
   const out = path.join(ctx.workDir, "out")
   const ds = ctx.dataset.name
   const command = ctx.dataset.windowed ? ["backfill", ds, "--from", ctx.since, "--to", ctx.to] : ["run", ds]
   const profile = ctx.cpuProfDir === undefined ? [] : ["--cpu-prof", "--cpu-prof-dir", ctx.cpuProfDir]
   return {
-    argv: [process.execPath, ...profile, path.join(REPO, "bin", "chainetl.mjs"), ...command, "--job", ctx.jobFile, "--out", out, "--part-rows", String(ctx.partRows), ...(ctx.partMb === undefined ? [] : ["--part-mb", String(ctx.partMb)]), "--quiet"],
+    argv: [process.execPath, ...profile, path.join(repo, "bin", "chainetl.mjs"), ...command, "--job", ctx.jobFile, "--out", out, "--part-rows", String(ctx.partRows), ...(ctx.partMb === undefined ? [] : ["--part-mb", String(ctx.partMb)]), "--quiet"],
     env: {
       CHAINETL_BASE_URL: ctx.proxyUrl,
       CHAINETL_METRICS_URL: ctx.proxyUrl,
@@ -85,7 +90,10 @@ const chainetl = (ctx: RunContext): MethodRun => {
 export const methodRun = (name: MethodName, ctx: RunContext): MethodRun => {
   switch (name) {
     case "chainetl":
-      return chainetl(ctx)
+      return chainetl(ctx, REPO)
+    case "baseline":
+      if (ctx.baselineRepo === undefined) throw new Error("the baseline method needs --baseline DIR")
+      return chainetl(ctx, ctx.baselineRepo)
     case "plain":
       return reference("plain.ts", ctx)
     case "duckdb-only":

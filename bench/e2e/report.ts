@@ -75,7 +75,7 @@ export const mediansOf = (runs: ReadonlyArray<RunResult>): MethodMedians | undef
 export const ratiosOf = (medians: Partial<Record<MethodName, MethodMedians>>): CaseResult["ratios"] => {
   const out: Record<string, { rowsPerCpuSecond: number; rowsPerSecond: number; peakRss: number }> = {}
   const c = medians.chainetl
-  for (const ref of ["plain", "naive", "duckdb-only"] as const) {
+  for (const ref of ["plain", "naive", "duckdb-only", "baseline"] as const) {
     const r = medians[ref]
     if (c === undefined || r === undefined) continue
     out[`chainetl/${ref}`] = {

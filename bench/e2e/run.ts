@@ -188,15 +188,17 @@ export const runCase = async (o: E2eOptions, dataset: BenchDataset, size: BenchS
       to: prep.to,
       partRows: o.partRows,
       ...(o.partMb === undefined ? {} : { partMb: o.partMb }),
-      rateLimit: o.rateLimit
+      rateLimit: o.rateLimit,
+      ...(o.baselineRepo === undefined ? {} : { baselineRepo: o.baselineRepo })
     }
     o.log(`${dataset.name} ${size.label} (scale ${scale}${pagesOf === undefined ? "" : `, the ${pagesOf.size} case's records ×${pagesOf.times}${pagesOf.streamed ? ", served as made" : ""}`}, ${rows.toLocaleString("en-US")} rows in ${dataset.listings.length} listings, ${prep.since}..${prep.to}${dataset.windowed && o.window !== undefined ? `, chainetl's windows ${o.window}` : ""})`)
     // an unmeasured chainetl run records what it asks beyond the references' pages (its windows)
     // and warms the caches every later run finds warm (tsx's transforms, the page cache)
-    if (o.methods.includes("chainetl") && streamed === undefined) {
-      const warm = await runOnce("chainetl", ctx, proxy, 0)
-      o.log(`  warm-up chainetl: ${describe(warm, true)}`)
-      if (warm.exitCode !== 0) throw new Error(`chainetl failed on ${dataset.name} ${size.label}: ${warm.error}`)
+    for (const method of ["chainetl", "baseline"] as const) {
+      if (!o.methods.includes(method) || streamed !== undefined) continue
+      const warm = await runOnce(method, ctx, proxy, 0)
+      o.log(`  warm-up ${method}: ${describe(warm, true)}`)
+      if (warm.exitCode !== 0) throw new Error(`${method} failed on ${dataset.name} ${size.label}: ${warm.error}`)
     }
     if (store.entries > before) o.log(`  recorded ${store.entries - before} responses in ${((performance.now() - t0) / 1000).toFixed(0)} s (${store.entries} in ${dir})`)
     if (streamed === undefined) proxy.mode = "replay"

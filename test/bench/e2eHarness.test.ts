@@ -13,7 +13,7 @@ import { RecordStore } from "../../bench/e2e/cache.ts"
 import { summarizeProfile } from "../../bench/e2e/cpuProfile.ts"
 import { benchDatasets } from "../../bench/e2e/datasets.ts"
 import { startProxy } from "../../bench/e2e/proxy.ts"
-import { writeResults } from "../../bench/e2e/report.ts"
+import { type MethodMedians, ratiosOf, writeResults } from "../../bench/e2e/report.ts"
 import { runE2e } from "../../bench/e2e/run.ts"
 
 const tmp = (label: string) => fs.mkdtempSync(path.join(os.tmpdir(), `chainetl-bench-test-${label}-`))
@@ -108,6 +108,27 @@ describe("bench flags", () => {
     expect(parseE2eArgs(["--sizes", "5m", "--pages-of", "20k", "--stream-pages"]).methods).toEqual(["chainetl", "plain", "naive"])
     expect(() => parseE2eArgs(["--pages-of", "20k", "--stream-pages", "--methods", "chainetl,duckdb-only"])).toThrow(/duckdb-only/)
     expect(parseE2eArgs(["--pages-of", "20k"]).streamPages).toBe(false)
+  })
+
+  it("given --baseline, when parsed, then it needs a built checkout, runs chainetl against it by default, and baseline alone is refused", () => {
+    // given a folder with no build, and one with dist/cli/bin.js
+    const bare = tmp("bare")
+    const built = tmp("built")
+    fs.mkdirSync(path.join(built, "dist", "cli"), { recursive: true })
+    fs.writeFileSync(path.join(built, "dist", "cli", "bin.js"), "")
+    // then
+    expect(() => parseE2eArgs(["--baseline", bare])).toThrow(/no built chainetl/)
+    expect(parseE2eArgs(["--baseline", built])).toMatchObject({ methods: ["chainetl", "baseline"], baselineRepo: built })
+    expect(parseE2eArgs(["--baseline", built, "--methods", "chainetl,plain,baseline"]).methods).toEqual(["chainetl", "plain", "baseline"])
+    expect(() => parseE2eArgs(["--methods", "chainetl,baseline"])).toThrow(/--baseline DIR/)
+    expect(parseE2eArgs([]).methods).toEqual(["chainetl", "plain", "duckdb-only", "naive"])
+    fs.rmSync(bare, { recursive: true, force: true })
+    fs.rmSync(built, { recursive: true, force: true })
+  })
+
+  it("given medians of chainetl and a baseline build, when the ratios are taken, then chainetl/baseline is chainetl's over the baseline's", () => {
+    const m = (rowsPerCpuSecond: number, rowsPerSecond: number, peakRssBytes: number) => ({ rowsPerCpuSecond, rowsPerSecond, peakRssBytes }) as unknown as MethodMedians
+    expect(ratiosOf({ chainetl: m(110, 50, 300), baseline: m(100, 40, 400) })).toEqual({ "chainetl/baseline": { rowsPerCpuSecond: 1.1, rowsPerSecond: 1.25, peakRss: 0.75 } })
   })
 })
 
