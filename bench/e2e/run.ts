@@ -192,8 +192,8 @@ export const runCase = async (o: E2eOptions, dataset: BenchDataset, size: BenchS
       ...(o.baselineRepo === undefined ? {} : { baselineRepo: o.baselineRepo })
     }
     o.log(`${dataset.name} ${size.label} (scale ${scale}${pagesOf === undefined ? "" : `, the ${pagesOf.size} case's records ×${pagesOf.times}${pagesOf.streamed ? ", served as made" : ""}`}, ${rows.toLocaleString("en-US")} rows in ${dataset.listings.length} listings, ${prep.since}..${prep.to}${dataset.windowed && o.window !== undefined ? `, chainetl's windows ${o.window}` : ""})`)
-    // an unmeasured chainetl run records what it asks beyond the references' pages (its windows)
-    // and warms the caches every later run finds warm (tsx's transforms, the page cache)
+    // an unmeasured run of each chainetl build records what it asks beyond the references' pages
+    // (its windows) and warms the caches every later run finds warm (tsx's transforms, the page cache)
     for (const method of ["chainetl", "baseline"] as const) {
       if (!o.methods.includes(method) || streamed !== undefined) continue
       const warm = await runOnce(method, ctx, proxy, 0)
