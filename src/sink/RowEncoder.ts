@@ -189,7 +189,7 @@ const MIN_SHARED_HEAP = 8
  * the first 4 bytes (the prefix comparisons read), a pointer into that one text. The pointer is
  * read back from the first slot's entry. Only when every character is ASCII, so characters are
  * bytes and offsets add up (a Latin-1 character above 0x7f takes two UTF-8 bytes: byteLength
- * tells); otherwise false and nothing is assigned. One call a string was 7 % of a primary_blocks
+ * tells). Returns the bytes handed over; undefined (nothing assigned) when a character is not ASCII. One call a string was 7 % of a primary_blocks
  * run's main thread (~0.45 µs a call, ~8 long strings a row: README "Performance").
  */
 const assignShared = (
@@ -198,9 +198,9 @@ const assignShared = (
   bytes: Uint8Array,
   longAt: ReadonlyArray<number>,
   longText: ReadonlyArray<string>
-): boolean => {
+): number | undefined => {
   const text = longText.join("")
-  if (Buffer.byteLength(text, "utf8") !== text.length) return false
+  if (Buffer.byteLength(text, "utf8") !== text.length) return undefined
   const first = longAt[0]!
   duckdb.vector_assign_string_element(vector, first, text)
   // the bindings hand the entries out as a Buffer, whose slice is a view of a larger buffer: read in place
@@ -223,7 +223,7 @@ const assignShared = (
     words[i * 4 + 3] = baseHi + (lo >= TWO_32 ? 1 : 0)
     offset += s.length
   }
-  return true
+  return text.length
 }
 
 const stringSlot = (path: string, nullable: boolean): Slot => {
@@ -240,6 +240,10 @@ const stringSlot = (path: string, nullable: boolean): Slot => {
   const firstAt = new Map<string, number>()
   let repeatAt: number[] = []
   let repeatOf: number[] = []
+  /** Makes each repeat's entry a copy of its first's, in `entries` (n entries of 16 bytes). */
+  const copyRepeats = (entries: Uint8Array) => {
+    for (let k = 0; k < repeatAt.length; k++) entries.copyWithin(repeatAt[k]! * 16, repeatOf[k]! * 16, repeatOf[k]! * 16 + 16)
+  }
   /** Ends the vector: whether to go on looking for repeats, and the state let go. */
   const finish = (held: number): number => {
     const long = longAt.length + repeatAt.length
@@ -298,14 +302,14 @@ const stringSlot = (path: string, nullable: boolean): Slot => {
     },
     (vector) => {
       // a string's characters stand for its bytes: the ids and amounts it holds are ASCII
-      let held = 0
-      if (longAt.length >= MIN_SHARED_HEAP && assignShared(vector, words, bytes, longAt, longText)) {
+      const shared = longAt.length >= MIN_SHARED_HEAP ? assignShared(vector, words, bytes, longAt, longText) : undefined
+      if (shared !== undefined) {
         // the entries point into one text: written in our buffer, repeats copied from them, handed over again
-        for (let k = 0; k < repeatAt.length; k++) bytes.copyWithin(repeatAt[k]! * 16, repeatOf[k]! * 16, repeatOf[k]! * 16 + 16)
+        copyRepeats(bytes)
         duckdb.copy_data_to_vector(vector, 0, bytes.buffer as ArrayBuffer, 0, n * 16)
-        for (let k = 0; k < longText.length; k++) held += longText[k]!.length
-        return finish(held)
+        return finish(shared)
       }
+      let held = 0
       for (let k = 0; k < longAt.length; k++) {
         duckdb.vector_assign_string_element(vector, longAt[k]!, longText[k]!)
         held += longText[k]!.length
@@ -313,7 +317,7 @@ const stringSlot = (path: string, nullable: boolean): Slot => {
       if (repeatAt.length > 0) {
         // the vector's entries as they are now (a copy), the repeats made copies of their first, back in one go
         const entries = duckdb.vector_get_data(vector, n * 16)
-        for (let k = 0; k < repeatAt.length; k++) entries.copyWithin(repeatAt[k]! * 16, repeatOf[k]! * 16, repeatOf[k]! * 16 + 16)
+        copyRepeats(entries)
         duckdb.copy_data_to_vector(vector, 0, entries.buffer as ArrayBuffer, entries.byteOffset, n * 16)
       }
       return finish(held)
