@@ -13,6 +13,8 @@ export interface RunResult {
   readonly error?: string
   readonly wallSeconds: number
   readonly cpuSeconds: number
+  /** Of cpuSeconds, the kernel's (page faults, I/O): a large share points at memory churn. */
+  readonly systemSeconds?: number
   readonly peakRssBytes: number
   readonly rows: number
   readonly files: number

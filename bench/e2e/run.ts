@@ -94,6 +94,7 @@ const runOnce = async (method: MethodName, ctx: Omit<RunContext, "workDir">, pro
       ...(error === undefined ? {} : { error }),
       wallSeconds: m.wallSeconds,
       cpuSeconds: m.cpuSeconds,
+      systemSeconds: m.systemSeconds,
       peakRssBytes: m.peakRssBytes,
       ...out,
       requests: proxy.counters.requests,
@@ -111,7 +112,7 @@ const runOnce = async (method: MethodName, ctx: Omit<RunContext, "workDir">, pro
 const describe = (r: RunResult, recording = false): string =>
   r.exitCode !== 0
     ? `FAILED (exit ${r.exitCode}): ${r.error ?? ""}`
-    : `${r.wallSeconds.toFixed(1)} s, CPU ${r.cpuSeconds.toFixed(1)} s, ${r.rows.toLocaleString("en-US")} rows, ${r.requests} requests` +
+    : `${r.wallSeconds.toFixed(1)} s, CPU ${r.cpuSeconds.toFixed(1)} s${r.systemSeconds === undefined ? "" : ` (system ${r.systemSeconds.toFixed(1)})`}, ${r.rows.toLocaleString("en-US")} rows, ${r.requests} requests` +
       `${r.misses === 0 ? "" : recording ? ` (${r.misses} recorded now)` : ` (${r.misses} NOT RECORDED: refused)`}, RSS ${(r.peakRssBytes / 2 ** 20).toFixed(0)} MB, load ${r.load.toFixed(1)}`
 
 /** One profiled chainetl run (main thread), summarized; the profile is kept as `keepAs`. */

@@ -103,6 +103,13 @@ describe("replay proxy", () => {
 })
 
 describe("bench flags", () => {
+  it("given a flag the bench does not take, when parsed, then it is refused with the nearest flag named, and a value is not taken for a flag", () => {
+    expect(() => parseE2eArgs(["--datasets", "staking_transactions", "--size", "20k"])).toThrow(/--size is not a flag of npm run bench: did you mean --sizes\?/)
+    expect(() => parseE2eArgs(["--profile"])).toThrow(/^--profile is not a flag of npm run bench \(npm run bench -- --help\)$/)
+    // a value that looks like nothing is read as the value of its flag
+    expect(parseE2eArgs(["--sizes", "20k", "--smoke", "--cpu-prof"]).sizes.map((s) => s.label)).toEqual(["20k"])
+  })
+
   it("given --stream-pages, when parsed, then it needs --pages-of and leaves duckdb-only out, refusing it when asked for", () => {
     expect(() => parseE2eArgs(["--stream-pages"])).toThrow(/--pages-of/)
     expect(parseE2eArgs(["--sizes", "5m", "--pages-of", "20k", "--stream-pages"]).methods).toEqual(["chainetl", "plain", "naive"])
