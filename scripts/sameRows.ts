@@ -1,0 +1,68 @@
+/**
+ * Are two chainetl outputs the same rows? Every view of both catalogs (`catalog.duckdb`) is compared
+ * EXCEPT ALL both ways over the columns both sides have, lineage (`run_id`, `ingested_at`) aside;
+ * a column on one side only is named, not compared. Used to show that a change of the write path
+ * changed no row (README "Same rows"): two builds crawl one emulator, then
+ *
+ *   node --import tsx scripts/sameRows.ts OUT_A OUT_B [--as view.column=expression-over-B]
+ *
+ * `--as` reads a column of B through an expression, for a column whose type a later change made
+ * exact on purpose (e.g. `--as token_holders.sort_key=sort_key_double`). Exits 1 when a view differs.
+ */
+import { DuckDBInstance } from "@duckdb/node-api"
+import * as path from "node:path"
+
+const LINEAGE = new Set(["run_id", "ingested_at"])
+const quote = (s: string) => `'${s.replaceAll("'", "''")}'`
+const ident = (s: string) => `"${s.replaceAll('"', '""')}"`
+
+const args = process.argv.slice(2)
+const outs = args.filter((a, i) => !a.startsWith("--") && args[i - 1] !== "--as")
+const as = new Map<string, string>()
+args.forEach((a, i) => {
+  if (a !== "--as") return
+  const m = /^([^.=]+)\.([^=]+)=(.+)$/.exec(args[i + 1] ?? "")
+  if (m === null) throw new Error(`--as: expected view.column=expression, got '${args[i + 1] ?? ""}'`)
+  as.set(`${m[1]}.${m[2]}`, m[3]!)
+})
+if (outs.length !== 2) {
+  console.error("usage: node --import tsx scripts/sameRows.ts OUT_A OUT_B [--as view.column=expression-over-B]")
+  process.exit(2)
+}
+
+const db = await DuckDBInstance.create(":memory:")
+const conn = await db.connect()
+const rowsOf = async (sql: string) => (await conn.runAndReadAll(sql)).getRows()
+await conn.run(`ATTACH ${quote(path.join(outs[0]!, "catalog.duckdb"))} AS a (READ_ONLY)`)
+await conn.run(`ATTACH ${quote(path.join(outs[1]!, "catalog.duckdb"))} AS b (READ_ONLY)`)
+const views = async (side: string) =>
+  (await rowsOf(`SELECT view_name FROM duckdb_views() WHERE database_name = ${quote(side)} AND NOT internal ORDER BY 1`)).map(([v]) => String(v))
+const inA = await views("a")
+const inB = await views("b")
+const columns = async (side: string, view: string) => (await rowsOf(`SELECT column_name FROM (DESCRIBE ${side}.${ident(view)})`)).map(([c]) => String(c))
+
+let differing = 0
+let rowsA = 0
+if (inA.some((v) => !inB.includes(v))) console.log(`views of A only: ${inA.filter((v) => !inB.includes(v)).join(", ")}`)
+if (inB.some((v) => !inA.includes(v))) console.log(`views of B only: ${inB.filter((v) => !inA.includes(v)).join(", ")}`)
+for (const view of inA.filter((v) => inB.includes(v))) {
+  const colsA = (await columns("a", view)).filter((c) => !LINEAGE.has(c))
+  const colsB = (await columns("b", view)).filter((c) => !LINEAGE.has(c))
+  const shared = colsA.filter((c) => colsB.includes(c))
+  const listA = shared.map(ident).join(", ")
+  const listB = shared.map((c) => (as.has(`${view}.${c}`) ? `${as.get(`${view}.${c}`)} AS ${ident(c)}` : ident(c))).join(", ")
+  // rows as hashes of all their columns: equal rows hash equal, and nested rows compare slowly
+  const a = `SELECT hash(s) FROM (SELECT ${listA} FROM a.${ident(view)}) s`
+  const b = `SELECT hash(s) FROM (SELECT ${listB} FROM b.${ident(view)}) s`
+  const [counts] = await rowsOf(
+    `SELECT (SELECT count(*) FROM a.${ident(view)}), (SELECT count(*) FROM b.${ident(view)}),
+            (SELECT count(*) FROM (${a} EXCEPT ALL ${b})), (SELECT count(*) FROM (${b} EXCEPT ALL ${a}))`
+  )
+  const [nA, nB, onlyA, onlyB] = counts!.map(Number) as [number, number, number, number]
+  rowsA += nA
+  const oneSide = [...colsA.filter((c) => !colsB.includes(c)).map((c) => `A only: ${c}`), ...colsB.filter((c) => !colsA.includes(c)).map((c) => `B only: ${c}`)]
+  if (onlyA + onlyB > 0) differing++
+  console.log(`${view.padEnd(28)} rows ${nA} / ${nB}, only in A ${onlyA}, only in B ${onlyB}${oneSide.length === 0 ? "" : ` (${oneSide.join(", ")})`}`)
+}
+console.log(`${inA.filter((v) => inB.includes(v)).length} views in both, ${rowsA} rows in A, ${differing} differ`)
+process.exit(differing === 0 ? 0 : 1)
