@@ -497,6 +497,10 @@ const timestampSlot = (path: string, nullable: boolean): Slot => {
 /** DATE: a Date (its UTC day) or "YYYY-MM-DD". */
 const dateSlot = (path: string, nullable: boolean): Slot => {
   let data: Int32Array
+  // the last text and its day: a part's rows come in time order, so a date repeats row after row
+  // (checking one cost a regex, a Date and its ISO text: 79 ms of a primary_blocks 100k run)
+  let lastText: string | undefined
+  let lastDay = 0
   return leaf(
     path,
     nullable,
@@ -511,12 +515,18 @@ const dateSlot = (path: string, nullable: boolean): Slot => {
         data[i] = Math.floor(ms / MS_PER_DAY)
         return
       }
+      if (v === lastText) {
+        data[i] = lastDay
+        return
+      }
       const m = typeof v === "string" ? DATE_TEXT.exec(v) : null
       if (m === null) return fail(path, v, 'a Date or "YYYY-MM-DD"', row)
       const ms = Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]))
       // Date.UTC rolls 2024-02-30 over to March; a round trip catches it
       if (new Date(ms).toISOString().slice(0, 10) !== v) return fail(path, v, "an existing calendar day", row)
       data[i] = ms / MS_PER_DAY
+      lastText = v as string
+      lastDay = ms / MS_PER_DAY
     }
   )
 }

@@ -91,22 +91,19 @@ export const wireDecoder = (schema: arrow.Schema): ((raw: unknown, row?: Record<
   }
   // the struct is built with the decoder, on the first record (Decode.ts): the checks above stay at load
   let decode: ((raw: unknown) => unknown) | undefined
-  // one reader per column, a plain property read for the usual top-level field: this runs per record
-  const readers = columns.map((c): readonly [string, (d: Record<string, unknown>) => unknown] => {
-    const [first, ...rest] = c.path
-    if (rest.length === 0) return [c.name, (d) => d[first!] ?? null]
-    return [
-      c.name,
-      (d) => {
-        let v: unknown = d[first!]
-        for (const key of rest) v = v === undefined ? undefined : (v as Record<string, unknown>)[key]
-        return v ?? null
-      }
-    ]
-  })
+  // this runs per record: indexed arrays, not an iterator of pairs, and a top-level field (the
+  // usual column) read in place, not through a closure
+  const names = columns.map((c) => c.name)
+  const firsts = columns.map((c) => c.path[0]!)
+  const rests = columns.map((c) => (c.path.length > 1 ? c.path.slice(1) : undefined))
   return (raw, row = {}) => {
     const decoded = (decode ??= decoder(structOf(root).schema))(raw) as Record<string, unknown>
-    for (const [name, read] of readers) row[name] = read(decoded)
+    for (let k = 0; k < names.length; k++) {
+      let v = decoded[firsts[k]!]
+      const rest = rests[k]
+      if (rest !== undefined) for (const key of rest) v = v === undefined || v === null ? undefined : (v as Record<string, unknown>)[key]
+      row[names[k]!] = v ?? null
+    }
     return row
   }
 }
