@@ -1,13 +1,14 @@
 /**
  * Are two chainetl outputs the same rows? Every view of both catalogs (`catalog.duckdb`) is compared
  * EXCEPT ALL both ways over the columns both sides have, lineage (`run_id`, `ingested_at`) aside;
- * a column on one side only is named, not compared. Used to show that a change of the write path
+ * a view or column on one side only is named, not compared. Used to show that a change of the write path
  * changed no row (README "Same rows"): two builds crawl one emulator, then
  *
  *   node --import tsx scripts/sameRows.ts OUT_A OUT_B [--as view.column=expression-over-B]
  *
  * `--as` reads a column of B through an expression, for a column whose type a later change made
- * exact on purpose (e.g. `--as token_holders.sort_key=sort_key_double`). Exits 1 when a view differs.
+ * exact on purpose (e.g. `--as token_holders.sort_key=sort_key_double`); one that names no column
+ * both sides have is refused. Exits 1 when a view differs, 2 on a wrong argument.
  */
 import { DuckDBInstance } from "@duckdb/node-api"
 import * as path from "node:path"
@@ -41,6 +42,7 @@ const inA = await views("a")
 const inB = await views("b")
 const columns = async (side: string, view: string) => (await rowsOf(`SELECT column_name FROM (DESCRIBE ${side}.${ident(view)})`)).map(([c]) => String(c))
 
+const used = new Set<string>()
 let differing = 0
 let rowsA = 0
 if (inA.some((v) => !inB.includes(v))) console.log(`views of A only: ${inA.filter((v) => !inB.includes(v)).join(", ")}`)
@@ -51,6 +53,7 @@ for (const view of inA.filter((v) => inB.includes(v))) {
   const shared = colsA.filter((c) => colsB.includes(c))
   const listA = shared.map(ident).join(", ")
   const listB = shared.map((c) => (as.has(`${view}.${c}`) ? `${as.get(`${view}.${c}`)} AS ${ident(c)}` : ident(c))).join(", ")
+  for (const c of shared) if (as.has(`${view}.${c}`)) used.add(`${view}.${c}`)
   // rows as hashes of all their columns: equal rows hash equal, and nested rows compare slowly
   const a = `SELECT hash(s) FROM (SELECT ${listA} FROM a.${ident(view)}) s`
   const b = `SELECT hash(s) FROM (SELECT ${listB} FROM b.${ident(view)}) s`
@@ -63,6 +66,11 @@ for (const view of inA.filter((v) => inB.includes(v))) {
   const oneSide = [...colsA.filter((c) => !colsB.includes(c)).map((c) => `A only: ${c}`), ...colsB.filter((c) => !colsA.includes(c)).map((c) => `B only: ${c}`)]
   if (onlyA + onlyB > 0) differing++
   console.log(`${view.padEnd(28)} rows ${nA} / ${nB}, only in A ${onlyA}, only in B ${onlyB}${oneSide.length === 0 ? "" : ` (${oneSide.join(", ")})`}`)
+}
+const unused = [...as.keys()].filter((k) => !used.has(k))
+if (unused.length > 0) {
+  console.error(`--as ${unused.join(", ")}: no such column in a view of both outputs`)
+  process.exit(2)
 }
 console.log(`${inA.filter((v) => inB.includes(v)).length} views in both, ${rowsA} rows in A, ${differing} differ`)
 process.exit(differing === 0 ? 0 : 1)

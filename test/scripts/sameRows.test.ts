@@ -54,5 +54,8 @@ describe("scripts/sameRows.ts", () => {
     expect(r.stdout).toContain("1 views in both, 1 rows in A, 0 differ")
     expect(r.status).toBe(0)
     expect(sameRows(a, b, "--as", "holders").stderr).toContain("--as: expected view.column=expression")
+    const typo = sameRows(a, b, "--as", "holder.sort_key=sort_key_double")
+    expect(typo.stderr).toContain("--as holder.sort_key: no such column in a view of both outputs")
+    expect(typo.status).toBe(2)
   })
 })
