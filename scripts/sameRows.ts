@@ -11,11 +11,9 @@
  * both sides have is refused. Exits 1 when a view differs, 2 on a wrong argument.
  */
 import { DuckDBInstance } from "@duckdb/node-api"
-import * as path from "node:path"
+import { attachOutputs, columnsOf, diffRows, ident, LINEAGE, viewsOf } from "./rowDiff.ts"
 
-const LINEAGE = new Set(["run_id", "ingested_at"])
-const quote = (s: string) => `'${s.replaceAll("'", "''")}'`
-const ident = (s: string) => `"${s.replaceAll('"', '""')}"`
+const lineage = new Set<string>(LINEAGE)
 
 const args = process.argv.slice(2)
 const outs = args.filter((a, i) => !a.startsWith("--") && args[i - 1] !== "--as")
@@ -33,14 +31,9 @@ if (outs.length !== 2) {
 
 const db = await DuckDBInstance.create(":memory:")
 const conn = await db.connect()
-const rowsOf = async (sql: string) => (await conn.runAndReadAll(sql)).getRows()
-await conn.run(`ATTACH ${quote(path.join(outs[0]!, "catalog.duckdb"))} AS a (READ_ONLY)`)
-await conn.run(`ATTACH ${quote(path.join(outs[1]!, "catalog.duckdb"))} AS b (READ_ONLY)`)
-const views = async (side: string) =>
-  (await rowsOf(`SELECT view_name FROM duckdb_views() WHERE database_name = ${quote(side)} AND NOT internal ORDER BY 1`)).map(([v]) => String(v))
-const inA = await views("a")
-const inB = await views("b")
-const columns = async (side: string, view: string) => (await rowsOf(`SELECT column_name FROM (DESCRIBE ${side}.${ident(view)})`)).map(([c]) => String(c))
+await attachOutputs(conn, outs[0]!, outs[1]!)
+const inA = await viewsOf(conn, "a")
+const inB = await viewsOf(conn, "b")
 
 const used = new Set<string>()
 let differing = 0
@@ -48,20 +41,13 @@ let rowsA = 0
 if (inA.some((v) => !inB.includes(v))) console.log(`views of A only: ${inA.filter((v) => !inB.includes(v)).join(", ")}`)
 if (inB.some((v) => !inA.includes(v))) console.log(`views of B only: ${inB.filter((v) => !inA.includes(v)).join(", ")}`)
 for (const view of inA.filter((v) => inB.includes(v))) {
-  const colsA = (await columns("a", view)).filter((c) => !LINEAGE.has(c))
-  const colsB = (await columns("b", view)).filter((c) => !LINEAGE.has(c))
+  const colsA = (await columnsOf(conn, "a", view)).filter((c) => !lineage.has(c))
+  const colsB = (await columnsOf(conn, "b", view)).filter((c) => !lineage.has(c))
   const shared = colsA.filter((c) => colsB.includes(c))
   const listA = shared.map(ident).join(", ")
   const listB = shared.map((c) => (as.has(`${view}.${c}`) ? `${as.get(`${view}.${c}`)} AS ${ident(c)}` : ident(c))).join(", ")
   for (const c of shared) if (as.has(`${view}.${c}`)) used.add(`${view}.${c}`)
-  // rows as hashes of all their columns: equal rows hash equal, and nested rows compare slowly
-  const a = `SELECT hash(s) FROM (SELECT ${listA} FROM a.${ident(view)}) s`
-  const b = `SELECT hash(s) FROM (SELECT ${listB} FROM b.${ident(view)}) s`
-  const [counts] = await rowsOf(
-    `SELECT (SELECT count(*) FROM a.${ident(view)}), (SELECT count(*) FROM b.${ident(view)}),
-            (SELECT count(*) FROM (${a} EXCEPT ALL ${b})), (SELECT count(*) FROM (${b} EXCEPT ALL ${a}))`
-  )
-  const [nA, nB, onlyA, onlyB] = counts!.map(Number) as [number, number, number, number]
+  const { rowsA: nA, rowsB: nB, onlyA, onlyB } = await diffRows(conn, view, listA, listB)
   rowsA += nA
   const oneSide = [...colsA.filter((c) => !colsB.includes(c)).map((c) => `A only: ${c}`), ...colsB.filter((c) => !colsA.includes(c)).map((c) => `B only: ${c}`)]
   if (onlyA + onlyB > 0) differing++

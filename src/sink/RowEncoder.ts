@@ -524,9 +524,9 @@ const dateSlot = (path: string, nullable: boolean): Slot => {
       const ms = Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]))
       // Date.UTC rolls 2024-02-30 over to March; a round trip catches it
       if (new Date(ms).toISOString().slice(0, 10) !== v) return fail(path, v, "an existing calendar day", row)
-      data[i] = ms / MS_PER_DAY
       lastText = v as string
       lastDay = ms / MS_PER_DAY
+      data[i] = lastDay
     }
   )
 }

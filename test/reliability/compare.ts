@@ -6,22 +6,15 @@
 import { DuckDBInstance } from "@duckdb/node-api"
 import { promises as fs } from "node:fs"
 import * as path from "node:path"
+import { attachOutputs, columnsOf, diffRows, ident, LINEAGE, rowCount, type RowCounts, viewsOf } from "../../scripts/rowDiff.ts"
 import type { CheckpointState } from "../../src/crawl/Checkpoint.ts"
 import { fileSet } from "../../src/sink/Manifest.ts"
 
-/** Lineage: differs between any two runs by design. */
-export const LINEAGE = ["run_id", "ingested_at"] as const
+export { LINEAGE }
 
-export interface DatasetDiff {
+export interface DatasetDiff extends RowCounts {
   readonly dataset: string
-  readonly rowsA: number
-  readonly rowsB: number
-  /** Rows of A not in B and of B not in A, counted with multiplicity (EXCEPT ALL). */
-  readonly onlyA: number
-  readonly onlyB: number
 }
-
-const quote = (s: string) => `'${s.replaceAll("'", "''")}'`
 
 /**
  * Every view of both catalogs, compared: row counts and EXCEPT ALL both ways over all columns but
@@ -36,50 +29,27 @@ export const compareCatalogs = async (
   const db = await DuckDBInstance.create(":memory:", { threads: "1" })
   const conn = await db.connect()
   try {
-    await conn.run(`ATTACH ${quote(path.join(outA, "catalog.duckdb"))} AS a (READ_ONLY)`)
-    await conn.run(`ATTACH ${quote(path.join(outB, "catalog.duckdb"))} AS b (READ_ONLY)`)
-    const views = async (db: string) =>
-      (await conn.runAndReadAll(`SELECT view_name FROM duckdb_views() WHERE database_name = ${quote(db)} AND NOT internal ORDER BY 1`))
-        .getRows()
-        .map(([v]) => String(v))
-    const inA = await views("a")
-    const inB = await views("b")
+    await attachOutputs(conn, outA, outB)
+    const inA = await viewsOf(conn, "a")
+    const inB = await viewsOf(conn, "b")
     const names = [...new Set([...inA, ...inB])].sort()
-    const count = async (sql: string) => Number((await conn.runAndReadAll(`SELECT count(*) FROM (${sql})`)).getRows()[0]![0])
     const out: DatasetDiff[] = []
     for (const name of names) {
-      const cols = async (db: string) =>
-        (await conn.runAndReadAll(`SELECT column_name FROM (DESCRIBE ${db}."${name}")`)).getRows().map(([c]) => String(c))
       if (!inA.includes(name) || !inB.includes(name)) {
-        const rows = async (db: string, has: boolean) => (has ? count(`SELECT * FROM ${db}."${name}"`) : 0)
-        const rowsA = await rows("a", inA.includes(name))
-        const rowsB = await rows("b", inB.includes(name))
+        const rowsA = inA.includes(name) ? await rowCount(conn, "a", name) : 0
+        const rowsB = inB.includes(name) ? await rowCount(conn, "b", name) : 0
         out.push({ dataset: name, rowsA, rowsB, onlyA: rowsA, onlyB: rowsB })
         continue
       }
-      const skip = new Set([...LINEAGE, ...exclude])
-      const colsA = (await cols("a")).filter((c) => !skip.has(c))
-      const colsB = new Set((await cols("b")).filter((c) => !skip.has(c)))
+      const skip = new Set<string>([...LINEAGE, ...exclude])
+      const colsA = (await columnsOf(conn, "a", name)).filter((c) => !skip.has(c))
+      const colsB = new Set((await columnsOf(conn, "b", name)).filter((c) => !skip.has(c)))
       // a column on one side only is a difference of its own: compare the shared ones and say so
       if (colsA.length !== colsB.size || colsA.some((c) => !colsB.has(c))) {
         throw new Error(`${name}: columns differ: ${colsA.join(",")} vs ${[...colsB].join(",")}`)
       }
-      // Each side is read once, each row as a 64-bit hash of all its columns: DuckDB compares
-      // nested rows (a staking transaction's lists of structs) slowly, reading a view again per
-      // count re-reads its files, and materialising rows costs most of all (24k `primary_blocks`
-      // rows: 210 ms as they are, 370 ms as JSON text, 60 ms as hashes). Equal rows hash equal, so
-      // every difference the hashes show is real; two different rows of equal hash would hide
-      // one, at a chance of ~2^-64 a pair.
-      const list = colsA.map((c) => `"${c}"`).join(", ")
-      for (const side of ["a", "b"]) await conn.run(`CREATE OR REPLACE TEMP TABLE side_${side} AS SELECT hash(s) AS r FROM (SELECT ${list} FROM ${side}."${name}") s`)
-      const [rowsA, rowsB, onlyA, onlyB] = (
-        await conn.runAndReadAll(
-          `SELECT (SELECT count(*) FROM side_a), (SELECT count(*) FROM side_b),
-                  (SELECT count(*) FROM (SELECT r FROM side_a EXCEPT ALL SELECT r FROM side_b)),
-                  (SELECT count(*) FROM (SELECT r FROM side_b EXCEPT ALL SELECT r FROM side_a))`
-        )
-      ).getRows()[0]!.map(Number)
-      out.push({ dataset: name, rowsA: rowsA!, rowsB: rowsB!, onlyA: onlyA!, onlyB: onlyB! })
+      const list = colsA.map(ident).join(", ")
+      out.push({ dataset: name, ...(await diffRows(conn, name, list, list)) })
     }
     return out
   } finally {
