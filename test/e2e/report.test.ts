@@ -2,9 +2,10 @@
  * `chainetl report` as a data engineer meets it after a night: a small output crawled from the
  * emulator (two runs: the second walks a later height range, leaving a hole in node_x_blocks, and
  * asks for a chain the service does not have, so one slice fails), the page written by the CLI,
- * then opened in Debian's chromium. Every chart must have drawn (marks with a size, ink in the
- * screenshot), the page must log no error and ask for nothing, and every figure it prints must
- * equal what DuckDB says over the catalog, the files on disk or the run reports.
+ * then opened in the Chromium npm installs (test/support/browser.ts). Every chart must have drawn
+ * (marks with a size, ink in the screenshot), the page must log no error and ask for nothing, and
+ * every figure it prints must equal what DuckDB says over the catalog, the files on disk or the
+ * run reports.
  */
 import { DuckDBInstance } from "@duckdb/node-api"
 import { Effect, Either } from "effect"

@@ -1,15 +1,14 @@
 /**
- * A real headless browser for tests that look at a page as a person would: Debian's chromium
- * (`apt-get install chromium`; .ci/run installs it), driven by playwright-core, which downloads
- * nothing. Each launch gets a fresh profile folder, removed on close, and no background traffic.
+ * A real headless browser for tests that look at a page as a person would: the Chromium
+ * `npm install` brings (`chromiumBinary.ts`; CHAINETL_TEST_CHROMIUM names another), driven by
+ * playwright-core, which downloads nothing. Each launch gets a fresh profile folder, removed on
+ * close, and no background traffic.
  */
-import { existsSync } from "node:fs"
 import * as fs from "node:fs/promises"
 import * as os from "node:os"
 import * as path from "node:path"
 import { type BrowserContext, chromium, type Page } from "playwright-core"
-
-export const CHROMIUM = process.env["CHAINETL_TEST_CHROMIUM"] ?? "/usr/bin/chromium"
+import { chromiumBinary } from "./chromiumBinary.ts"
 
 const ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
@@ -19,9 +18,14 @@ export interface Browser {
 }
 
 export const launchChromium = async (viewport = { width: 1280, height: 900 }): Promise<Browser> => {
-  if (!existsSync(CHROMIUM)) throw new Error(`no browser at ${CHROMIUM}: apt-get install -y chromium (or set CHAINETL_TEST_CHROMIUM)`)
+  const binary = await chromiumBinary()
   const profile = await fs.mkdtemp(path.join(os.tmpdir(), "chainetl-chromium-"))
-  const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: ARGS, viewport })
+  const context = await chromium
+    .launchPersistentContext(profile, { executablePath: binary.executable, env: binary.env, headless: true, args: ARGS, viewport })
+    .catch(async (e: Error) => {
+      await fs.rm(profile, { recursive: true, force: true })
+      throw new Error(`could not start ${binary.executable} (${binary.source}): ${e.message}`)
+    })
   return {
     context,
     close: async () => {
