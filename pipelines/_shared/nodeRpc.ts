@@ -78,9 +78,9 @@ export class NodeMiss {
 export const orNodeMiss = (key: string) => (e: SourceError) =>
   isHandlerError(e) ? Effect.succeed(new NodeMiss(key, e.request, e.detail)) : Effect.fail(e)
 
-/** toRow's first line for fan-out records: a miss becomes its reject. */
+/** toRow's first line for fan-out records: a miss becomes its reject, a settled one (no hole: it is not asked again). */
 export const throwIfMiss = (raw: unknown): void => {
-  if (raw instanceof NodeMiss) throw new RecordError(`node has no answer: ${raw.request}: ${raw.detail}`)
+  if (raw instanceof NodeMiss) throw new RecordError(`node has no answer: ${raw.request}: ${raw.detail}`, true)
 }
 
 /** Keys of a dataset's rejects that were misses (a malformed answer is asked again). */

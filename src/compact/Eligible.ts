@@ -12,6 +12,7 @@
  * no known slice (no checkpoint) are never merged: recovery owns them.
  */
 import { type CheckpointState, completedBy } from "../crawl/Checkpoint.ts"
+import { isComplete } from "../crawl/Holes.ts"
 
 export interface Owner {
   readonly rerun: "never" | "always" | "replace"
@@ -19,9 +20,12 @@ export interface Owner {
   readonly excludesCommitted: boolean
 }
 
-/** Done and never run again: a "never" slice once done, a rerunning one once completed at or past its finalAfter. */
+/**
+ * Done and never run again: a "never" slice once done, a rerunning one once completed at or past
+ * its finalAfter; either without holes (a slice with holes is listed again, its keys read back).
+ */
 export const isFinal = (c: CheckpointState, rerun: Owner["rerun"]): boolean =>
-  c.status === "done" && (rerun === "never" || (c.finalAfter !== undefined && c.finalAfter !== null && completedBy(c, c.finalAfter)))
+  isComplete(c) && (rerun === "never" || (c.finalAfter !== undefined && c.finalAfter !== null && completedBy(c, c.finalAfter)))
 
 export const mergeable = (seq: number, checkpoint: CheckpointState | undefined, owner: Owner): boolean => {
   if (checkpoint === undefined || seq > checkpoint.lastSeq) return false

@@ -16,6 +16,7 @@ import { Context, Effect, Layer } from "effect"
 import { promises as fs } from "node:fs"
 import * as path from "node:path"
 import { CheckpointError } from "../Errors.ts"
+import { isComplete, type PassHoles } from "./Holes.ts"
 import type { Slice } from "./Slice.ts"
 
 export type SliceStatus = "running" | "done" | "failed"
@@ -36,6 +37,15 @@ export interface CheckpointState {
   readonly pagesCommitted: number
   readonly rowsCommitted: number
   readonly rejectsCommitted: number
+  /**
+   * Records rejected and not written since, as of the last completed pass: the slice's holes
+   * (Holes.ts), which keep it from being final. Absent in checkpoints written before holes were counted.
+   */
+  readonly holes?: number
+  /** The first of their keys (Holes.ts HOLE_KEYS_KEPT), in the order met, for listings whose pages name keys (Page.keys). */
+  readonly holeKeys?: ReadonlyArray<string>
+  /** The holes the pass under way has met so far; null between passes. */
+  readonly passHoles?: PassHoles | null
   /** Sequence number of the last part written for this slice; -1 before the first. */
   readonly lastSeq: number
   /** Parts with a lower seq were superseded by a replacing listing; recovery deletes them. */
@@ -62,11 +72,12 @@ export const completedBy = (state: CheckpointState, instant: number): boolean =>
   (state.completedAsOf ?? Number.NEGATIVE_INFINITY) >= instant
 
 /**
- * A slice the crawler will skip: finished, and either never rerun, or rerunning but completed at
- * or past its finalAfter (a settled month). One rule for the crawler and `run --dry-run`.
+ * A slice the crawler will skip: finished with no hole (Holes.ts: a reject never makes a slice
+ * final), and either never rerun, or rerunning but completed at or past its finalAfter (a settled
+ * month). One rule for the crawler and `run --dry-run`.
  */
 export const isFinal = (state: CheckpointState | undefined, slice: Slice, rerun: "never" | "always" | "replace" = "never"): boolean =>
-  state?.status === "done" && (rerun === "never" || (slice.finalAfter !== undefined && completedBy(state, slice.finalAfter)))
+  state !== undefined && isComplete(state) && (rerun === "never" || (slice.finalAfter !== undefined && completedBy(state, slice.finalAfter)))
 
 export const initialState = (slice: Slice, runId: string): CheckpointState => ({
   dataset: slice.dataset,
@@ -77,6 +88,9 @@ export const initialState = (slice: Slice, runId: string): CheckpointState => ({
   pagesCommitted: 0,
   rowsCommitted: 0,
   rejectsCommitted: 0,
+  holes: 0,
+  holeKeys: [],
+  passHoles: null,
   lastSeq: -1,
   keepFromSeq: null,
   finalAfter: slice.finalAfter ?? null,
@@ -116,6 +130,7 @@ export const REFETCH_SUFFIX = ".refetch"
 
 const STATUSES: ReadonlySet<string> = new Set(["running", "done", "failed"])
 const isCount = (v: unknown): boolean => typeof v === "number" && Number.isSafeInteger(v) && v >= 0
+const isStrings = (v: unknown): boolean => Array.isArray(v) && v.every((k) => typeof k === "string")
 const isNumberOrNull = (v: unknown): boolean => v === null || (typeof v === "number" && Number.isFinite(v))
 
 /** The first way `value` is not the checkpoint of `dataset`/`slice`, or undefined when it is one. */
@@ -136,6 +151,16 @@ export const checkpointProblem = (value: unknown, dataset: string, slice: string
   // absent in checkpoints older than the field
   if (v["keepFromSeq"] !== undefined && v["keepFromSeq"] !== null && !isCount(v["keepFromSeq"])) return wrong("keepFromSeq", "a non-negative integer or null")
   if (v["finalAfter"] !== undefined && !isNumberOrNull(v["finalAfter"])) return wrong("finalAfter", "a number or null")
+  if (v["holes"] !== undefined && !isCount(v["holes"])) return wrong("holes", "a non-negative integer")
+  const keys = v["holeKeys"]
+  if (keys !== undefined && !isStrings(keys)) return wrong("holeKeys", "an array of strings")
+  const pass = v["passHoles"]
+  if (pass !== undefined && pass !== null) {
+    const p = pass as Record<string, unknown>
+    if (typeof pass !== "object" || !isCount(p["count"]) || !isStrings(p["keys"]) || typeof p["replaces"] !== "boolean") {
+      return wrong("passHoles", "null or {count, keys, replaces}")
+    }
+  }
   if (typeof v["status"] !== "string" || !STATUSES.has(v["status"])) return wrong("status", "running, done or failed")
   if (!isNumberOrNull(v["completedAsOf"])) return wrong("completedAsOf", "a number or null")
   if (typeof v["runId"] !== "string") return wrong("runId", "a string")

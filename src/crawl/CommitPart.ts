@@ -9,6 +9,7 @@ import type { CheckpointError, SinkError } from "../Errors.ts"
 import type { WritePartInput, WrittenPart } from "../sink/ParquetSink.ts"
 import { rejectsDataset } from "../transform/Rejects.ts"
 import type { CheckpointState } from "./Checkpoint.ts"
+import { addHoles } from "./Holes.ts"
 import { emit } from "./Progress.ts"
 import type { BufferedPage, CrawlState, SliceCrawl } from "./SliceCrawl.ts"
 
@@ -42,6 +43,12 @@ export const advance = (
     pagesCommitted: before.pagesCommitted + pages.length,
     rowsCommitted: before.rowsCommitted + rows,
     rejectsCommitted: before.rejectsCommitted + rejects,
+    ...addHoles(
+      before,
+      pages.reduce((n, p) => n + p.holes, 0),
+      pages.flatMap((p) => p.holeKeys),
+      done
+    ),
     lastSeq: seq,
     // a finished replacing listing supersedes every part before this one
     keepFromSeq: done && rerun === "replace" ? seq : before.keepFromSeq,
@@ -94,6 +101,7 @@ export const commitPart = <R>(
     )
     state.checkpoint = next
     state.parts += own.length
+    for (const p of pages) state.holesMet += p.holes
     for (const p of pages) for (const [f, n] of p.unknownFields) state.unknownFields[f] = (state.unknownFields[f] ?? 0) + n
     if (next.keepFromSeq === seq) {
       for (const name of crawl.tables) yield* sink.removePartsBefore(name, slice.id, seq)

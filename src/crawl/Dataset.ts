@@ -29,6 +29,12 @@ export interface Page {
    * them). Kept in the checkpoint; `chainetl status` reports it.
    */
   readonly reach?: string
+  /**
+   * Keyed listings (height walks, fan-outs): the key each record was asked for, in the order of
+   * `records`. A record that becomes a reject then leaves its key as a hole of the slice
+   * (Checkpoint.ts `holeKeys`), which status shows and a later pass asks for again.
+   */
+  readonly keys?: ReadonlyArray<string>
 }
 
 /** The pagination contract (initial / next / stop): cursor undefined asks for the first page. */
@@ -41,6 +47,14 @@ export interface Listing<R> {
    * keys not fetched before), so a restart needs no skip set.
    */
   readonly excludesCommitted?: boolean
+  /**
+   * True when a pass of this slice's listing from its first page asks again for every record of
+   * the slice not yet written, the rejected ones included (a height walk skips only committed
+   * heights, a fan-out only keys written or settled, a window listed whole): the holes are then
+   * counted afresh from each such pass. Absent: a pass goes on after what it wrote (a walk from its
+   * highest committed block), so a reject is never asked for again and its hole stays counted.
+   */
+  readonly revisits?: (slice: Slice) => boolean
 }
 
 /** A key a fan-out looked up that the service does not know (404): becomes a reject, not a failure. */
@@ -59,10 +73,17 @@ export interface PartitionKey {
   readonly value: (row: Row) => string
 }
 
-/** A record that cannot become a row: goes to `_rejects` with this reason. */
+/**
+ * A record that cannot become a row: goes to `_rejects` with this reason. `settled`: the record is
+ * the service's final answer for its key (the node has no such transaction), which no later run
+ * asks again: a reject, but not a hole of its slice.
+ */
 export class RecordError extends Error {
   readonly _tag = "RecordError"
-  constructor(readonly reason: string) {
+  constructor(
+    readonly reason: string,
+    readonly settled: boolean = false
+  ) {
     super(reason)
   }
 }

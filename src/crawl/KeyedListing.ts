@@ -33,13 +33,20 @@ const orNotFound = (key: string) => (e: SourceError) =>
 
 export const keyedListing = <R>(spec: KeyedListingSpec<R>): Listing<R> => ({
   ...(spec.excludesCommitted === true ? { excludesCommitted: true } : {}),
+  // nextKeys from the start yields every key not written (a fan-out leaves out only settled
+  // answers), so a pass from the first page asks again for the keys whose records were rejected
+  revisits: () => true,
   fetch: (slice, cursor) =>
     Effect.gen(function* () {
       const keys = yield* spec.nextKeys(slice, cursor, spec.batch)
       const records = yield* Effect.forEach(keys, (key) => spec.fetch(slice, key).pipe(Effect.catchIf((e): e is SourceError => e instanceof SourceError, orNotFound(key))), {
         concurrency: spec.concurrency
       })
-      return { records: records.flat(), next: keys.length === spec.batch ? keys[keys.length - 1] : undefined }
+      return {
+        records: records.flat(),
+        keys: records.flatMap((rs, i) => rs.map(() => keys[i]!)),
+        next: keys.length === spec.batch ? keys[keys.length - 1] : undefined
+      }
     })
 })
 

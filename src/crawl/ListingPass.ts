@@ -14,6 +14,7 @@ import { rejectsKey } from "../transform/Rejects.ts"
 import { toRows } from "../transform/ToRows.ts"
 import { keyOf } from "./CommittedKeys.ts"
 import { commitPart } from "./CommitPart.ts"
+import { startPass } from "./Holes.ts"
 import { withPageSources } from "./PageSources.ts"
 import { emit } from "./Progress.ts"
 import type { BufferedPage, CrawlState, FetchedPage, SliceCrawl } from "./SliceCrawl.ts"
@@ -44,7 +45,19 @@ const fetchPage = <R>(crawl: SliceCrawl<R>, state: CrawlState, cursor: string | 
       state.skip
     )
     if (admitted instanceof SourceError) return yield* Effect.fail(admitted)
-    const fetched: FetchedPage = { rows: admitted.rows, rejects: admitted.rejects, unknownFields: mapped.unknownFields, next: page.next, reach: page.reach, receivedAt }
+    // holes are counted before the guard: a record rejected again is still a hole, though its reject row is on disk already
+    const keys = page.keys
+    const holeKeys = keys === undefined ? [] : mapped.holes.flatMap((i) => (keys[i] === undefined ? [] : [keys[i]]))
+    const fetched: FetchedPage = {
+      rows: admitted.rows,
+      rejects: admitted.rejects,
+      holes: mapped.holes.length,
+      holeKeys,
+      unknownFields: mapped.unknownFields,
+      next: page.next,
+      reach: page.reach,
+      receivedAt
+    }
     return fetched
   })
 
@@ -92,6 +105,7 @@ export const listingPass = <R>(crawl: SliceCrawl<R>, state: CrawlState): Effect.
   Effect.gen(function* () {
     state.passPages = 0
     if (cursorExpired(crawl, state, yield* Clock.currentTimeMillis)) return new Restart()
+    state.checkpoint = startPass(state.checkpoint, crawl.dataset.listing.revisits?.(crawl.slice) === true)
     const first = state.checkpoint.cursor ?? undefined
     // a replacing listing keeps nothing of an earlier pass: its keys are not seen
     crawl.guard.startPass(first, crawl.rerun === "replace")

@@ -36,6 +36,8 @@ export const listPage = (body: unknown, items: string, request: string): Effect.
 
 export const restListing = (spec: RestListingSpec): Listing<RestClient> => ({
   ...(spec.tokenTtlSeconds === undefined ? {} : { tokenTtlSeconds: spec.tokenTtlSeconds }),
+  // the route lists the slice's whole query from its first page: a rejected record comes again
+  revisits: () => true,
   fetch: (slice, cursor) =>
     Effect.gen(function* () {
       const client = yield* RestClient

@@ -67,6 +67,8 @@ export interface CrawlState {
   loaded: CheckpointState | undefined
   /** Parts of the dataset's own table this run wrote. */
   parts: number
+  /** Holes met by the pages this run committed (Holes.ts), re-rejected records included. */
+  holesMet: number
   /** Committed keys to skip (as digests), read when a listing starts over with rows on disk. */
   skip: Committed | undefined
   /** Pages fetched by the current pass (a replacing listing's measure of progress). */
@@ -82,6 +84,10 @@ export interface CrawlState {
 export interface FetchedPage {
   readonly rows: ReadonlyArray<Mapped>
   readonly rejects: ReadonlyArray<Row>
+  /** Of the page's records, those rejected that leave a hole (Holes.ts), before the guard drops any as already seen. */
+  readonly holes: number
+  /** Their keys, where the listing names them (Page.keys). */
+  readonly holeKeys: ReadonlyArray<string>
   readonly unknownFields: ReadonlyMap<string, number>
   readonly next: string | undefined
   readonly reach?: string | undefined
@@ -131,6 +137,7 @@ export const initialCrawlState = (slice: Slice, runId: string): CrawlState => {
     started: fresh,
     loaded: undefined,
     parts: 0,
+    holesMet: 0,
     skip: undefined,
     passPages: 0,
     fetchedPages: 0,

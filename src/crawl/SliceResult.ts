@@ -1,5 +1,6 @@
 /** What crawling one slice did, as the run report and summary show it. */
 import type { CheckpointState } from "./Checkpoint.ts"
+import { openHoles } from "./Holes.ts"
 import type { CrawlState } from "./SliceCrawl.ts"
 import type { Slice } from "./Slice.ts"
 
@@ -13,6 +14,19 @@ export interface SliceResult {
   readonly pages: number
   readonly rows: number
   readonly rejects: number
+  /**
+   * The slice's holes once this run is over: records rejected and not written since (Holes.ts),
+   * cumulative, which the next run asks for again. Absent when unknown (a checkpoint from before
+   * holes were counted) and in reports written before.
+   */
+  readonly holes?: number
+  /** The first of their keys (up to SHOWN_HOLE_KEYS), where the listing names them. */
+  readonly holeKeys?: ReadonlyArray<string>
+  /**
+   * Records this run could not map that leave a hole (settled answers aside), a record rejected
+   * by an earlier run too, whose `_rejects` row is not written again (so `rejects` may be lower).
+   */
+  readonly holesMet?: number
   readonly restarts: number
   /** Records dropped because the service sent their key again within one pass (first version kept). */
   readonly duplicates: number
@@ -37,6 +51,16 @@ export type Counts = Omit<SliceResult, "requests" | "retries" | "rateLimited" | 
   readonly status: Exclude<SliceResult["status"], "not_run">
 }
 
+/** Hole keys a slice's result names (its checkpoint keeps more). */
+export const SHOWN_HOLE_KEYS = 10
+
+const holesOf = (after: CheckpointState) => {
+  const holes = openHoles(after)
+  if (holes === undefined) return {}
+  const keys = after.holeKeys ?? []
+  return { holes, ...(keys.length === 0 ? {} : { holeKeys: keys.slice(0, SHOWN_HOLE_KEYS) }) }
+}
+
 const between = (slice: Slice, status: Counts["status"], before: CheckpointState, after: CheckpointState): Counts => ({
   dataset: slice.dataset,
   slice: slice.id,
@@ -45,6 +69,7 @@ const between = (slice: Slice, status: Counts["status"], before: CheckpointState
   pages: after.pagesCommitted - before.pagesCommitted,
   rows: after.rowsCommitted - before.rowsCommitted,
   rejects: after.rejectsCommitted - before.rejectsCommitted,
+  ...holesOf(after),
   restarts: after.restarts - before.restarts,
   duplicates: 0,
   parts: 0,
@@ -58,6 +83,7 @@ export const skipped = (slice: Slice, done: CheckpointState): Counts => between(
 export const counts = (slice: Slice, status: "done" | "failed", state: CrawlState, duplicates: number): Counts => ({
   ...between(slice, status, state.started, state.checkpoint),
   duplicates,
+  holesMet: state.holesMet,
   parts: state.parts,
   unknownFields: state.unknownFields
 })

@@ -14,7 +14,8 @@
  *
  * A finished window that is planned again lists only from its last completion minus the
  * lookback (`fetchFrom`): the service may index late, and the crawler skips the keys it already
- * has, so the rerun adds what is new and duplicates nothing.
+ * has, so the rerun adds what is new and duplicates nothing. A window whose records were rejected
+ * is never final (Holes.ts): it is listed whole again each run until every record is written.
  */
 import type { Effect } from "effect"
 import type { SourceError } from "../Errors.ts"
@@ -22,6 +23,7 @@ import type { Job } from "../Job.ts"
 import type { RestClient } from "../source/RestClient.ts"
 import { isoSeconds as iso, parseDuration, parseInstant } from "../Time.ts"
 import { type CheckpointState, completedBy } from "./Checkpoint.ts"
+import { isComplete, openHoles } from "./Holes.ts"
 import type { SliceContext } from "./Dataset.ts"
 import { makeSlice, type Slice } from "./Slice.ts"
 
@@ -155,16 +157,18 @@ export const planWindows = (input: PlanInput): ReadonlyArray<Slice> => {
     }
     windows.sort((a, b) => a.window.from - b.window.from)
     for (const { window, state } of windows) {
-      // the crawler's own rule: done by a run at or past the window's finalAfter
+      // the crawler's own rule: done without holes by a run at or past the window's finalAfter
       const finalAfter = window.to + settings.lookback
-      if (state?.status === "done" && completedBy(state, finalAfter)) continue
+      if (state !== undefined && isComplete(state) && completedBy(state, finalAfter)) continue
       const params = { ...base, [FROM]: iso(window.from), [TO]: iso(window.to) }
       const slice = makeSlice(input.dataset, params, finalAfter)
-      // a window completed before is topped up from that completion minus the lookback; the bound
-      // moves only when the window completes again, so a resumed page token keeps its query
+      // a window completed before is topped up from that completion minus the lookback, unless
+      // its last pass left holes: a rejected record may be anywhere in it, so it is listed whole.
+      // Both bounds move only when the window completes again, so a resumed page token keeps its query
       const completed = state?.completedAsOf ?? null
+      const holes = state === undefined ? 0 : openHoles(state)
       // (a window can be final by time yet not done: completed, then failed on a later commit)
-      const fetchFrom = completed === null ? window.from : Math.min(window.to, Math.max(window.from, completed - settings.lookback))
+      const fetchFrom = completed === null || holes !== 0 ? window.from : Math.min(window.to, Math.max(window.from, completed - settings.lookback))
       out.push({ ...slice, fetchFrom })
     }
   }

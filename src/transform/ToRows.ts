@@ -39,28 +39,38 @@ export const toRows = (
   records: ReadonlyArray<unknown>,
   lineage: Lineage,
   sources: ReadonlyArray<unknown> = []
-): { readonly mapped: Mapped[]; readonly rejects: Row[]; readonly unknownFields: ReadonlyMap<string, number> } => {
+): {
+  readonly mapped: Mapped[]
+  readonly rejects: Row[]
+  /** Indices in `records` of the rejected records that leave a hole: all but the settled answers (a 404, RecordError.settled). */
+  readonly holes: number[]
+  readonly unknownFields: ReadonlyMap<string, number>
+} => {
   const stamp = { run_id: lineage.runId, ingested_at: lineage.ingestedAt }
   const inRange = rangeCheckOf(dataset.schema)
   const childInRange = dataset.children?.map((c) => rangeCheckOf(c.schema))
   const mapped: Mapped[] = []
   const rejects: Row[] = []
+  const holes: number[] = []
   // made on the page's first reject only: a page without rejects never scans its text
   let texts: ((record: unknown) => string) | undefined
-  const reject = (record: unknown, reason: string) =>
+  const reject = (at: number, record: unknown, reason: string, settled = false) => {
     rejects.push(rejectRow(dataset.name, slice, lineage, record, reason, (texts ??= rawTexts(sources))))
+    if (!settled) holes.push(at)
+  }
   // fields the service sent that the dataset's decoder does not know: ignored, but counted
   const unknownFields = new Map<string, number>()
   const countUnknown = (record: unknown) => {
     for (const f of unknownFieldsOf(record)) unknownFields.set(f, (unknownFields.get(f) ?? 0) + 1)
   }
-  for (const record of records) {
+  for (let at = 0; at < records.length; at++) {
+    const record = records[at]
     if (hasInvalidText(record)) {
-      reject(record, "text that is not valid UTF-8: the service's bytes were replaced by U+FFFD in raw, the record is not written altered")
+      reject(at, record, "text that is not valid UTF-8: the service's bytes were replaced by U+FFFD in raw, the record is not written altered")
       continue
     }
     if (record instanceof NotFoundRecord) {
-      reject({ key: record.key }, `not found: ${record.request} answered 404`)
+      reject(at, { key: record.key }, `not found: ${record.request} answered 404`, true)
       continue
     }
     try {
@@ -90,8 +100,8 @@ export const toRows = (
       // anything a mapper throws is the record's fault, not the run's: keep the page going
       const reason =
         e instanceof RecordError ? e.reason : e instanceof OutOfRange ? e.message : `unexpected: ${e instanceof Error ? e.message : String(e)}`
-      reject(record, reason)
+      reject(at, record, reason, e instanceof RecordError && e.settled)
     }
   }
-  return { mapped, rejects, unknownFields }
+  return { mapped, rejects, holes, unknownFields }
 }

@@ -9,10 +9,12 @@ import type { BufferedPage } from "../../src/crawl/SliceCrawl.ts"
 import { makeSlice } from "../../src/crawl/Slice.ts"
 
 const slice = makeSlice("evm_blocks", { network: "mainnet", chain: "43114" })
-const page = (next: string | undefined, receivedAt: number, reach?: string): BufferedPage => ({
+const page = (next: string | undefined, receivedAt: number, reach?: string, holeKeys: ReadonlyArray<string> = []): BufferedPage => ({
   staged: [100],
   partBytes: 0,
   rejects: [],
+  holes: holeKeys.length,
+  holeKeys,
   unknownFields: new Map(),
   next,
   receivedAt,

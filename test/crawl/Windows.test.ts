@@ -101,6 +101,19 @@ describe("planWindows", () => {
     expect(slices[0]?.fetchFrom).toBe(at("2025-01-02T00:00:00Z"))
   })
 
+  it("given settled days, one of them done with a rejected record, when a backfill of them is planned again, then that day comes back listed whole and the others stay final", () => {
+    const done = at("2025-03-01T00:00:00Z")
+    const holed = { ...window("2025-01-02T00:00:00Z", "2025-01-03T00:00:00Z", "done", done), rejectsCommitted: 1, holes: 1 }
+    const existing = [window("2025-01-01T00:00:00Z", "2025-01-02T00:00:00Z", "done", done), holed, window("2025-01-03T00:00:00Z", "2025-01-04T00:00:00Z", "done", done)]
+    const slices = planWindows({ dataset: "primary_blocks", bases: [base], settings, existing, range: { from: at("2025-01-01T00:00:00Z"), to: at("2025-01-04T00:00:00Z") }, extendEnd: false })
+    expect(slices.map((s) => s.id)).toEqual([holed.slice])
+    // from its start, not from its last completion: the rejected record may be anywhere in it
+    expect(slices[0]?.fetchFrom).toBe(at("2025-01-02T00:00:00Z"))
+    // once a pass maps it, the day is final again
+    const mapped = { ...holed, holes: 0 }
+    expect(planWindows({ dataset: "primary_blocks", bases: [base], settings, existing: [existing[0]!, mapped, existing[2]!], range: { from: at("2025-01-01T00:00:00Z"), to: at("2025-01-04T00:00:00Z") }, extendEnd: false })).toEqual([])
+  })
+
   it("given a window completed long after its end whose checkpoint then failed, when planned, then it is asked again from its end, never from past it", () => {
     const existing = [window("2025-01-01T00:00:00Z", "2025-01-02T00:00:00Z", "failed", at("2025-03-01T00:00:00Z"))]
     const slices = planWindows({ dataset: "primary_blocks", bases: [base], settings, existing, range: { from: settings.since, to: at("2025-03-01T00:00:00Z") }, extendEnd: false })
