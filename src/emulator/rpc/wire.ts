@@ -6,7 +6,8 @@ import type { RpcContext } from "../http/contract.ts"
 import type { PrimaryNetwork } from "../world/primary/index.ts"
 import { lib } from "../world/primary/codec/avalanche.ts"
 
-export type Wire = string | number | boolean | null | ReadonlyArray<Wire> | { readonly [k: string]: Wire }
+/** A bigint is a uint64 the node writes as a JSON number (block and tx json): sent as its exact digits. */
+export type Wire = string | number | bigint | boolean | null | ReadonlyArray<Wire> | { readonly [k: string]: Wire }
 
 /** A world value with every bigint written as its decimal string. */
 export const toWire = (v: unknown): Wire => {

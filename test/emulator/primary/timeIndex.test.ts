@@ -5,7 +5,7 @@ import { makeWorld } from "./support.ts"
 // per window: for any window the two must find the same txs
 describe("time indexes of the generators", () => {
   const windows = (net: ReturnType<ReturnType<typeof makeWorld>["primary"]["network"]>, chain: "P" | "X"): Array<readonly [number, number]> => {
-    const timeline = net.ctx.timelines[chain]
+    const timeline = net.ctx.slotTimelines[chain]
     const top = timeline.heightAt(net.ctx.anchor + 20 * 86_400)
     const out: Array<readonly [number, number]> = []
     for (let h = 0; h <= top; h += 5 + (h % 13)) out.push(timeline.window(h))

@@ -143,13 +143,17 @@ describe("platform.* methods", () => {
     expect((await node.current.failure("P", "platform.getBalance", { addresses: [set.x[0]] })).message).toContain("mismatched chainIDs")
   })
 
-  it("given a height, when platform.getBlockByHeight is called with json, then the P-chain block carries parentID, height and txs with signature-only credentials", async () => {
+  it("given a height, when platform.getBlockByHeight is called with json, then the BanffStandardBlock carries time, parentID, height, id and txs with signature-only credentials", async () => {
     const { net } = node.current
-    const got = await node.current.result("P", "platform.getBlockByHeight", { height: 12, encoding: "json" })
+    let h = net.height("P")
+    while (net.block("P", h)?.blockType !== "BanffStandardBlock") h--
+    const got = await node.current.result("P", "platform.getBlockByHeight", { height: Number(h), encoding: "json" })
     expect(Object.keys(got)).toEqual(resultKeys("P", "platform.getBlockByHeight"))
     const block = got.block as Json
-    const b = net.block("P", 12n)!
-    expect(block).toMatchObject({ parentID: net.served.of(b.parentId), height: "12", id: net.served.of(b.id) })
+    const b = net.block("P", h)!
+    // vms/platformvm/block/standard_block.go: BanffStandardBlock{Time, ApricotStandardBlock{CommonBlock{parentID, height, id}, txs}}
+    expect(Object.keys(block)).toEqual(["time", "parentID", "height", "id", "txs"])
+    expect(block).toMatchObject({ time: b.timestamp, parentID: net.served.of(b.parentId), height: Number(h), id: net.served.of(b.id) })
     const txs = block.txs as Json[]
     expect(txs.map((t) => t.id)).toEqual(b.txIds.map(net.served.of))
     for (const t of txs) for (const c of t.credentials as Json[]) expect(Object.keys(c)).toEqual(["signatures"])

@@ -1,16 +1,30 @@
 /**
- * A P- or X-chain as blocks: block h holds every generated tx timed inside its window (see
- * Timeline.window), ordered by time then id, plus "background" traffic between parties the world
- * does not model, so no block is empty. Blocks are rebuilt on demand and memoised in a small LRU.
+ * A P- or X-chain as blocks. A slot of the world's timeline (Timeline.window) is one standard
+ * block holding every generated tx timed inside its window, ordered by time then id, plus
+ * "background" traffic between parties the world does not model, so no such block is empty. On
+ * the X-chain every height is a slot. On the P-chain pLayout.ts says what each height is: an
+ * archive block (archive.ts), a slot, or a reward's proposal or commit block — the slot's
+ * RewardValidatorTxs are not in the slot's block but each in its own proposal block.
+ * Blocks are rebuilt on demand and memoised in a small LRU.
  */
+import { CORTINA_STOP_VERTEX } from "../constants.ts"
 import type { NetCtx, PxChain } from "./context.ts"
 import { Kind, ZERO_ID } from "./ids.ts"
 import { Lru } from "./lru.ts"
+import type { RewardRef } from "./rewardIndex.ts"
 import type { BlockRecord, TxRecord, UtxoRecord } from "./types.ts"
 
 export interface TxSource {
   txsIn(from: number, to: number): TxRecord[]
 }
+
+/** What the P-chain's reward blocks need: the reward tx of the r-th reward. */
+export interface Rewards {
+  rewardTx(ref: RewardRef): TxRecord
+  refOf(r: number): RewardRef
+}
+
+const isReward = (t: TxRecord): boolean => t.type === "RewardValidatorTx"
 
 const BACKGROUND_KIND: Readonly<Record<PxChain, Kind>> = { P: Kind.BackgroundPTx, X: Kind.BackgroundXTx }
 
@@ -29,7 +43,9 @@ export class Chain {
   constructor(
     private readonly ctx: NetCtx,
     readonly chain: PxChain,
-    private readonly sources: ReadonlyArray<TxSource>
+    private readonly sources: ReadonlyArray<TxSource>,
+    /** P-chain only: where its reward blocks' txs come from. */
+    private readonly rewards?: Rewards
   ) {}
 
   get blockchainId(): string {
@@ -84,23 +100,59 @@ export class Chain {
     }
   }
 
-  /** Orders a block's txs and adds background traffic (always some when nothing else happened). */
-  private assemble(h: number, found: TxRecord[]): ReadonlyArray<TxRecord> {
-    const from = this.ctx.timelines[this.chain].time(h)
+  /** Orders a slot's txs and adds background traffic (always some when nothing else happened); h is the slot's height. */
+  private assemble(h: number, from: number, found: TxRecord[]): ReadonlyArray<TxRecord> {
     const count = found.length === 0 ? 1 : this.ctx.unit("bg", this.chain, h) < 0.25 ? 1 : 0
     for (let slot = 0; slot < count; slot++) found.push(this.background(h, slot, from + slot))
     return found.sort((a, b) => a.issueTime - b.issueTime || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
   }
 
+  /** The slot's window on the world's timeline. */
+  private window(slot: number): readonly [number, number] {
+    return this.ctx.slotTimelines[this.chain].window(slot)
+  }
+
+  private slotTxs(slot: number, h: number): ReadonlyArray<TxRecord> {
+    const [from, to] = this.window(slot)
+    return this.assemble(
+      h,
+      from,
+      this.sources.flatMap((s) => s.txsIn(from, to)).filter((t) => !isReward(t))
+    )
+  }
+
   /** All txs of block h in block order (regardless of now). */
   txs(h: number): ReadonlyArray<TxRecord> {
     return this.cache.get(h, () => {
-      const [from, to] = this.ctx.timelines[this.chain].window(h)
-      return this.assemble(
-        h,
-        this.sources.flatMap((s) => s.txsIn(from, to))
-      )
+      if (this.chain === "X") return this.slotTxs(h, h)
+      const at = this.ctx.pLayout.at(h)
+      switch (at.kind) {
+        case "archive":
+          return this.ctx.archive.block(at.index)?.txs ?? []
+        case "main":
+          return this.slotTxs(at.slot, h)
+        case "proposal":
+          return [this.rewardsOf().rewardTx(this.rewardsOf().refOf(at.reward))]
+        case "commit":
+          return []
+      }
     })
+  }
+
+  private rewardsOf(): Rewards {
+    if (this.rewards === undefined) throw new Error(`the ${this.chain}-chain has no reward blocks`)
+    return this.rewards
+  }
+
+  /** The slot at height h, when h is one. */
+  private slotAt(h: number): number | undefined {
+    if (this.chain === "X") return h
+    const at = this.ctx.pLayout.at(h)
+    return at.kind === "main" ? at.slot : undefined
+  }
+
+  private heightOfSlot(slot: number): number {
+    return this.chain === "X" ? slot : this.ctx.pLayout.heightOfSlot(slot)
   }
 
   /**
@@ -109,27 +161,54 @@ export class Chain {
    */
   prefetch(lo: number, hi: number): void {
     if (hi < lo || hi - lo + 1 > 200) return
-    const timeline = this.ctx.timelines[this.chain]
-    const buckets = new Map<number, TxRecord[]>()
-    for (let h = lo; h <= hi; h++) buckets.set(h, [])
-    for (const tx of this.sources.flatMap((s) => s.txsIn(timeline.time(lo), timeline.time(hi + 1)))) {
-      buckets.get(timeline.heightAt(tx.issueTime))?.push(tx)
+    const slots: number[] = []
+    for (let h = lo; h <= hi; h++) {
+      const slot = this.slotAt(h)
+      if (slot !== undefined) slots.push(slot)
     }
-    for (const [h, found] of buckets) this.cache.get(h, () => this.assemble(h, found))
+    const first = slots[0]
+    const last = slots[slots.length - 1]
+    if (first === undefined || last === undefined) return
+    const buckets = new Map<number, TxRecord[]>()
+    for (const slot of slots) buckets.set(slot, [])
+    const timeline = this.ctx.slotTimelines[this.chain]
+    for (const tx of this.sources.flatMap((s) => s.txsIn(timeline.time(first), timeline.time(last + 1)))) {
+      if (!isReward(tx)) buckets.get(timeline.heightAt(tx.issueTime))?.push(tx)
+    }
+    for (const [slot, found] of buckets) {
+      const h = this.heightOfSlot(slot)
+      this.cache.get(h, () => this.assemble(h, timeline.time(slot), found))
+    }
+  }
+
+  /** The node's type of block h. */
+  private blockType(h: number): BlockRecord["blockType"] {
+    if (this.chain === "X") return "StandardBlock"
+    const at = this.ctx.pLayout.at(h)
+    switch (at.kind) {
+      case "archive":
+        return this.ctx.archive.block(at.index)?.type ?? "ApricotCommitBlock"
+      case "main":
+        return "BanffStandardBlock"
+      case "proposal":
+        return "BanffProposalBlock"
+      case "commit":
+        return "BanffCommitBlock"
+    }
   }
 
   block(h: number): BlockRecord {
     const txs = this.txs(h)
     const ref = this.ctx.blockRef(this.chain, h)
-    const onlyReward = txs.length === 1 && txs[0]?.type === "RewardValidatorTx"
     return {
       chain: this.chain,
       height: ref.height,
       id: ref.blockId,
-      parentId: h === 0 ? ZERO_ID : this.ctx.blockId(this.chain, h - 1),
+      // the X-chain's first block follows the last vertex of its DAG (upgrade.go CortinaXChainStopVertexID)
+      parentId: h > 0 ? this.ctx.blockId(this.chain, h - 1) : this.chain === "X" ? CORTINA_STOP_VERTEX[this.ctx.name] : ZERO_ID,
       timestamp: ref.timestamp,
       txIds: txs.map((t) => t.id),
-      blockType: this.chain === "X" ? "StandardBlock" : onlyReward ? "BanffProposalBlock" : "BanffStandardBlock",
+      blockType: this.blockType(h),
       sizeBytes: 6 + 32 + 8 + 8 + 4 + txs.reduce((sum, t) => sum + txSize(t), 0)
     }
   }

@@ -7,6 +7,9 @@ import { bytes, hash32, intIn, unit } from "../rng.ts"
 import { networkConfig, type NetworkConfig } from "./config.ts"
 import { Kind, bech32, cb58, chainAddress, decodeId, encodeId, fromCb58, type Locator } from "./ids.ts"
 import { Lru } from "./lru.ts"
+import { Archive } from "./archive.ts"
+import { PLayout } from "./pLayout.ts"
+import type { RewardIndex, RewardRef } from "./rewardIndex.ts"
 import { Timeline } from "./timeline.ts"
 import type { BlockRef, Owners } from "./types.ts"
 
@@ -17,13 +20,29 @@ export type PxChain = "P" | "X"
 
 const BLOCK_KIND: Readonly<Record<PxChain, Kind>> = { P: Kind.PBlock, X: Kind.XBlock }
 
+/** Height ↔ time of a chain: the X-chain's Timeline, the P-chain's PLayout. */
+export interface ChainTimes {
+  /** Block time of a height. */
+  time(height: number): number
+  /** The highest height whose time is ≤ t, or -1 before genesis. */
+  heightAt(t: number): number
+  readonly genesisTime: number
+}
+
 export class NetCtx {
   readonly cfg: NetworkConfig
   readonly networkId: number
   readonly hrp: string
   readonly chainIds: { readonly P: string; readonly X: string; readonly C: string }
   readonly avaxAssetId: string
-  readonly timelines: Readonly<Record<PxChain, Timeline>>
+  readonly timelines: Readonly<Record<PxChain, ChainTimes>>
+  /** The world's own history of each chain, a standard block a slot (the P-chain's heights add more: pLayout). */
+  readonly slotTimelines: Readonly<Record<PxChain, Timeline>>
+  /** The P-chain's heights: its archive, the world's own slots and the reward blocks between them. */
+  readonly pLayout: PLayout
+  /** The P-chain's blocks before the world's history (archive.ts). */
+  readonly archive: Archive
+  private rewards: RewardIndex | undefined
   /** Unix seconds the world was built at: history ends here, the future continues from it. */
   readonly anchor: number
   /** Before it, validators use AddValidatorTx; from it, the permissionless txs with BLS keys. */
@@ -54,16 +73,28 @@ export class NetCtx {
     this.anchor = Math.floor(anchor)
     this.seedN = hash32(seed, "primary", name)
     const c = this.cfg
-    this.timelines = {
-      P: new Timeline({ anchor: this.anchor, history: c.pHistoryBlocks, spanSeconds: c.spanSeconds, interval: c.pInterval }),
-      X: new Timeline({ anchor: this.anchor - 7, history: c.xHistoryBlocks, spanSeconds: c.spanSeconds, interval: c.xInterval })
-    }
+    const pMain = new Timeline({ anchor: this.anchor, history: c.pHistoryBlocks, spanSeconds: c.spanSeconds, interval: c.pInterval })
+    this.archive = new Archive(this, pMain.genesisTime)
+    this.pLayout = new PLayout(pMain, () => this.archive, () => this.rewardIndex())
+    const x = new Timeline({ anchor: this.anchor - 7, history: c.xHistoryBlocks, spanSeconds: c.spanSeconds, interval: c.xInterval })
+    this.slotTimelines = { P: pMain, X: x }
+    this.timelines = { P: this.pLayout, X: x }
     this.durangoTime = this.anchor - Math.floor(c.spanSeconds * 0.55)
   }
 
-  /** Earliest moment generated activity may happen: an hour after the latest of the genesis blocks. */
+  /** The staking schedule's rewards, which the P-chain's heights depend on; bound once the schedule exists. */
+  bindRewards(rewards: RewardIndex): void {
+    this.rewards = rewards
+  }
+
+  private rewardIndex(): RewardIndex {
+    if (this.rewards === undefined) throw new Error("P-chain heights asked for before the staking schedule's rewards were bound")
+    return this.rewards
+  }
+
+  /** Earliest moment generated activity may happen: an hour after the latest of the world's first blocks. */
   get start(): number {
-    return Math.max(this.timelines.P.genesisTime, this.timelines.X.genesisTime) + 3600
+    return Math.max(this.pLayout.mainGenesisTime, this.timelines.X.genesisTime) + 3600
   }
 
   // — randomness scoped to this network —
@@ -110,9 +141,14 @@ export class NetCtx {
   blockId(chain: PxChain, height: number): string {
     return this.blockIds.get(`${chain}${height}`, () => this.id(BLOCK_KIND[chain], height))
   }
-  /** The block of `chain` that includes something timed at `t` (clamped to genesis). */
+  /** The block of `chain` that includes something timed at `t` (clamped to genesis); not a RewardValidatorTx (rewardBlock). */
   blockAt(chain: PxChain, t: number): BlockRef {
-    return this.blockRef(chain, Math.max(0, this.timelines[chain].heightAt(t)))
+    return this.blockRef(chain, chain === "P" ? this.pLayout.mainAt(t) : Math.max(0, this.timelines.X.heightAt(t)))
+  }
+
+  /** The BanffProposalBlock of the schedule's reward `ref`, timed at `t` (the staker's end). */
+  rewardBlock(t: number, ref: RewardRef): BlockRef {
+    return this.blockRef("P", this.pLayout.rewardHeight(this.rewardIndex().indexOf(t, ref)))
   }
   blockRef(chain: PxChain, height: number): BlockRef {
     return { chain, height: BigInt(height), blockId: this.blockId(chain, height), timestamp: this.timelines[chain].time(height) }

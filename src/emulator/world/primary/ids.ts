@@ -31,10 +31,14 @@ export enum Kind {
   GenesisAllocation = 28,
   L1Tx = 30,
   L1Validation = 31,
+  /** A tx of the P-chain's archive era (archive.ts): a = its index; b 1 names its funding instead. */
+  ArchiveTx = 32,
   Node = 40,
   L1Node = 41,
+  ArchiveNode = 42,
   Address = 50,
-  ExternalAddress = 51
+  ExternalAddress = 51,
+  ArchiveAddress = 52
 }
 
 /** A locator: kind plus up to three small coordinates (a < 2^28, b < 2^20, c < 2^8). */

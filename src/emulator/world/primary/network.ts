@@ -15,6 +15,7 @@ import { ExternalOwners } from "./externalOwners.ts"
 import { L1Txs } from "./l1Txs.ts"
 import { L1s, type AdoptedL1 } from "./l1.ts"
 import { Lru } from "./lru.ts"
+import { RewardIndex } from "./rewardIndex.ts"
 import { Staking } from "./staking.ts"
 import { StakingTxs } from "./stakingTxs.ts"
 import type { AssetInfo, BlockRecord, ChainLetter, TxRecord, UtxoRecord } from "./types.ts"
@@ -25,6 +26,12 @@ import { StakingView, type StakingEntry } from "./stakingView.ts"
 import { TxJson, type JsonValue } from "./txJson.ts"
 import { ServedIds } from "./servedIds.ts"
 import { fieldsOf, utxoHex } from "./utxoCodec.ts"
+import { blockBytes } from "./codec/blockBytes.ts"
+import { TxBytes } from "./codec/txBytes.ts"
+import { avax } from "./avax.ts"
+
+/** The node's hex encoding: 0x + bytes + the last 4 bytes of their sha256. */
+const checksummed = (bytes: Uint8Array): string => avax.utils.bufferToHex(avax.utils.addChecksum(bytes))
 import { signedWarpMessage } from "./warp.ts"
 
 export type PxChain = "P" | "X"
@@ -91,7 +98,14 @@ export class PrimaryNetwork {
     this.wallets = new Wallets(this.ctx, this.assets)
     this.l1s = new L1s(this.ctx, adoptedL1)
     this.l1Txs = new L1Txs(this.ctx, this.l1s)
-    this.p = new Chain(this.ctx, "P", [this.stakingTxs, { txsIn: (a, b) => this.wallets.txsIn("P", a, b) }, this.l1Txs])
+    const rewards = new RewardIndex((horizon) => this.stakingTxs.rewardEvents(horizon))
+    this.ctx.bindRewards(rewards)
+    this.p = new Chain(
+      this.ctx,
+      "P",
+      [this.stakingTxs, { txsIn: (a, b) => this.wallets.txsIn("P", a, b) }, this.l1Txs, { txsIn: (a, b) => this.ctx.archive.lateTxsIn(a, b) }],
+      { rewardTx: (ref) => this.stakingTxs.rewardTxOf(ref), refOf: (r) => rewards.at(r).ref }
+    )
     this.x = new Chain(this.ctx, "X", [this.assetTxs, { txsIn: (a, b) => this.wallets.txsIn("X", a, b) }])
     const now = (): number => this.now()
     this.stakingView = new StakingView(this.ctx, this.staking, this.stakingTxs, now)
@@ -213,6 +227,8 @@ export class PrimaryNetwork {
         return c === 0 ? this.wallets.txByLocator(kind, a, b) : undefined
       case Kind.L1Tx:
         return this.l1Txs.txByLocator(a, b, c)
+      case Kind.ArchiveTx:
+        return b === 0 && c === 0 ? this.ctx.archive.tx(a) : undefined
       case Kind.BackgroundPTx:
         return c === 0 ? this.p.backgroundTx(a, b) : undefined
       case Kind.BackgroundXTx:
@@ -353,16 +369,18 @@ export class PrimaryNetwork {
 
   // — encodings for the node's getTx / getBlock —
 
-  /** A revealed tx in the node's encoding; undefined when unknown at now. */
-  encodedTx(txId: string, c: PxChain, encoding: "hex" | "json"): string | JsonValue | undefined {
-    const tx = this.tx(txId, c)
-    if (!tx) return undefined
-    return encoding === "hex" ? this.json.txHex(tx) : this.json.tx(tx)
+  /**
+   * A tx in the node's encoding: "json" as txJson.ts writes it (world ids; the HTTP layer serves
+   * them hashed), "hex" as 0x + its codec bytes, naming every id by its served id, + checksum.
+   */
+  encodeTx(tx: TxRecord, encoding: "hex" | "json"): string | JsonValue {
+    return encoding === "json" ? this.json.tx(tx) : checksummed(new TxBytes(this, this.served.of).bytes(tx))
   }
 
+  /** A block in the node's encoding (see encodeTx). */
   encodedBlock(b: BlockRecord, encoding: "hex" | "json"): string | JsonValue {
     const txs = this.chain(b.chain === "X" ? "X" : "P").txs(Number(b.height))
-    return encoding === "hex" ? this.json.blockHex(b, txs) : this.json.block(b, txs)
+    return encoding === "json" ? this.json.block(b, txs) : checksummed(blockBytes(b, txs, new TxBytes(this, this.served.of), this.served.of))
   }
 
   // — validators, chains, supply —
@@ -381,7 +399,8 @@ export class PrimaryNetwork {
 
   /** nAVAX supply at time t (genesis supply plus steady minting); ignores burns, as the node's does. */
   supplyAt(t: number): bigint {
-    const since = Math.max(0, t - this.ctx.timelines.P.genesisTime)
+    // minted from the world's own history on (the archive before it mints nothing)
+    const since = Math.max(0, t - this.ctx.pLayout.mainGenesisTime)
     return this.ctx.cfg.genesisSupply + this.ctx.cfg.mintPerSecond * BigInt(since)
   }
 

@@ -10,8 +10,9 @@ import { PRIMARY_SUBNET_ID } from "../constants.ts"
 import type { NetCtx } from "./context.ts"
 import { Kind } from "./ids.ts"
 import type { Delegation, NodeParams, Staking, Validation } from "./staking.ts"
+import { VALIDATION, type RewardRef } from "./rewardIndex.ts"
 import { INDEX_HORIZON, TimeIndexBuilder, type TimeIndex } from "./timeIndex.ts"
-import type { Owners, TxRecord, UtxoRecord } from "./types.ts"
+import type { BlockRef, Owners, TxRecord, UtxoRecord } from "./types.ts"
 
 /** What an indexed staking event is (its third coordinate is kind × 16 + the delegation's k). */
 const V_ISSUE = 0
@@ -63,8 +64,8 @@ export class StakingTxs {
     }
   }
 
-  private plain(txId: string, index: number, amount: bigint, owner: Owners, at: number): UtxoRecord {
-    const block = this.ctx.blockAt("P", at)
+  private plain(txId: string, index: number, amount: bigint, owner: Owners, at: number | BlockRef): UtxoRecord {
+    const block = typeof at === "number" ? this.ctx.blockAt("P", at) : at
     return {
       txId,
       outputIndex: index,
@@ -98,7 +99,8 @@ export class StakingTxs {
       createdOn: "P",
       consumedOn: "P",
       created: this.ctx.blockAt("P", v.issue),
-      listed: this.ctx.blockAt("P", v.end),
+      // returned by the reward tx, in its proposal block
+      listed: this.validationRewardBlock(v),
       spent: next && { txId: this.validationTxId(next), block: this.ctx.blockAt("P", next.issue) },
       kind: "stake",
       staking: { start: v.start, end: v.end }
@@ -109,9 +111,10 @@ export class StakingTxs {
     const txId = this.validationTxId(v)
     const owner = this.staking.operatorOwner(v.node)
     const base = 1 + v.node.stakeOutputs
-    const rewards: UtxoRecord[] = [{ ...this.plain(txId, base, v.reward, owner, v.end), kind: "reward", rewardType: "VALIDATOR" }]
+    const paid = this.validationRewardBlock(v)
+    const rewards: UtxoRecord[] = [{ ...this.plain(txId, base, v.reward, owner, paid), kind: "reward", rewardType: "VALIDATOR" }]
     const fees = this.staking.feeReward(v)
-    if (fees > 0n) rewards.push({ ...this.plain(txId, base + 1, fees, owner, v.end), kind: "reward", rewardType: "VALIDATOR_FEE" })
+    if (fees > 0n) rewards.push({ ...this.plain(txId, base + 1, fees, owner, paid), kind: "reward", rewardType: "VALIDATOR_FEE" })
     return rewards
   }
 
@@ -163,7 +166,7 @@ export class StakingTxs {
     const change = this.change("d", v.node.index, v.j, d.k)
     const stake: UtxoRecord = {
       ...this.plain(id, 1, d.amount, owner, d.issue),
-      listed: ctx.blockAt("P", d.end),
+      listed: this.delegationRewardBlock(d),
       kind: "stake",
       staking: { start: d.start, end: d.end }
     }
@@ -176,7 +179,7 @@ export class StakingTxs {
       inputs: [this.genesisFunding(v.node.index, v.j, 1 + d.k, fee + change + d.amount, owner, id, d.issue)],
       outputs: [this.plain(id, 0, change, owner, d.issue)],
       stake: [stake],
-      rewards: [{ ...this.plain(id, 2, d.netReward, owner, d.end), kind: "reward", rewardType: "DELEGATOR" }],
+      rewards: [{ ...this.plain(id, 2, d.netReward, owner, this.delegationRewardBlock(d)), kind: "reward", rewardType: "DELEGATOR" }],
       staking: {
         role: "delegator",
         nodeId: v.node.nodeId,
@@ -193,12 +196,42 @@ export class StakingTxs {
     }
   }
 
-  private rewardTx(id: string, rewardedTxId: string, at: number): TxRecord {
+  private validationRewardBlock(v: Validation): BlockRef {
+    return this.ctx.rewardBlock(v.end, { i: v.node.index, j: v.j, k: VALIDATION })
+  }
+
+  private delegationRewardBlock(d: Delegation): BlockRef {
+    return this.ctx.rewardBlock(d.end, { i: d.validation.node.index, j: d.validation.j, k: d.k })
+  }
+
+  /** The staker of a reward of the schedule (rewardIndex.ts), by its ref. */
+  rewardTxOf(ref: RewardRef): TxRecord {
+    const v = this.staking.validation(this.staking.node(ref.i), ref.j)
+    const d = v && ref.k !== VALIDATION ? this.staking.delegation(v, ref.k) : undefined
+    if (v === undefined || (ref.k !== VALIDATION && d === undefined)) throw new Error(`no staker of node ${ref.i} period ${ref.j} k ${ref.k}`)
+    return d === undefined ? this.validationRewardTx(v) : this.delegationRewardTx(d)
+  }
+
+  /** The schedule's stakers ending before `horizon`, for the RewardIndex: (end, node, period, delegation or VALIDATION). */
+  *rewardEvents(horizon: number): Generator<readonly [number, number, number, number]> {
+    for (let i = 0; i < this.staking.nodeCount; i++) {
+      const n = this.staking.node(i)
+      for (let j = 0; ; j++) {
+        const v = this.staking.validation(n, j)
+        if (v === undefined || v.issue >= horizon) break
+        yield [v.end, i, j, VALIDATION]
+        for (const d of this.staking.delegations(v)) yield [d.end, i, j, d.k]
+      }
+    }
+  }
+
+  private rewardTx(id: string, rewardedTxId: string, block: BlockRef): TxRecord {
+    const at = block.timestamp
     return {
       id,
       chain: "P",
       type: "RewardValidatorTx",
-      block: this.ctx.blockAt("P", at),
+      block,
       issueTime: at,
       inputs: [],
       outputs: [],
@@ -209,11 +242,11 @@ export class StakingTxs {
   }
 
   validationRewardTx(v: Validation): TxRecord {
-    return this.rewardTx(this.validationRewardTxId(v), this.validationTxId(v), v.end)
+    return this.rewardTx(this.validationRewardTxId(v), this.validationTxId(v), this.validationRewardBlock(v))
   }
 
   delegationRewardTx(d: Delegation): TxRecord {
-    return this.rewardTx(this.delegationRewardTxId(d), this.delegationTxId(d), d.end)
+    return this.rewardTx(this.delegationRewardTxId(d), this.delegationTxId(d), this.delegationRewardBlock(d))
   }
 
   /**

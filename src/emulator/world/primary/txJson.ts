@@ -1,47 +1,32 @@
 /**
- * The node's encodings of txs and blocks (avm.getTx / platform.getTx / …getBlock): "json" follows
- * avalanchego's field names (seed: Resources — unsignedTx, credentials, id; P-chain JSON block);
- * "hex" is a deterministic serialization with real UTXO bytes for outputs, 0x-prefixed with the
- * node's 4-byte checksum. uint64 fields are bigint: serialize them with a bigint-aware stringifier
- * (the node writes raw digits) or as decimal strings, as the JSON-RPC layer decides.
+ * The node's json encoding of txs and blocks (avm.getTx / platform.getTx / …getBlock with
+ * encoding json): what avalanchego's handlers produce with Go's json.Marshal after InitCtx, so
+ * field names are the structs' json tags (vms/platformvm/txs, vms/platformvm/block, vms/avm/txs,
+ * vms/avm/block, vms/components/avax, vms/secp256k1fx), embedded structs are flattened, and:
+ * - uint64 and uint32 are JSON numbers (bigint here: the HTTP layer writes them as the integers
+ *   they are, never through a double);
+ * - ids are cb58, node ids "NodeID-…", addresses of secp256k1fx owners "P-avax1…" (their
+ *   MarshalJSON, with the chain's context), but the addresses of an L1 validator's owners are bare
+ *   cb58 short ids (warp/message PChainOwner has no MarshalJSON);
+ * - types.JSONByteSlice (memo, message, address, an L1 validator's nodeID) is "0x" hex, a Go
+ *   []byte (genesisData) base64, a Go [96]byte (RegisterL1ValidatorTx's proofOfPossession) an array
+ *   of 96 numbers;
+ * - parsed blocks never hold nil slices (the codec makes empty ones), so an empty list is [].
+ * The world's ids are written as they are; the HTTP layer swaps them for the served ones.
  */
 import { SECP256K1_FX_ID } from "../constants.ts"
-import { avax } from "./avax.ts"
+import { cb58 } from "../cb58.ts"
 import type { NetCtx } from "./context.ts"
-import { fromCb58, hex0x } from "./ids.ts"
+import { hex0x, nodeIdBytes } from "./ids.ts"
 import type { BlockRecord, L1ValidatorSeed, Owners, TxRecord, UtxoRecord } from "./types.ts"
-import { encodeUtxo } from "./utxoCodec.ts"
 
 export type JsonValue = string | number | bigint | boolean | null | ReadonlyArray<JsonValue> | { readonly [k: string]: JsonValue }
 type JsonObject = { [k: string]: JsonValue }
 
-/** avalanchego codec type ids of the txs and blocks this world issues. */
-const TYPE_ID: Readonly<Record<string, number>> = {
-  "X:BaseTx": 0,
-  "X:CreateAssetTx": 1,
-  "X:ImportTx": 3,
-  "X:ExportTx": 4,
-  "P:AddValidatorTx": 12,
-  "P:AddDelegatorTx": 14,
-  "P:CreateChainTx": 15,
-  "P:CreateSubnetTx": 16,
-  "P:ImportTx": 17,
-  "P:ExportTx": 18,
-  "P:RewardValidatorTx": 20,
-  "P:AddPermissionlessValidatorTx": 25,
-  "P:AddPermissionlessDelegatorTx": 26,
-  "P:BaseTx": 34,
-  "P:ConvertSubnetToL1Tx": 35,
-  "P:RegisterL1ValidatorTx": 36,
-  "P:SetL1ValidatorWeightTx": 37,
-  "P:IncreaseL1ValidatorBalanceTx": 38,
-  "P:DisableL1ValidatorTx": 39
-}
-const BLOCK_TYPE_ID: Readonly<Record<string, number>> = { BanffProposalBlock: 29, BanffStandardBlock: 32, StandardBlock: 0 }
+const hexBytes = (hex: string): Buffer => Buffer.from(hex.replace(/^0x/, ""), "hex")
 
-const u32 = (n: number): Uint8Array => new avax.Int(n).toBytes()
-const u64 = (n: bigint): Uint8Array => new avax.BigIntPr(n).toBytes()
-const idBytes = (id: string): Uint8Array => fromCb58(id) ?? new Uint8Array(32)
+/** Types whose unsigned tx carries a subnet owner's authorization, and so one more credential. */
+const SUBNET_AUTH = new Set(["CreateChainTx", "AddSubnetValidatorTx", "RemoveSubnetValidatorTx", "TransformSubnetTx", "TransferSubnetOwnershipTx", "ConvertSubnetToL1Tx", "DisableL1ValidatorTx"])
 
 export class TxJson {
   constructor(private readonly ctx: NetCtx) {}
@@ -50,6 +35,7 @@ export class TxJson {
     return o.addresses.map((a) => this.ctx.chainAddressOf(chain, a))
   }
 
+  /** secp256k1fx.OutputOwners' MarshalJSON: a map, so its keys come sorted. */
   private owner(chain: "P" | "X", o: Owners): JsonObject {
     return { addresses: this.addresses(chain, o), locktime: o.locktime, threshold: o.threshold }
   }
@@ -64,20 +50,25 @@ export class TxJson {
   }
 
   private input(u: UtxoRecord): JsonObject {
+    const transfer: JsonObject = { amount: u.amount, signatureIndices: Array.from({ length: u.owners.threshold }, (_, i) => i) }
     return {
       txID: u.txId,
       outputIndex: u.outputIndex,
       assetID: u.assetId,
       fxID: SECP256K1_FX_ID,
-      input: { amount: u.amount, signatureIndices: Array.from({ length: u.owners.threshold }, (_, i) => i) }
+      input: u.stakeableLocktime > 0n ? { locktime: u.stakeableLocktime, input: transfer } : transfer
     }
   }
 
-  /** One credential per consumed input, in input order: its signatures (65 bytes each), one per signer. */
+  /**
+   * The tx's credentials, in order: one per consumed input (its signatures, 65 bytes each, one per
+   * signer), then one for the subnet owner's authorization where the tx carries one.
+   */
   signatures(tx: TxRecord): Uint8Array[][] {
-    if (tx.type === "RewardValidatorTx") return []
+    if (tx.type === "RewardValidatorTx" || tx.type === "AdvanceTimeTx") return []
     const consumed = [...tx.inputs, ...(tx.imported?.utxos ?? [])]
-    return consumed.map((u, k) => Array.from({ length: u.owners.threshold }, (_, s) => this.ctx.bytes(65, "sig", tx.id, k, s)))
+    const spends = consumed.map((u, k) => Array.from({ length: u.owners.threshold }, (_, s) => this.ctx.bytes(65, "sig", tx.id, k, s)))
+    return SUBNET_AUTH.has(tx.type) ? [...spends, [this.ctx.bytes(65, "sig", tx.id, "subnet-auth")]] : spends
   }
 
   private credentials(tx: TxRecord): JsonValue[] {
@@ -87,65 +78,84 @@ export class TxJson {
     })
   }
 
-  private validatorJson(tx: TxRecord): JsonObject {
-    const s = tx.staking
-    if (!s) return {}
-    return { nodeID: s.nodeId, start: BigInt(s.start), end: BigInt(s.end), weight: s.weight }
+  private validator(nodeId: string, start: number, end: number, weight: bigint): JsonObject {
+    return { nodeID: nodeId, start: BigInt(start), end: BigInt(end), weight }
   }
 
-  private l1ValidatorJson(v: L1ValidatorSeed): JsonObject {
+  /** warp/message PChainOwner: plain struct, addresses as ids.ShortID's cb58. */
+  private pChainOwner(o: Owners): JsonObject {
+    return { threshold: o.threshold, addresses: o.addresses.map((a) => cb58(a)) }
+  }
+
+  private l1Validator(v: L1ValidatorSeed): JsonObject {
     return {
-      nodeID: v.nodeId,
+      nodeID: hex0x(nodeIdBytes(v.nodeId) ?? new Uint8Array(20)),
       weight: v.weight,
       balance: v.balance,
       signer: { publicKey: v.signer.publicKey, proofOfPossession: v.signer.proofOfPossession },
-      remainingBalanceOwner: { addresses: this.addresses("P", v.remainingBalanceOwner), threshold: v.remainingBalanceOwner.threshold },
-      deactivationOwner: { addresses: this.addresses("P", v.deactivationOwner), threshold: v.deactivationOwner.threshold }
+      remainingBalanceOwner: this.pChainOwner(v.remainingBalanceOwner),
+      deactivationOwner: this.pChainOwner(v.deactivationOwner)
     }
   }
 
-  /** Fields a tx type adds to the base tx (avalanchego JSON names). */
-  private typeFields(tx: TxRecord): JsonObject {
-    const ctx = this.ctx
+  /** Fields a P-chain staker tx adds to the base tx. */
+  private stakerFields(tx: TxRecord): JsonObject {
     const s = tx.staking
+    if (!s) throw new Error(`${tx.type} ${tx.id} has no staking details`)
+    const validator = this.validator(s.nodeId, s.start, s.end, s.weight)
     const stake = (tx.stake ?? []).map((u) => this.output("P", u))
+    const rewards = this.owner("P", s.rewardOwner)
     switch (tx.type) {
       case "AddValidatorTx":
-        return { validator: this.validatorJson(tx), stake, rewardsOwner: this.owner("P", s?.rewardOwner as Owners), shares: s?.shares ?? 0 }
+        return { validator, stake, rewardsOwner: rewards, shares: s.shares ?? 0 }
+      case "AddDelegatorTx":
+        return { validator, stake, rewardsOwner: rewards }
       case "AddPermissionlessValidatorTx":
         return {
-          validator: this.validatorJson(tx),
-          subnetID: s?.subnetId ?? "",
-          signer: s?.signer ? { publicKey: s.signer.publicKey, proofOfPossession: s.signer.proofOfPossession } : null,
+          validator,
+          subnetID: s.subnetId,
+          // signer.Empty is an empty struct
+          signer: s.signer ? { publicKey: s.signer.publicKey, proofOfPossession: s.signer.proofOfPossession } : {},
           stake,
-          validationRewardsOwner: this.owner("P", s?.rewardOwner as Owners),
-          delegationRewardsOwner: this.owner("P", (s?.delegationRewardOwner ?? s?.rewardOwner) as Owners),
-          shares: s?.shares ?? 0
-        }
-      case "AddDelegatorTx":
-        return { validator: this.validatorJson(tx), stake, rewardsOwner: this.owner("P", s?.rewardOwner as Owners) }
-      case "AddPermissionlessDelegatorTx":
-        return { validator: this.validatorJson(tx), subnetID: s?.subnetId ?? "", stake, rewardsOwner: this.owner("P", s?.rewardOwner as Owners) }
-      case "CreateAssetTx":
-        return {
-          name: tx.asset?.name ?? "",
-          symbol: tx.asset?.symbol ?? "",
-          denomination: tx.asset?.denomination ?? 0,
-          initialStates: [{ fxIndex: 0, fxID: SECP256K1_FX_ID, outputs: tx.outputs.map((u) => this.output("X", u).output as JsonValue) }]
+          validationRewardsOwner: rewards,
+          delegationRewardsOwner: this.owner("P", s.delegationRewardOwner ?? s.rewardOwner),
+          shares: s.shares ?? 0
         }
       default:
-        break
+        return { validator, subnetID: s.subnetId, stake, rewardsOwner: rewards }
     }
-    if (tx.imported) {
-      return { sourceChain: ctx.chainIds[tx.imported.sourceChain], importedInputs: tx.imported.utxos.map((u) => this.input(u)) }
+  }
+
+  /** Fields a tx type adds to the base tx (avalanchego's json tags, in struct order). */
+  private typeFields(tx: TxRecord): JsonObject {
+    const auth = { signatureIndices: [0] }
+    if (tx.staking) return this.stakerFields(tx)
+    if (tx.type === "CreateAssetTx") {
+      return {
+        name: tx.asset?.name ?? "",
+        symbol: tx.asset?.symbol ?? "",
+        denomination: tx.asset?.denomination ?? 0,
+        initialStates: [{ fxIndex: 0, fxID: SECP256K1_FX_ID, outputs: tx.outputs.map((u) => this.output("X", u).output as JsonValue) }]
+      }
     }
-    if (tx.exported) {
-      const dest = tx.exported.destinationChain
-      return { destinationChain: ctx.chainIds[dest], exportedOutputs: tx.exported.utxos.map((u) => this.output(dest === "C" ? "X" : dest, u)) }
+    if (tx.imported) return { sourceChain: this.ctx.chainIds[tx.imported.sourceChain], importedInputs: tx.imported.utxos.map((u) => this.input(u)) }
+    // exported outputs are formatted with the exporting chain's context, as every output of the tx
+    if (tx.exported) return { destinationChain: this.ctx.chainIds[tx.exported.destinationChain], exportedOutputs: tx.exported.utxos.map((u) => this.output(tx.chain, u)) }
+    const sub = tx.subnet
+    if (sub) {
+      switch (sub.kind) {
+        case "addValidator":
+          return { validator: { ...this.validator(sub.nodeId, sub.start, sub.end, sub.weight), subnetID: sub.subnetId }, subnetAuthorization: auth }
+        case "removeValidator":
+          return { nodeID: sub.nodeId, subnetID: sub.subnetId, subnetAuthorization: auth }
+        case "transform":
+          return { subnetID: sub.subnetId, assetID: sub.assetId, ...sub.rules, subnetAuthorization: auth }
+        case "transferOwnership":
+          return { subnetID: sub.subnetId, subnetAuthorization: auth, newOwner: this.owner("P", sub.owner) }
+      }
     }
     const l1 = tx.l1
     if (!l1) return {}
-    const auth = { signatureIndices: [0] }
     switch (l1.kind) {
       case "createSubnet":
         return { owner: this.owner("P", l1.owner) }
@@ -155,15 +165,15 @@ export class TxJson {
           chainName: l1.chainName,
           vmID: l1.vmId,
           fxIDs: [],
-          genesisData: hex0x(Buffer.from(JSON.stringify(l1.genesis))),
+          genesisData: Buffer.from(JSON.stringify(l1.genesis)).toString("base64"),
           subnetAuthorization: auth
         }
       case "convert":
-        return { subnetID: l1.subnetId, chainID: l1.chainId, address: l1.managerAddress, validators: l1.validators.map((v) => this.l1ValidatorJson(v)), subnetAuthorization: auth }
+        return { subnetID: l1.subnetId, chainID: l1.chainId, address: l1.managerAddress, validators: l1.validators.map((v) => this.l1Validator(v)), subnetAuthorization: auth }
       case "register":
-        return { balance: l1.validator.balance, proofOfPossession: l1.validator.signer.proofOfPossession, message: hex0x(ctx.bytes(120, "register-msg", tx.id)) }
+        return { balance: l1.validator.balance, proofOfPossession: [...hexBytes(l1.validator.signer.proofOfPossession)], message: this.message(tx) }
       case "setWeight":
-        return { message: hex0x(ctx.bytes(96, "weight-msg", tx.id)) }
+        return { message: this.message(tx) }
       case "increaseBalance":
         return { validationID: l1.validationId, balance: l1.amount }
       case "disable":
@@ -171,69 +181,56 @@ export class TxJson {
     }
   }
 
+  /** The warp message an L1 validator tx carries, as its json shows it (txBytes.ts reads it from here). */
+  message(tx: TxRecord): string {
+    return hex0x(tx.l1?.kind === "register" ? this.ctx.bytes(120, "register-msg", tx.id) : this.ctx.bytes(96, "weight-msg", tx.id))
+  }
+
   /** {unsignedTx, credentials, id}: the node's json encoding of a tx. */
   tx(tx: TxRecord): JsonObject {
     const chain = tx.chain
-    if (tx.type === "RewardValidatorTx") {
-      return { unsignedTx: { txID: tx.rewardedTxId ?? "" }, credentials: [], id: tx.id }
-    }
+    if (tx.type === "RewardValidatorTx") return { unsignedTx: { txID: tx.rewardedTxId ?? "" }, credentials: [], id: tx.id }
+    if (tx.type === "AdvanceTimeTx") return { unsignedTx: { time: BigInt(tx.advanceTime ?? 0) }, credentials: [], id: tx.id }
     const unsignedTx: JsonObject = {
       networkID: this.ctx.networkId,
       blockchainID: this.ctx.chainIds[chain],
-      outputs: tx.outputs.map((u) => this.output(chain, u)),
+      outputs: tx.type === "CreateAssetTx" ? [] : tx.outputs.map((u) => this.output(chain, u)),
       inputs: tx.inputs.map((u) => this.input(u)),
       memo: hex0x(tx.memo),
       ...this.typeFields(tx)
     }
-    if (tx.type === "CreateAssetTx") unsignedTx.outputs = []
     return { unsignedTx, credentials: this.credentials(tx), id: tx.id }
   }
 
-  /** Deterministic bytes of a tx: codec version, type id, ids, real UTXO bytes of its outputs. */
-  txBytes(tx: TxRecord): Uint8Array {
-    const outs = [...tx.outputs, ...(tx.stake ?? []), ...(tx.exported?.utxos ?? [])]
-    const ins = [...tx.inputs, ...(tx.imported?.utxos ?? [])]
-    return avax.utils.concatBytes(
-      new avax.Short(0).toBytes(),
-      u32(TYPE_ID[`${tx.chain}:${tx.type}`] ?? 0),
-      u32(this.ctx.networkId),
-      idBytes(this.ctx.chainIds[tx.chain]),
-      u32(outs.length),
-      ...outs.map((u) => encodeUtxo(tx.chain, { ...u, locktime: u.owners.locktime, threshold: u.owners.threshold, addresses: u.owners.addresses })),
-      u32(ins.length),
-      ...ins.flatMap((u) => [idBytes(u.txId), u32(u.outputIndex), u64(u.amount)]),
-      u32(tx.memo.length),
-      tx.memo
-    )
-  }
-
-  /** The node's hex encoding: 0x + bytes + checksum. */
-  txHex(tx: TxRecord): string {
-    return avax.utils.bufferToHex(avax.utils.addChecksum(this.txBytes(tx)))
-  }
-
-  /** The node's json encoding of a block: parentID, height, time, txs (each {unsignedTx, credentials, id}). */
+  /**
+   * The node's json encoding of a block: the struct of its type (vms/platformvm/block,
+   * vms/avm/block/standard_block.go), with `id` and its txs.
+   */
   block(b: BlockRecord, txs: ReadonlyArray<TxRecord>): JsonObject {
-    return {
-      parentID: b.parentId,
-      height: b.height,
-      time: BigInt(b.timestamp),
-      txs: txs.map((t) => this.tx(t)),
-      id: b.id
+    const common: JsonObject = { parentID: b.parentId, height: b.height, id: b.id }
+    const time = BigInt(b.timestamp)
+    const all = txs.map((t) => this.tx(t))
+    switch (b.blockType) {
+      case "StandardBlock":
+        return { parentID: b.parentId, height: b.height, time, merkleRoot: cb58(new Uint8Array(32)), txs: all, id: b.id }
+      case "ApricotProposalBlock":
+      case "ApricotAtomicBlock":
+        return { ...common, tx: all[0] ?? null }
+      case "ApricotStandardBlock":
+        return { ...common, txs: all }
+      case "ApricotCommitBlock":
+      case "ApricotAbortBlock":
+        return common
+      case "BanffProposalBlock":
+        // `txs` are decision txs issued with the proposal (none so far); `tx` is the proposal
+        return { time, txs: all.slice(0, -1), ...common, tx: all[all.length - 1] ?? null }
+      case "BanffStandardBlock":
+        return { time, ...common, txs: all }
+      case "BanffCommitBlock":
+      case "BanffAbortBlock":
+        return { time, ...common }
+      case "EVMBlock":
+        throw new Error("C-chain blocks have no node json here")
     }
-  }
-
-  /** Deterministic hex of a block: codec version, type id, parent, time, height, then its txs' bytes. */
-  blockHex(b: BlockRecord, txs: ReadonlyArray<TxRecord>): string {
-    const bytes = avax.utils.concatBytes(
-      new avax.Short(0).toBytes(),
-      u32(BLOCK_TYPE_ID[b.blockType] ?? 0),
-      idBytes(b.parentId),
-      u64(BigInt(b.timestamp)),
-      u64(b.height),
-      u32(txs.length),
-      ...txs.map((t) => this.txBytes(t))
-    )
-    return avax.utils.bufferToHex(avax.utils.addChecksum(bytes))
   }
 }

@@ -62,6 +62,11 @@ export type PTxType =
   | "AddPermissionlessValidatorTx"
   | "AddPermissionlessDelegatorTx"
   | "RewardValidatorTx"
+  | "AdvanceTimeTx"
+  | "AddSubnetValidatorTx"
+  | "RemoveSubnetValidatorTx"
+  | "TransformSubnetTx"
+  | "TransferSubnetOwnershipTx"
   | "BaseTx"
   | "ImportTx"
   | "ExportTx"
@@ -132,6 +137,36 @@ export type L1TxInfo =
   | { readonly kind: "increaseBalance"; readonly subnetId: string; readonly validationId: string; readonly amount: bigint }
   | { readonly kind: "disable"; readonly subnetId: string; readonly validationId: string }
 
+/** What a subnet-administration tx of a permissioned subnet declares (archive.ts issues them). */
+export type SubnetTxInfo =
+  | {
+      readonly kind: "addValidator"
+      readonly subnetId: string
+      readonly nodeId: string
+      readonly start: number
+      readonly end: number
+      readonly weight: bigint
+    }
+  | { readonly kind: "removeValidator"; readonly subnetId: string; readonly nodeId: string }
+  | { readonly kind: "transform"; readonly subnetId: string; readonly assetId: string; readonly rules: TransformRules }
+  | { readonly kind: "transferOwnership"; readonly subnetId: string; readonly owner: Owners }
+
+/** TransformSubnetTx's staking rules (vms/platformvm/txs/transform_subnet_tx.go). */
+export interface TransformRules {
+  readonly initialSupply: bigint
+  readonly maximumSupply: bigint
+  readonly minConsumptionRate: bigint
+  readonly maxConsumptionRate: bigint
+  readonly minValidatorStake: bigint
+  readonly maxValidatorStake: bigint
+  readonly minStakeDuration: number
+  readonly maxStakeDuration: number
+  readonly minDelegationFee: number
+  readonly minDelegatorStake: bigint
+  readonly maxValidatorWeightFactor: number
+  readonly uptimeRequirement: number
+}
+
 export interface AssetInfo {
   readonly assetId: string
   readonly name: string
@@ -162,12 +197,28 @@ export interface TxRecord {
   /** Staking txs: the RewardValidatorTx that closes them (whether or not revealed yet). */
   readonly rewardTxId?: string
   readonly l1?: L1TxInfo
+  /** Subnet administration of a permissioned subnet (AddSubnetValidatorTx and its kin). */
+  readonly subnet?: SubnetTxInfo
+  /** AdvanceTimeTx: the chain time it proposes (Unix seconds). */
+  readonly advanceTime?: number
   /** CreateAssetTx. */
   readonly asset?: AssetInfo & { readonly initialSupply: bigint }
   readonly memo: Uint8Array
   /** nAVAX burned (inputs − outputs of AVAX). */
   readonly burned: bigint
 }
+
+/** P-chain block types, by the names of avalanchego's structs (vms/platformvm/block). */
+export type PBlockType =
+  | "ApricotProposalBlock"
+  | "ApricotAbortBlock"
+  | "ApricotCommitBlock"
+  | "ApricotStandardBlock"
+  | "ApricotAtomicBlock"
+  | "BanffProposalBlock"
+  | "BanffAbortBlock"
+  | "BanffCommitBlock"
+  | "BanffStandardBlock"
 
 export interface BlockRecord {
   readonly chain: ChainLetter
@@ -176,7 +227,7 @@ export interface BlockRecord {
   readonly parentId: string
   readonly timestamp: number
   readonly txIds: ReadonlyArray<string>
-  /** Node's block type name (e.g. BanffStandardBlock). */
-  readonly blockType: string
+  /** The node's block type: the Go struct's name (PBlockType), StandardBlock on the X-chain. */
+  readonly blockType: PBlockType | "StandardBlock" | "EVMBlock"
   readonly sizeBytes: number
 }

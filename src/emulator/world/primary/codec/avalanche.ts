@@ -85,6 +85,30 @@ interface Api {
     readonly SetL1ValidatorWeightTx: Ctor<[baseTx: Serializable, message: Primitive]>
     readonly IncreaseL1ValidatorBalanceTx: Ctor<[baseTx: Serializable, validationId: Primitive, balance: Primitive]>
     readonly DisableL1ValidatorTx: Ctor<[baseTx: Serializable, validationId: Primitive, auth: Serializable]>
+    readonly AdvanceTimeTx: Ctor<[time: Primitive]>
+    readonly AddSubnetValidatorTx: Ctor<[baseTx: Serializable, validator: Serializable, auth: Serializable]>
+    readonly RemoveSubnetValidatorTx: Ctor<[baseTx: Serializable, nodeId: Primitive, subnetId: Primitive, auth: Serializable]>
+    readonly TransformSubnetTx: Ctor<
+      [
+        baseTx: Serializable,
+        subnetId: Primitive,
+        assetId: Primitive,
+        initialSupply: Primitive,
+        maximumSupply: Primitive,
+        minConsumptionRate: Primitive,
+        maxConsumptionRate: Primitive,
+        minValidatorStake: Primitive,
+        maxValidatorStake: Primitive,
+        minStakeDuration: Primitive,
+        maxStakeDuration: Primitive,
+        minDelegationFee: Primitive,
+        minDelegatorStake: Primitive,
+        maxValidatorWeightFactor: Primitive,
+        uptimeRequirement: Primitive,
+        auth: Serializable
+      ]
+    >
+    readonly TransferSubnetOwnershipTx: Ctor<[baseTx: Serializable, subnetId: Primitive, auth: Serializable, owner: Serializable]>
   }
   readonly utils: {
     getManagerForVM(vm: "AVM" | "PVM"): Manager

@@ -1,19 +1,34 @@
 /**
- * Block bytes in avalanchego's layouts around the txs of txBytes.ts:
+ * Block bytes in avalanchego's layouts around the txs of txBytes.ts: a 2-byte codec version, the
+ * block's type id, then its struct's serialized fields in order, embedded structs inline.
  * - X-chain StandardBlock (type 20: after the AVM's 5 tx types and 15 fx types): parent, height,
- *   time, merkle root (unused, zero), txs;
- * - P-chain BanffStandardBlock (type 32): time, parent, height, txs;
- * - P-chain BanffProposalBlock (type 29): time, decision txs (none), parent, height, the one tx.
+ *   time, merkle root (unused, zero), txs (vms/avm/block/standard_block.go).
+ * - P-chain (vms/platformvm/block/codec.go; type ids in registration order):
+ *   ApricotProposalBlock 0 and ApricotAtomicBlock 4: parent, height, the one tx;
+ *   ApricotAbortBlock 1 and ApricotCommitBlock 2: parent, height;
+ *   ApricotStandardBlock 3: parent, height, txs;
+ *   BanffProposalBlock 29: time, decision txs, then the Apricot proposal's fields;
+ *   BanffAbortBlock 30, BanffCommitBlock 31: time, parent, height;
+ *   BanffStandardBlock 32: time, parent, height, txs.
  * Each tx is a signed tx without its codec version (the block carries one for all).
  * A node's block id is sha256 of these bytes (servedIds.ts): the parent goes through `ids` too.
  */
-import type { BlockRecord, TxRecord } from "../types.ts"
+import type { BlockRecord, PBlockType, TxRecord } from "../types.ts"
 import { lib } from "./avalanche.ts"
 import type { IdMap, TxBytes } from "./txBytes.ts"
 
 const X_STANDARD_BLOCK = 20
-const P_PROPOSAL_BLOCK = 29
-const P_STANDARD_BLOCK = 32
+export const P_BLOCK_TYPE_ID: Readonly<Record<PBlockType, number>> = {
+  ApricotProposalBlock: 0,
+  ApricotAbortBlock: 1,
+  ApricotCommitBlock: 2,
+  ApricotStandardBlock: 3,
+  ApricotAtomicBlock: 4,
+  BanffProposalBlock: 29,
+  BanffAbortBlock: 30,
+  BanffCommitBlock: 31,
+  BanffStandardBlock: 32
+}
 const CODEC_VERSION_BYTES = 2
 
 const u32 = (n: number): Uint8Array => new lib.Int(n).toBytes()
@@ -21,15 +36,35 @@ const u64 = (n: bigint): Uint8Array => new lib.BigIntPr(n).toBytes()
 
 export const blockBytes = (b: BlockRecord, txs: ReadonlyArray<TxRecord>, txBytes: Pick<TxBytes, "bytes">, ids: IdMap): Uint8Array => {
   const signed = txs.map((t) => txBytes.bytes(t).subarray(CODEC_VERSION_BYTES))
-  const list = [u32(signed.length), ...signed]
+  const list = (some: Uint8Array[]): Uint8Array[] => [u32(some.length), ...some]
+  const one = (): Uint8Array => {
+    if (signed.length !== 1) throw new Error(`a ${b.blockType} holds exactly one tx, block ${b.height} has ${signed.length}`)
+    return signed[0] as Uint8Array
+  }
   const version = new lib.Short(0).toBytes()
-  const parent = lib.Id.fromString(ids(b.parentId)).toBytes()
+  const common = [lib.Id.fromString(ids(b.parentId)).toBytes(), u64(b.height)]
   const time = u64(BigInt(b.timestamp))
-  if (b.chain === "X") {
-    return lib.utils.concatBytes(version, u32(X_STANDARD_BLOCK), parent, u64(b.height), time, new Uint8Array(32), ...list)
+  const bytes = (type: number, ...parts: Uint8Array[]): Uint8Array => lib.utils.concatBytes(version, u32(type), ...parts)
+  switch (b.blockType) {
+    case "StandardBlock":
+      return bytes(X_STANDARD_BLOCK, ...common, time, new Uint8Array(32), ...list(signed))
+    case "ApricotProposalBlock":
+    case "ApricotAtomicBlock":
+      return bytes(P_BLOCK_TYPE_ID[b.blockType], ...common, one())
+    case "ApricotAbortBlock":
+    case "ApricotCommitBlock":
+      return bytes(P_BLOCK_TYPE_ID[b.blockType], ...common)
+    case "ApricotStandardBlock":
+      return bytes(P_BLOCK_TYPE_ID[b.blockType], ...common, ...list(signed))
+    case "BanffProposalBlock":
+      // the decision txs before the proposal tx (none so far), as BanffProposalBlock.Txs() orders them
+      return bytes(P_BLOCK_TYPE_ID[b.blockType], time, ...list(signed.slice(0, -1)), ...common, signed[signed.length - 1] ?? one())
+    case "BanffAbortBlock":
+    case "BanffCommitBlock":
+      return bytes(P_BLOCK_TYPE_ID[b.blockType], time, ...common)
+    case "BanffStandardBlock":
+      return bytes(P_BLOCK_TYPE_ID[b.blockType], time, ...common, ...list(signed))
+    case "EVMBlock":
+      throw new Error("C-chain blocks are the EVM world's")
   }
-  if (b.blockType === "BanffProposalBlock" && signed.length === 1) {
-    return lib.utils.concatBytes(version, u32(P_PROPOSAL_BLOCK), time, u32(0), parent, u64(b.height), signed[0] as Uint8Array)
-  }
-  return lib.utils.concatBytes(version, u32(P_STANDARD_BLOCK), time, parent, u64(b.height), ...list)
 }

@@ -10,7 +10,7 @@
  * world's order (the node would sort them) because output indices name UTXOs; BLS keys and proofs
  * are the world's pseudo-random bytes, written raw because avalanchejs refuses to build a
  * ProofOfPossession that does not verify. Signatures and L1 messages are the ones the world's json
- * encoding shows, so both encodings of a tx carry the same values.
+ * encoding shows (txJson.ts), so both encodings of a tx carry the same values.
  */
 import { fromCb58 } from "../../cb58.ts"
 import { SUBNET_EVM_VM_ID } from "../l1.ts"
@@ -57,9 +57,6 @@ const transferableInput = (ids: IdMap) => (u: UtxoRecord): Serializable => {
 }
 
 const firstSignerAuth = (): Serializable => new lib.Input([new Int(0)])
-
-type Json = Record<string, unknown>
-const asObject = (v: unknown): Json => (typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Json) : {})
 
 /**
  * Id bytes by cb58 string: the same few thousand ids (assets, chains, consumed txs) are decoded
@@ -146,11 +143,11 @@ export class TxBytes {
     }
   }
 
-  private l1Unsigned(tx: TxRecord, base: Serializable, unsignedJson: Json): Serializable {
+  private l1Unsigned(tx: TxRecord, base: Serializable): Serializable {
     const { pvmSerial } = lib
     const l1 = tx.l1
     if (!l1) throw new Error(`${tx.type} ${tx.id} has no L1 details`)
-    const message = (): Primitive => new Bytes(hexBytes(String(unsignedJson.message ?? "0x")))
+    const message = (): Primitive => new Bytes(hexBytes(this.net.json.message(tx)))
     switch (l1.kind) {
       case "createSubnet":
         return new pvmSerial.CreateSubnetTx(base, outputOwners(l1.owner))
@@ -194,14 +191,54 @@ export class TxBytes {
     }
   }
 
-  private pUnsigned(tx: TxRecord, unsignedJson: Json): Serializable {
+  /** Txs of a permissioned subnet's owner (archive.ts). */
+  private subnetUnsigned(tx: TxRecord, base: Serializable): Serializable {
+    const { pvmSerial } = lib
+    const sub = tx.subnet
+    if (!sub) throw new Error(`${tx.type} ${tx.id} has no subnet details`)
+    switch (sub.kind) {
+      case "addValidator": {
+        const validator = new pvmSerial.Validator(nodeIdOf(sub.nodeId), new BigIntPr(BigInt(sub.start)), new BigIntPr(BigInt(sub.end)), new BigIntPr(sub.weight))
+        return new pvmSerial.AddSubnetValidatorTx(base, new pvmSerial.SubnetValidator(validator, this.id(sub.subnetId)), firstSignerAuth())
+      }
+      case "removeValidator":
+        return new pvmSerial.RemoveSubnetValidatorTx(base, nodeIdOf(sub.nodeId), this.id(sub.subnetId), firstSignerAuth())
+      case "transform": {
+        const r = sub.rules
+        return new pvmSerial.TransformSubnetTx(
+          base,
+          this.id(sub.subnetId),
+          this.id(sub.assetId),
+          new BigIntPr(r.initialSupply),
+          new BigIntPr(r.maximumSupply),
+          new BigIntPr(r.minConsumptionRate),
+          new BigIntPr(r.maxConsumptionRate),
+          new BigIntPr(r.minValidatorStake),
+          new BigIntPr(r.maxValidatorStake),
+          new Int(r.minStakeDuration),
+          new Int(r.maxStakeDuration),
+          new Int(r.minDelegationFee),
+          new BigIntPr(r.minDelegatorStake),
+          new lib.Byte(new Uint8Array([r.maxValidatorWeightFactor])),
+          new Int(r.uptimeRequirement),
+          firstSignerAuth()
+        )
+      }
+      case "transferOwnership":
+        return new pvmSerial.TransferSubnetOwnershipTx(base, this.id(sub.subnetId), firstSignerAuth(), outputOwners(sub.owner))
+    }
+  }
+
+  private pUnsigned(tx: TxRecord): Serializable {
     const { pvmSerial } = lib
     const ids = this.net.blockchainIds
     // avalanchejs registers RewardValidatorTx in its codec but does not export the class
     if (tx.type === "RewardValidatorTx") return raw("RewardValidatorTx", this.id(tx.rewardedTxId ?? "").toBytes())
+    if (tx.type === "AdvanceTimeTx") return new pvmSerial.AdvanceTimeTx(new BigIntPr(BigInt(tx.advanceTime ?? 0)))
     const base = this.avaxBaseTx(tx, tx.outputs)
     if (tx.staking) return this.stakingUnsigned(tx, base)
-    if (tx.l1) return this.l1Unsigned(tx, base, unsignedJson)
+    if (tx.subnet) return this.subnetUnsigned(tx, base)
+    if (tx.l1) return this.l1Unsigned(tx, base)
     if (tx.imported) return new pvmSerial.ImportTx(base, idOf(ids[tx.imported.sourceChain]), tx.imported.utxos.map(this.inputOf))
     if (tx.exported) return new pvmSerial.ExportTx(base, idOf(ids[tx.exported.destinationChain]), tx.exported.utxos.map(this.outputOf))
     return new pvmSerial.BaseTx(base)
@@ -213,9 +250,7 @@ export class TxBytes {
    * tell the VM of a CreateAssetTx.
    */
   bytes(tx: TxRecord): Uint8Array {
-    // only L1 txs take a value (their warp message) from the json encoding: it costs more than the bytes
-    const unsignedJson = tx.l1 ? asObject(asObject(this.net.json.tx(tx)).unsignedTx) : {}
-    const unsigned = tx.chain === "X" ? this.xUnsigned(tx) : this.pUnsigned(tx, unsignedJson)
+    const unsigned = tx.chain === "X" ? this.xUnsigned(tx) : this.pUnsigned(tx)
     const credentials = this.net.json.signatures(tx).map((sigs) => new lib.Credential(sigs.map((s) => new lib.Signature(s))))
     const manager = lib.utils.getManagerForVM(tx.chain === "X" ? "AVM" : "PVM")
     const codec = manager.getDefaultCodec()

@@ -1,0 +1,108 @@
+/**
+ * Which block sits at each P-chain height, and its time, as arithmetic over three parts:
+ *
+ * - the archive (archive.ts): heights 0 … A-1, from the real genesis through the Apricot era into
+ *   Banff, built once as a short list of blocks;
+ * - main slots: the world's own history (Timeline), one BanffStandardBlock per slot m holding the
+ *   txs timed in the slot's window;
+ * - reward pairs: since Banff a RewardValidatorTx is the one tx of a BanffProposalBlock, followed by
+ *   its BanffCommitBlock (vms/platformvm/block/proposal_block.go, commit_block.go). The r-th reward
+ *   of the staking schedule (rewardIndex.ts), timed at e inside slot m's window, sits right after
+ *   slot m's block: proposal at A + m + 2r + 1, commit at A + m + 2r + 2, both timed e.
+ *
+ * So slot m is at height A + m + 2·R(T(m)), R(t) counting the rewards timed before t. A height maps
+ * back by a binary search over slots. Times never decrease with height, as a chain's do.
+ */
+import type { RewardIndex } from "./rewardIndex.ts"
+import type { Timeline } from "./timeline.ts"
+
+export type PSlot =
+  | { readonly kind: "archive"; readonly index: number }
+  | { readonly kind: "main"; readonly slot: number }
+  | { readonly kind: "proposal" | "commit"; readonly reward: number }
+
+/** What pLayout needs of the archive: how many blocks it has and when each was made. */
+export interface ArchiveTimes {
+  readonly length: number
+  time(index: number): number
+}
+
+export class PLayout {
+  constructor(
+    /** The main slots' times. */
+    readonly main: Timeline,
+    private readonly archive: () => ArchiveTimes,
+    private readonly rewards: () => RewardIndex
+  ) {}
+
+  private get a(): number {
+    return this.archive().length
+  }
+
+  /** Height of main slot m. */
+  heightOfSlot(m: number): number {
+    return this.a + m + 2 * this.rewards().countBefore(this.main.time(m))
+  }
+
+  /** Height of the proposal block of the r-th reward (its commit block is the next height). */
+  rewardHeight(r: number): number {
+    const slot = this.main.heightAt(this.rewards().at(r).time)
+    return this.a + slot + 2 * r + 1
+  }
+
+  /** What sits at height h (h ≥ 0). */
+  at(h: number): PSlot {
+    const a = this.a
+    if (h < a) return { kind: "archive", index: h }
+    // the last slot whose height is ≤ h: heights grow with slots, and slot m's is ≥ A + m
+    let lo = 0
+    let hi = h - a
+    while (lo < hi) {
+      const mid = Math.ceil((lo + hi) / 2)
+      if (this.heightOfSlot(mid) <= h) lo = mid
+      else hi = mid - 1
+    }
+    const offset = h - this.heightOfSlot(lo)
+    if (offset === 0) return { kind: "main", slot: lo }
+    const reward = this.rewards().countBefore(this.main.time(lo)) + Math.floor((offset - 1) / 2)
+    return { kind: offset % 2 === 1 ? "proposal" : "commit", reward }
+  }
+
+  /** Block time of height h. */
+  time(h: number): number {
+    const s = this.at(h)
+    if (s.kind === "archive") return this.archive().time(s.index)
+    if (s.kind === "main") return this.main.time(s.slot)
+    return this.rewards().at(s.reward).time
+  }
+
+  get genesisTime(): number {
+    return this.a > 0 ? this.archive().time(0) : this.main.genesisTime
+  }
+
+  /** Time of the world's own first block (main slot 0). */
+  get mainGenesisTime(): number {
+    return this.main.genesisTime
+  }
+
+  /** The highest height whose time is ≤ t (the last block revealed at t), or -1 before genesis. */
+  heightAt(t: number): number {
+    const m = this.main.heightAt(t)
+    if (m < 0) return this.archiveHeightAt(t)
+    const rewards = this.rewards()
+    return this.heightOfSlot(m) + 2 * (rewards.countThrough(t) - rewards.countBefore(this.main.time(m)))
+  }
+
+  /** The block of main slot that holds something (not a reward) timed at t; before the world's history, the block revealed then. */
+  mainAt(t: number): number {
+    const m = this.main.heightAt(t)
+    return m < 0 ? Math.max(0, this.archiveHeightAt(t)) : this.heightOfSlot(m)
+  }
+
+  private archiveHeightAt(t: number): number {
+    const archive = this.archive()
+    let h = -1
+    while (h + 1 < archive.length && archive.time(h + 1) <= t) h++
+    return h
+  }
+}
