@@ -16,18 +16,12 @@ import { campaignJob, tempDir } from "./campaign.ts"
 import { BIN, type CliExit, REPO, cliEnv, runArgs, runCli } from "./cli.ts"
 import { compareCatalogs, filesBelow, leftovers, readCheckpoints } from "./compare.ts"
 import { runInProcess } from "./support.ts"
+import { whyNoTmpfs } from "../support/privileges.ts"
 
 const DATASETS = ["staking_transactions", "delegators", "utxos"]
 
-/** Whether this process may mount a tmpfs (root with CAP_SYS_ADMIN). */
-const canMount = (): boolean => {
-  if (process.platform !== "linux") return false
-  const dir = spawnSync("mktemp", ["-d"], { encoding: "utf8" }).stdout.trim()
-  const ok = spawnSync("mount", ["-t", "tmpfs", "-o", "size=64k", "tmpfs", dir]).status === 0
-  if (ok) spawnSync("umount", [dir])
-  spawnSync("rmdir", [dir])
-  return ok
-}
+/** Why this process may not mount a tmpfs (it needs root with CAP_SYS_ADMIN); undefined when it may. */
+const noTmpfs = whyNoTmpfs()
 
 /** Rows of every part of a slice up to its checkpoint's last seq, read from the files themselves. */
 const partRows = async (out: string, files: ReadonlyArray<string>): Promise<Map<string, number>> => {
@@ -125,17 +119,19 @@ describe("a full or read-only output disk", () => {
     expect(await leftovers(out)).toEqual({ staging: [], temps: [], locks: [], strayParts: [], deadFiles: [] })
   }
 
-  describe.skipIf(!canMount())("on a tmpfs", () => {
+  describe("on a tmpfs", () => {
     let mnt: string
     beforeAll(async () => {
+      if (noTmpfs !== undefined) return
       mnt = await tempDir("disk-mnt")
       execFileSync("mount", ["-t", "tmpfs", "-o", "size=400k", "tmpfs", mnt])
     })
     afterAll(() => {
-      spawnSync("umount", [mnt])
+      if (noTmpfs === undefined) spawnSync("umount", [mnt])
     })
 
-    it("given 400 KB of disk, when the run fills it, then it exits 1 saying no space is left, and what is on disk is whole and matches the checkpoints", async () => {
+    it("given 400 KB of disk, when the run fills it, then it exits 1 saying no space is left, and what is on disk is whole and matches the checkpoints", async ({ skip }) => {
+      skip(noTmpfs !== undefined, noTmpfs)
       const out = path.join(mnt, "out")
       const run = await runCli(runArgs({ datasets: DATASETS, job: jobFile, out, partRows: 20 }), env)
       expect(run.code).toBe(1)
@@ -143,7 +139,8 @@ describe("a full or read-only output disk", () => {
       await expectConsistent(out)
     }, 120_000)
 
-    it("given the disk then remounted read-only, when the run starts, then it refuses at once with exit 2 saying so and changes nothing", async () => {
+    it("given the disk then remounted read-only, when the run starts, then it refuses at once with exit 2 saying so and changes nothing", async ({ skip }) => {
+      skip(noTmpfs !== undefined, noTmpfs)
       const out = path.join(mnt, "out")
       const snapshot = async () => Promise.all((await filesBelow(out)).map(async (f) => [f, (await fs.readFile(path.join(out, f))).toString("base64")]))
       const before = await snapshot()
@@ -160,7 +157,8 @@ describe("a full or read-only output disk", () => {
       expect(await snapshot()).toEqual(before)
     }, 120_000)
 
-    it("given room again, when the same command runs, then it finishes and equals the clean run", async () => {
+    it("given room again, when the same command runs, then it finishes and equals the clean run", async ({ skip }) => {
+      skip(noTmpfs !== undefined, noTmpfs)
       const out = path.join(mnt, "out")
       const run = await runCli(runArgs({ datasets: DATASETS, job: jobFile, out, partRows: 20 }), env)
       expect(run.code, run.stderr).toBe(0)
