@@ -9,9 +9,14 @@
  * below the tip: the open last window. Committed heights are never asked for again, so a closed
  * window is final, and the next run continues the open window from its first new height, then
  * into new windows.
+ *
+ * A height whose block becomes a reject is not committed: it is a hole of its slice (each page
+ * names its heights, Page.keys), the slice is not final while it has one, and the next walk of
+ * the range asks for it again with the other missing heights (src/crawl/Holes.ts).
  */
 import { Effect } from "effect"
 import { type Listing, RecordError, type SliceContext } from "../../src/crawl/Dataset.ts"
+import { isComplete } from "../../src/crawl/Holes.ts"
 import { heightsAfter, keyHeight } from "../../src/crawl/KeyedListing.ts"
 import { OutputReader } from "../../src/crawl/OutputReader.ts"
 import { makeSlice, type Slice } from "../../src/crawl/Slice.ts"
@@ -45,8 +50,8 @@ export const heightSlice = (dataset: string, job: Job, range: { readonly from: s
 
 /**
  * A height backfill's slices: cells of `--window` heights (the job's window by default) on a grid
- * from 0, clipped to [from, to), each its own slice, final once done. Cells done before are left
- * out, so a rerun does only the missing ones. The walk inside a cell skips heights committed by
+ * from 0, clipped to [from, to), each its own slice, final once done without holes. Cells complete
+ * before are left out, so a rerun does only the missing ones and those whose blocks were rejected. The walk inside a cell skips heights committed by
  * anyone (cells of another size, the nightly walk), and the nightly walk skips the cells', so
  * the two never fetch a block twice; heights past the tip are left to the nightly walk.
  */
@@ -55,12 +60,12 @@ export const heightCells = (dataset: string, job: Job, ctx: SliceContext): Reado
   if (backfill?.unit !== "height") return []
   const size = BigInt(backfill.window ?? job.nodeHeightWindow) || 1n
   const to = BigInt(backfill.to)
-  const done = new Set((ctx.checkpoints ?? []).filter((c) => c.status === "done").map((c) => c.slice))
+  const done = new Set((ctx.checkpoints ?? []).filter(isComplete).map((c) => c.slice))
   const out: Slice[] = []
   for (let from = BigInt(backfill.from); from < to; ) {
     const cellEnd = (from / size + 1n) * size
     const end = cellEnd < to ? cellEnd : to
-    // finalAfter 0: a done cell is final (its heights below the tip were all fetched)
+    // finalAfter 0: a cell done without holes is final (its heights below the tip were all written)
     const slice = makeSlice(dataset, { network: nodeNetwork(job), window: String(size), from: String(from), to: String(end) }, 0)
     if (!done.has(slice.id)) out.push(slice)
     from = end
@@ -91,6 +96,8 @@ export const heightWalk = (spec: HeightWalkSpec): Listing<JsonRpcClient | Output
   onNodeNetwork({
     // the walk starts after what is committed, so it never yields a committed height
     excludesCommitted: true,
+    // and every pass asks for each height of the range not committed, a rejected one included
+    revisits: () => true,
     fetch: (slice, cursor) =>
       Effect.gen(function* () {
         const p = slice.params
@@ -108,13 +115,18 @@ export const heightWalk = (spec: HeightWalkSpec): Listing<JsonRpcClient | Output
         const committed = (h: bigint) => islands.some(([lo, hi]) => h >= lo && h <= hi)
         let next = BigInt(at.next)
         for (const [lo, hi] of islands) if (next >= lo && next <= hi) next = hi + 1n
-        if (next >= end) return { records: [], next: undefined }
+        if (next >= end) return { records: [], keys: [], next: undefined }
         const size = BigInt(p["window"] ?? "1") > 0n ? BigInt(p["window"] ?? "1") : 1n
         const windowEnd = (next / size + 1n) * size
         const stop = windowEnd < end ? windowEnd : end
         const heights = heightsAfter(next, stop, undefined, Number(stop - next)).map(keyHeight).filter((h) => !committed(h))
         const records = yield* Effect.forEach(heights, spec.block, { concurrency: spec.concurrency })
-        return { records, next: stop < end ? JSON.stringify({ ...at, next: String(stop) } satisfies HeightCursor) : undefined }
+        return {
+          records,
+          // the key of each record is its height, as the dataset's key column spells it
+          keys: heights.map(String),
+          next: stop < end ? JSON.stringify({ ...at, next: String(stop) } satisfies HeightCursor) : undefined
+        }
       })
   })
 

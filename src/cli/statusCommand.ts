@@ -36,8 +36,28 @@ const liveRows = (names: ReadonlyArray<string>) =>
     (rows) => new Map(rows.map((r) => [String(r["dataset"]), Number(r["n"])]))
   )
 
+const HOLES_NOTE =
+  "(holes: records that could not be mapped (in _rejects with the reason) and are not written since: their keys or windows are not complete, and the next run asks for them again; ? : an older chainetl's checkpoint, counted by the next run)"
+
+/** A count of holes as the tables show it: empty for none, ? when not counted. */
+const holesText = (n: number | null): string => (n === null ? "?" : n === 0 ? "" : String(n))
+
+/** A height listing's holes with their first heights. */
+const heightHoles = (h: HeightLine): string => {
+  if (h.holes === 0) return ""
+  const shown = h.holeKeys.slice(0, 3).join(", ")
+  return `${holesText(h.holes)}${shown === "" ? "" : ` (${shown}${h.holeKeys.length > 3 ? ", …" : ""})`}`
+}
+
 const render = (status: Status, heights: ReadonlyArray<HeightLine>, latest: ReadonlyArray<number | Unreachable | undefined> | undefined, now: number): void => {
   const notes = new Set<string>()
+  // said once, under the first table that has holes
+  let holesNoted = false
+  const noteHoles = (any: boolean) => {
+    if (!any || holesNoted) return
+    holesNoted = true
+    console.log(HOLES_NOTE)
+  }
   const lagCell = (l: ListingStatus, newest: number | Unreachable | undefined): string => {
     if (l.watermark === null) return ""
     if (isUnreachable(newest)) return "unreachable (below)"
@@ -49,37 +69,51 @@ const render = (status: Status, heights: ReadonlyArray<HeightLine>, latest: Read
   if (status.listings.length > 0) {
     console.log(
       table(
-        ["dataset", "listing", "windows", "done", "since", "complete through", latest === undefined ? "age" : "lag", "pending", "last run"],
+        ["dataset", "listing", "windows", "done", "since", "complete through", latest === undefined ? "age" : "lag", "holes", "pending", "last run"],
         status.listings.map((l, i) => {
           const lag = lagCell(l, latest?.[i])
-          const pending = l.pending.length === 0 ? "" : `${l.pending.length}: ${l.pending.slice(0, 2).map((p) => `[${isoSeconds(p.from)}, ${isoSeconds(p.to)}) ${p.status}`).join(", ")}${l.pending.length > 2 ? ", …" : ""}`
-          return [l.dataset, shorten(Object.values(l.listing).join("/"), 24), l.windows, l.done, l.since === null ? "" : isoSeconds(l.since), l.watermark === null ? "" : isoSeconds(l.watermark), lag, pending, l.lastRun ?? ""]
+          const pending = l.pending.length === 0 ? "" : `${l.pending.length}: ${l.pending.slice(0, 2).map((p) => `[${isoSeconds(p.from)}, ${isoSeconds(p.to)}) ${p.status}${p.status === "done" ? ` with ${holesText(p.holes)} holes` : ""}`).join(", ")}${l.pending.length > 2 ? ", …" : ""}`
+          return [l.dataset, shorten(Object.values(l.listing).join("/"), 24), l.windows, l.done, l.since === null ? "" : isoSeconds(l.since), l.watermark === null ? "" : isoSeconds(l.watermark), lag, holesText(l.holes), pending, l.lastRun ?? ""]
         })
       )
     )
     console.log(latest === undefined ? "(age: behind this machine's clock; --live measures the lag behind the service's newest block)" : "")
+    noteHoles(status.listings.some((l) => l.holes !== 0))
     for (const n of notes) console.log(`* ${n}`)
     console.log("")
   }
   if (heights.length > 0) {
     console.log(
       table(
-        ["dataset", "listing", "scanned through", "latest", "lag (blocks)"],
-        heights.map((h) => [h.dataset, shorten(Object.values(h.listing).join("/"), 56), h.height, h.latest ?? (h.error === undefined ? "" : "unreachable (below)"), `${h.lagBlocks ?? ""}${h.lagNote === undefined ? "" : " *"}`])
+        ["dataset", "listing", "scanned through", "complete through", "holes", "latest", "lag (blocks)"],
+        heights.map((h) => [
+          h.dataset,
+          shorten(Object.values(h.listing).join("/"), 56),
+          h.height,
+          h.completeThrough ?? "-",
+          heightHoles(h),
+          h.latest ?? (h.error === undefined ? "" : "unreachable (below)"),
+          `${h.lagBlocks ?? ""}${h.lagNote === undefined ? "" : " *"}`
+        ])
       )
     )
-    console.log(heights.every((h) => h.latest === null && h.error === undefined) ? "(scanned through: the highest block the crawl has looked at; --live asks each service for its latest height)" : "")
+    console.log(
+      `(scanned through: the highest block the crawl has looked at; complete through: every height from the lowest up to there is written, stopping below the first gap or hole${heights.every((h) => h.latest === null && h.error === undefined) ? "; --live asks each service for its latest height" : ""})`
+    )
+    noteHoles(heights.some((h) => h.holes !== 0))
     if (heights.some((h) => h.lagNote !== undefined)) console.log(`* ${TIP_BELOW}`)
     console.log("")
   }
   if (status.datasets.length > 0) {
     console.log(
       table(
-        ["dataset", "slices", "done", "failed", "running", "rows", "last run", "updated"],
-        status.datasets.map((d) => [d.dataset, d.slices, d.done, d.failed, d.running, d.rows ?? "?", d.lastRun ?? "", d.updatedAt === null ? "" : `${d.updatedAt.slice(0, 19)}Z`])
+        ["dataset", "slices", "done", "failed", "running", "holes", "rows", "last run", "updated"],
+        status.datasets.map((d) => [d.dataset, d.slices, d.done, d.failed, d.running, holesText(d.holes), d.rows ?? "?", d.lastRun ?? "", d.updatedAt === null ? "" : `${d.updatedAt.slice(0, 19)}Z`])
       )
     )
-    console.log("(rows: what the dataset's view returns now; a replacing slice's earlier versions are not counted)\n")
+    console.log("(rows: what the dataset's view returns now; a replacing slice's earlier versions are not counted)")
+    noteHoles(status.datasets.some((d) => d.holes !== 0))
+    console.log("")
   }
   if (status.runs.length > 0) {
     console.log(

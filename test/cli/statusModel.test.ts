@@ -42,7 +42,27 @@ describe("statusOf", () => {
       ["primary_blocks"]
     )
     expect(s.listings).toEqual([])
-    expect(s.datasets).toEqual([{ dataset: "delegators", slices: 2, done: 1, failed: 1, running: 0, rows: null, rowsWritten: 430, lastRun: "r1", updatedAt: expect.any(String) }])
+    expect(s.datasets).toEqual([{ dataset: "delegators", slices: 2, done: 1, failed: 1, running: 0, holes: 0, rows: null, rowsWritten: 430, lastRun: "r1", updatedAt: expect.any(String) }])
+  })
+
+  it("given a day done with a rejected record between done days, when status is computed, then the watermark stops before it and it is pending with its hole", () => {
+    const later = at("2025-02-01T00:00:00Z")
+    const holed = { ...day("02", "done", later), rejectsCommitted: 1, holes: 1 }
+    const s = statusOf([day("01", "done", later), holed, day("03", "done", later)], [], ["primary_blocks"])
+    expect(s.listings[0]).toMatchObject({
+      done: 3,
+      holes: 1,
+      watermark: at("2025-01-02T00:00:00Z"),
+      pending: [{ from: at("2025-01-02T00:00:00Z"), to: at("2025-01-03T00:00:00Z"), status: "done", holes: 1, error: null }]
+    })
+  })
+
+  it("given fan-out slices with holes, one from before holes were counted, when status is computed, then the dataset's holes are unknown; counted ones add up", () => {
+    const fanOut = (chain: string, extra: Partial<CheckpointState>) => state("evm_transactions", { chain_id: chain }, "done", 1, extra)
+    const counted = statusOf([fanOut("43114", { rejectsCommitted: 3, holes: 2 }), fanOut("43113", { rejectsCommitted: 1, holes: 1 })], [], [])
+    expect(counted.datasets[0]).toMatchObject({ dataset: "evm_transactions", done: 2, holes: 3 })
+    const { holes: _h, ...older } = fanOut("43113", { rejectsCommitted: 1 })
+    expect(statusOf([fanOut("43114", { rejectsCommitted: 3, holes: 2 }), older], [], []).datasets[0]?.holes).toBeNull()
   })
 
   it("given a replacing slice written three times and the rows its view returns, when status is computed, then rows are the view's, not every version's", () => {

@@ -8,6 +8,12 @@ export interface HeightLine {
   readonly dataset: string
   readonly listing: Readonly<Record<string, string>>
   readonly height: string
+  /** Every height from the listing's lowest up to here is written, none below is a hole (crawl/Heights.ts); null when none can be said so. */
+  readonly completeThrough: string | null
+  /** Rejected blocks not written since (a later run asks for them again); null when an older checkpoint did not count them. */
+  readonly holes: number | null
+  /** Their heights, ascending, where known. */
+  readonly holeKeys: ReadonlyArray<string>
   readonly latest: string | null
   readonly lagBlocks: string | null
   readonly error?: string

@@ -1,12 +1,14 @@
 /**
  * What `chainetl status` says, computed from the checkpoints and run reports on disk (pure, so
  * tests feed it states): per windowed listing how far its history is complete (the watermark),
- * the windows still pending (failed or cut short, nightly or backfill alike), and per other
- * dataset how its slices stand and the rows its view returns (live rows: a replacing slice's
- * earlier versions are gone from the view, so they are not counted); then the last runs and
- * every failed slice with its error.
+ * the windows still pending (failed, cut short or done with holes, nightly or backfill alike), and
+ * per other dataset how its slices stand, their holes and the rows its view returns (live rows: a
+ * replacing slice's earlier versions are gone from the view, so they are not counted); then the
+ * last runs and every failed slice with its error. A hole (crawl/Holes.ts: a rejected record not
+ * written since) keeps its window or slice from counting as complete.
  */
 import type { CheckpointState } from "../../crawl/Checkpoint.ts"
+import { isComplete, openHoles } from "../../crawl/Holes.ts"
 import { FROM, TO, type Interval, windowOf } from "../../crawl/Windows.ts"
 import type { RunReport } from "../../Runner.ts"
 
@@ -19,12 +21,14 @@ export interface ListingStatus {
   /** Start of the oldest window on disk. */
   readonly since: number | null
   /**
-   * Data is complete from `since` up to here (Unix seconds): the end of the run of done windows
-   * starting at `since`, or the as-of of the run that last completed its head window.
+   * Data is complete from `since` up to here (Unix seconds): the end of the run of windows done
+   * without holes starting at `since`, or the as-of of the run that last completed its head window.
    */
   readonly watermark: number | null
-  /** Windows failed or cut short, oldest first. */
-  readonly pending: ReadonlyArray<Interval & { readonly status: string; readonly error: string | null }>
+  /** Rejected records not written since, over its windows; null when an older checkpoint did not count them. */
+  readonly holes: number | null
+  /** Windows failed, cut short or done with holes, oldest first. */
+  readonly pending: ReadonlyArray<Interval & { readonly status: string; readonly holes: number | null; readonly error: string | null }>
   readonly lastRun: string | null
 }
 
@@ -34,6 +38,8 @@ export interface DatasetStatus {
   readonly done: number
   readonly failed: number
   readonly running: number
+  /** Rejected records not written since, over its slices (a later run asks for them again); null when an older checkpoint did not count them. */
+  readonly holes: number | null
   /** Rows its view returns now (null when the output could not be read): replaced versions are not counted. */
   readonly rows: number | null
   /** Rows its slices ever committed, every version of a replacing slice included. */
@@ -63,6 +69,12 @@ export interface Status {
   readonly failures: ReadonlyArray<{ readonly dataset: string; readonly slice: string; readonly runId: string; readonly error: string }>
 }
 
+/** Open holes over slices; null when some slice's are unknown. */
+const holesOf = (states: ReadonlyArray<CheckpointState>): number | null => {
+  const counts = states.map(openHoles)
+  return counts.some((n) => n === undefined) ? null : counts.reduce<number>((n, k) => n + (k ?? 0), 0)
+}
+
 const latestOf = (states: ReadonlyArray<CheckpointState>): CheckpointState | undefined =>
   [...states].sort((a, b) => a.updatedAt.localeCompare(b.updatedAt)).pop()
 
@@ -76,7 +88,7 @@ const listingStatus = (dataset: string, states: ReadonlyArray<CheckpointState>):
   let watermark: number | null = null
   let reach: number | null = windows[0]?.window.from ?? null
   for (const { state, window } of windows) {
-    if (reach === null || window.from > reach || state.status !== "done") break
+    if (reach === null || window.from > reach || !isComplete(state)) break
     reach = window.to
     watermark = Math.min(window.to, state.completedAsOf ?? window.to)
     // a head window completed before its end is complete only up to that run
@@ -89,7 +101,8 @@ const listingStatus = (dataset: string, states: ReadonlyArray<CheckpointState>):
     done: windows.filter((w) => w.state.status === "done").length,
     since: windows[0]?.window.from ?? null,
     watermark,
-    pending: windows.filter((w) => w.state.status !== "done").map((w) => ({ ...w.window, status: w.state.status, error: w.state.error })),
+    holes: holesOf(states),
+    pending: windows.filter((w) => !isComplete(w.state)).map((w) => ({ ...w.window, status: w.state.status, holes: openHoles(w.state) ?? null, error: w.state.error })),
     lastRun: latestOf(states)?.runId ?? null
   }
 }
@@ -143,6 +156,7 @@ export const statusOf = (
         done: states.filter((s) => s.status === "done").length,
         failed: states.filter((s) => s.status === "failed").length,
         running: states.filter((s) => s.status === "running").length,
+        holes: holesOf(states),
         rows: liveRows.get(dataset) ?? null,
         rowsWritten: states.reduce((n, s) => n + s.rowsCommitted, 0),
         lastRun: latestOf(states)?.runId ?? null,

@@ -20,13 +20,13 @@ export const readRuns = (out: string) =>
     return runs
   })
 
-/** Per height-ordered dataset (registry order) each listing's height scanned through. */
+/** Per height-ordered dataset (registry order) each listing's height scanned through, how far it is complete and its holes. */
 export const committedHeights = (metas: ReadonlyArray<DatasetMeta>) =>
   Effect.gen(function* () {
     const lines: HeightLine[] = []
     for (const m of metas) {
       if (m.heights === undefined) continue
-      for (const { listing, height } of yield* scannedHeights(m.name, m.heights)) lines.push({ dataset: m.name, listing, height, latest: null, lagBlocks: null })
+      for (const h of yield* scannedHeights(m.name, m.heights)) lines.push({ dataset: m.name, ...h, latest: null, lagBlocks: null })
     }
     return lines
   })
