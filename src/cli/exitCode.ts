@@ -1,8 +1,19 @@
 /**
- * A run that finished but left slices failed (or could not rebuild the catalog): bin.ts turns it
- * into exit code 1 (the summary has been printed and the other slices are committed).
+ * How a run that finished tells cron what it left, beyond its summary: bin.ts (through main.ts)
+ * turns these into exit codes. 1: slices failed (or the catalog could not be rebuilt); the others
+ * are committed. 3: every slice done, but records could not be mapped (rejects), so the output
+ * has holes the next run asks for again. 0 and 2 (bad usage) are main.ts's own.
  */
 import { Data } from "effect"
+
+/** Exit code of a run that failed slices (README "Exit codes"). */
+export const EXIT_FAILED = 1
+/** Exit code of a run that finished with rejects (README "Exit codes"). */
+export const EXIT_REJECTS = 3
+
+/** A few names, so a message stays short whatever the count (the report has them all). */
+const some = (names: ReadonlyArray<string>): string =>
+  names.length > 5 ? `${names.slice(0, 5).join(", ")} and ${names.length - 5} more` : names.join(", ")
 
 export class RunFailed extends Data.TaggedError("RunFailed")<{
   readonly reason: "SlicesFailed"
@@ -11,10 +22,39 @@ export class RunFailed extends Data.TaggedError("RunFailed")<{
   readonly report: string
 }> {
   override get message(): string {
-    // a few names, so the message stays short whatever the slice count (the report has them all)
-    const names = this.failed.length > 5 ? `${this.failed.slice(0, 5).join(", ")} and ${this.failed.length - 5} more` : this.failed.join(", ")
-    const slices = this.failed.length === 0 ? [] : [`${this.failed.length} slice(s) failed: ${names}.`]
+    const slices = this.failed.length === 0 ? [] : [`${this.failed.length} slice(s) failed: ${some(this.failed)}.`]
     const other = this.error === undefined ? [] : [`${this.error}.`]
     return `${[...slices, ...other].join(" ")} Details in ${this.report}; rerun the same command to resume them.`
+  }
+}
+
+/** Per dataset what a run could not map: rejects written, and holes its slices were left with. */
+export interface RejectedIn {
+  readonly dataset: string
+  /** `_rejects` rows this run wrote. */
+  readonly rejects: number
+  /** Records rejected and not written, in the slices this run crawled (Holes.ts). */
+  readonly holes: number
+  /** The first keys of those holes (heights of a height walk), where the listing names them. */
+  readonly keys: ReadonlyArray<string>
+}
+
+export class RunRejected extends Data.TaggedError("RunRejected")<{
+  readonly reason: "Rejects"
+  readonly datasets: ReadonlyArray<RejectedIn>
+  readonly runId: string
+  /** The output folder, for the query that lists them. */
+  readonly out: string
+}> {
+  override get message(): string {
+    const each = this.datasets.map((d) => {
+      const keys = d.keys.length === 0 ? "" : ` (${some(d.keys)})`
+      return `${d.dataset}: ${d.rejects} reject(s) written, ${d.holes} hole(s) left${keys}`
+    })
+    return (
+      `run ${this.runId} finished with records it could not map: ${each.join("; ")}. ` +
+      `The reasons are in _rejects: chainetl query --out ${this.out} "SELECT dataset, reason, raw FROM _rejects WHERE run_id = '${this.runId}'". ` +
+      `A hole is missing from its dataset and never counted as done: the next run asks for it again (exit code ${EXIT_REJECTS})`
+    )
   }
 }

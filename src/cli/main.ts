@@ -1,7 +1,7 @@
 /**
  * The `chainetl` program as a function of its arguments: runs the command tree and turns the
  * outcome into an exit code (0 all done, 1 a slice or the run failed, others committed, 2 bad
- * usage or configuration). Every failure is one line on stderr naming the cause, never a stack
+ * usage or configuration, 3 a run done but with records it could not map: exitCode.ts). Every failure is one line on stderr naming the cause, never a stack
  * trace (CHAINETL_LOG_LEVEL=debug adds the full cause).
  */
 import { ValidationError } from "@effect/cli"
@@ -11,6 +11,7 @@ import { ConfigError } from "../Errors.ts"
 import { checkArgv } from "./argv.ts"
 import { cli } from "./Cli.ts"
 import { colourAllowed, plain } from "./colour.ts"
+import { EXIT_FAILED, EXIT_REJECTS, RunRejected } from "./exitCode.ts"
 
 /**
  * @effect/cli prints its own errors (with ANSI codes, a blank line, no fix); they are held here and
@@ -71,7 +72,7 @@ export const main = async (argv: ReadonlyArray<string>): Promise<number> => {
     const e = failure.value
     say(e instanceof Error ? e.message : String(e))
     if (debug) process.stderr.write(`${Cause.pretty(exit.cause)}\n`)
-    return e instanceof ConfigError ? 2 : 1
+    return e instanceof ConfigError ? 2 : e instanceof RunRejected ? EXIT_REJECTS : EXIT_FAILED
   }
   if (Cause.isInterruptedOnly(exit.cause)) return 0
   // a defect: its message, not its stack (the stack is for us, with CHAINETL_LOG_LEVEL=debug)

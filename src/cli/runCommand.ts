@@ -22,14 +22,14 @@ import { advanceFor, type AsOf } from "./asOf.ts"
 import { checkIncremental, checkPartitionGrain, checkStoredGrains } from "./backfillPlan.ts"
 import { plan, printPlan } from "./dryRun.ts"
 import { startScopedEmulator } from "./emulatorCommand.ts"
-import { RunFailed } from "./exitCode.ts"
+import { RunFailed, RunRejected } from "./exitCode.ts"
 import { runLayers } from "./layers.ts"
 import { checkOutWritable, createOut } from "./outPath.ts"
 import { resolveOut } from "./output.ts"
 import { sinkMemoryFromEnv } from "../sink/SinkMemory.ts"
 import { servicesFor } from "./services.ts"
 import { progressLayer } from "./progress/index.ts"
-import { printSummary } from "./summary.ts"
+import { printSummary, rejectedIn } from "./summary.ts"
 
 /** The job `npm start` runs: entities that exist in the emulator's default world. */
 export const EMULATOR_JOB = fileURLToPath(new URL("../../pipelines/jobs/emulator.json", import.meta.url))
@@ -184,5 +184,8 @@ const runOnFolder = (args: RunArgs) =>
           })
         )
       }
+      // done, but records that could not be mapped leave holes: cron must see it (exit 3)
+      const rejected = rejectedIn(report)
+      if (rejected.length > 0) return yield* Effect.fail(new RunRejected({ reason: "Rejects", datasets: rejected, runId: report.runId, out }))
     })
   )

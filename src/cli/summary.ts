@@ -7,6 +7,8 @@ import { Effect } from "effect"
 import * as path from "node:path"
 import type { RunReport } from "../Runner.ts"
 import { isoSeconds } from "../Time.ts"
+import { SHOWN_HOLE_KEYS } from "../crawl/SliceResult.ts"
+import type { RejectedIn } from "./exitCode.ts"
 import { table } from "./table.ts"
 
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)}s`
@@ -35,6 +37,12 @@ export interface DatasetTotals {
   /** Rows of replacing slices, in place of their previous version. */
   readonly replacingRows: number
   readonly rejects: number
+  /** Records rejected and not written, in its slices once the run is over (Holes.ts); null when some slice's are unknown. */
+  readonly holes: number | null
+  /** Of those, holes this run's pages met (re-rejected records included). */
+  readonly holesMet: number
+  /** The first hole keys (heights of a height walk), in report order. */
+  readonly holeKeys: ReadonlyArray<string>
   readonly parts: number
   readonly requests: number
   readonly retries: number
@@ -46,7 +54,11 @@ export interface DatasetTotals {
 export const summaryByDataset = (report: RunReport): ReadonlyMap<string, DatasetTotals> => {
   const byDataset = new Map<string, DatasetTotals>()
   for (const s of report.slices) {
-    const d = byDataset.get(s.dataset) ?? { slices: 0, failed: 0, pages: 0, newRows: 0, replacingRows: 0, rejects: 0, parts: 0, requests: 0, retries: 0, rateLimited: 0, waitMs: 0 }
+    const d =
+      byDataset.get(s.dataset) ??
+      { slices: 0, failed: 0, pages: 0, newRows: 0, replacingRows: 0, rejects: 0, holes: 0, holesMet: 0, holeKeys: [], parts: 0, requests: 0, retries: 0, rateLimited: 0, waitMs: 0 }
+    // a slice not crawled has no holes (a final one has none; one not run keeps what it had)
+    const holes = s.status === "done" || s.status === "failed" ? s.holes : 0
     byDataset.set(s.dataset, {
       slices: d.slices + 1,
       failed: d.failed + (s.status === "failed" ? 1 : 0),
@@ -54,6 +66,9 @@ export const summaryByDataset = (report: RunReport): ReadonlyMap<string, Dataset
       newRows: d.newRows + (s.replacing === true ? 0 : s.rows),
       replacingRows: d.replacingRows + (s.replacing === true ? s.rows : 0),
       rejects: d.rejects + s.rejects,
+      holes: d.holes === null || holes === undefined ? null : d.holes + holes,
+      holesMet: d.holesMet + (s.holesMet ?? 0),
+      holeKeys: d.holeKeys.length >= SHOWN_HOLE_KEYS ? d.holeKeys : [...d.holeKeys, ...(s.holeKeys ?? [])].slice(0, SHOWN_HOLE_KEYS),
       parts: d.parts + s.parts,
       requests: d.requests + s.requests,
       retries: d.retries + s.retries,
@@ -63,6 +78,17 @@ export const summaryByDataset = (report: RunReport): ReadonlyMap<string, Dataset
   }
   return byDataset
 }
+
+/**
+ * The datasets whose records this run could not map: rejects it wrote, or holes it met again (a
+ * record rejected before is not written again). Any makes the run's exit code 3.
+ */
+export const rejectedIn = (report: RunReport): ReadonlyArray<RejectedIn> =>
+  [...summaryByDataset(report)]
+    .filter(([, d]) => d.rejects > 0 || d.holesMet > 0)
+    .map(([dataset, d]) => ({ dataset, rejects: d.rejects, holes: d.holes ?? d.holesMet, keys: d.holeKeys }))
+
+const holesCell = (d: DatasetTotals): number | string => d.holes ?? "?"
 
 const rangeText = (report: RunReport): string => {
   const b = report.backfill
@@ -82,14 +108,19 @@ export const printSummary = (out: string, report: RunReport, elapsedMs: number) 
     console.log("")
     console.log(
       table(
-        ["dataset", "slices", "failed", "pages", "new rows", "replacing", "rejects", "files", "requests", "retries", "429s", "waited"],
-        [...byDataset].map(([name, d]) => [name, d.slices, d.failed, d.pages, d.newRows, d.replacingRows, d.rejects, d.parts, d.requests, d.retries, d.rateLimited, seconds(d.waitMs)])
+        ["dataset", "slices", "failed", "pages", "new rows", "replacing", "rejects", "holes", "files", "requests", "retries", "429s", "waited"],
+        [...byDataset].map(([name, d]) => [name, d.slices, d.failed, d.pages, d.newRows, d.replacingRows, d.rejects, holesCell(d), d.parts, d.requests, d.retries, d.rateLimited, seconds(d.waitMs)])
       )
     )
     const replacing = [...byDataset.values()].reduce((n, d) => n + d.replacingRows, 0)
     console.log(
       `\nnew rows: not in the output before this run. replacing: rows of slices written again whole, each in place of its previous version (an open month, the TPS series): ${replacing} this run; the views hold the new version only`
     )
+    if ([...byDataset.values()].some((d) => d.rejects > 0 || d.holes !== 0)) {
+      console.log(
+        "rejects: records that could not be mapped, each in _rejects with its reason. holes: rejected records not written since, so their keys or windows are not complete on disk; the next run asks for them again (? : not counted yet by a checkpoint from an earlier chainetl)"
+      )
+    }
     console.log("")
     const hosts = Object.values(report.hosts)
     const limiterMs = hosts.reduce((n, h) => n + h.limiterWaitMs, 0)
