@@ -99,7 +99,9 @@ export const collectReport = (out: string, catalogFile: string, examples: Readon
     )
     const heights = yield* committedHeights(metas).pipe(
       Effect.provide(OutputReader.layerPreferringCatalog(out, Effect.sync(catalogEntries))),
-      Effect.map((lines) => lines.map((h) => ({ dataset: h.dataset, listing: Object.values(h.listing).join("/"), height: h.height })))
+      Effect.map((lines) =>
+        lines.map((h) => ({ dataset: h.dataset, listing: Object.values(h.listing).join("/"), height: h.height, completeThrough: h.completeThrough, holes: h.holes, holeKeys: h.holeKeys }))
+      )
     )
     const exampleResults = yield* Effect.forEach(examples, exampleResult)
     const built = yield* Effect.tryPromise({ try: () => fs.stat(catalogFile), catch: readError(catalogFile) })

@@ -67,6 +67,10 @@ const sum = (xs: ReadonlyArray<string>): string => xs.reduce((a, b) => a + BigIn
 const gapDays = (d: DatasetFigures): string | null => (d.dayGaps === null ? null : String(d.dayGaps.flatMap((g) => g.ranges).reduce((n, r) => n + r.days, 0)))
 const missing = (d: DatasetFigures): string | null => (d.heightGaps === null ? null : sum(d.heightGaps.map((g) => g.count)))
 
+/** A count of holes: warned when there are any, "?" when an older checkpoint did not count them. */
+const holesFigure = (holes: number | null): string =>
+  figure("holes", holes === null ? "" : String(holes), holes === null ? "?" : String(holes), holes === 0 ? "num" : "num warn")
+
 const COUNTED_BY: Record<DatasetFigures["dayColumn"], string> = { date: "date", snapshot_date: "snapshot_date", ingested_at: "day ingested" }
 
 const datasetsSection = (r: Report): string => {
@@ -100,7 +104,7 @@ const freshnessSection = (r: Report, svgs: ReadonlyMap<string, string>): string 
   const listings = r.listings.map((l) => {
     const age = l.watermark === null ? undefined : behind(r.now, l.watermark, AS_OF_AHEAD)
     if (age?.note !== undefined) notes.add(age.note)
-    const pending = l.pending.map((p) => `[${instant(p.from)}, ${instant(p.to)}) ${p.status}`).join("; ")
+    const pending = l.pending.map((p) => `[${instant(p.from)}, ${instant(p.to)}) ${p.status}${p.status === "done" ? ` with ${p.holes ?? "uncounted"} holes` : ""}`).join("; ")
     return `<tr data-dataset="${esc(l.dataset)}" data-listing="${esc(Object.values(l.listing).join("/"))}"><th>${esc(l.dataset)}</th>${[
       cell(Object.values(l.listing).join("/")),
       figure("windows", String(l.windows)),
@@ -108,11 +112,18 @@ const freshnessSection = (r: Report, svgs: ReadonlyMap<string, string>): string 
       cell(l.since === null ? "" : instant(l.since)),
       figure("watermark", l.watermark === null ? "" : String(l.watermark), l.watermark === null ? "—" : instant(l.watermark), ""),
       figure("age", age === undefined ? "" : String(age.seconds), age === undefined ? "—" : `${span(age.seconds)}${age.note === undefined ? "" : " *"}`),
+      holesFigure(l.holes),
       `<td class="${pending === "" ? "" : "bad"}">${esc(pending === "" ? "none" : pending)}</td>`
     ].join("")}</tr>`
   })
   const heights = r.heights.map(
-    (h) => `<tr data-dataset="${esc(h.dataset)}" data-listing="${esc(h.listing)}"><th>${esc(h.dataset)}</th>${cell(h.listing)}${figure("height", h.height)}</tr>`
+    (h) =>
+      `<tr data-dataset="${esc(h.dataset)}" data-listing="${esc(h.listing)}"><th>${esc(h.dataset)}</th>${cell(h.listing)}${figure("height", h.height)}${figure(
+        "complete-through",
+        h.completeThrough ?? "",
+        h.completeThrough === null ? "—" : grouped(h.completeThrough),
+        h.completeThrough === h.height ? "num" : "num warn"
+      )}${holesFigure(h.holes)}${cell(h.holeKeys.length === 0 ? "" : `${h.holeKeys.slice(0, 10).join(", ")}${h.holeKeys.length > 10 ? ", …" : ""}`)}</tr>`
   )
   const slices = r.slices.map(
     (s) =>
@@ -121,6 +132,7 @@ const freshnessSection = (r: Report, svgs: ReadonlyMap<string, string>): string 
         figure("done", String(s.done)),
         figure("failed", String(s.failed), String(s.failed), s.failed > 0 ? "num bad" : "num"),
         figure("running", String(s.running)),
+        holesFigure(s.holes),
         cell(s.lastRun ?? ""),
         cell(s.updatedAt === null ? "" : `${s.updatedAt.slice(0, 19).replace("T", " ")}Z`)
       ].join("")}</tr>`
@@ -128,11 +140,13 @@ const freshnessSection = (r: Report, svgs: ReadonlyMap<string, string>): string 
   return `<section id="freshness"><h2>Freshness and lag</h2>
 ${chart(svgs, chartId.span, "Each dataset's days, from its first to its newest (the dot), by the day it is counted by (datasets counted by the day ingested are left out: see their newest ingestion above).")}
 ${listings.length === 0 ? "" : `<h3>Windowed listings: how far the history is complete</h3>
-${table("watermarks", ["dataset", "listing", ["windows", "num"], ["done", "num"], "since", "complete through (watermark)", ["age", "num"], "pending windows"], listings)}`}
+${table("watermarks", ["dataset", "listing", ["windows", "num"], ["done", "num"], "since", "complete through (watermark)", ["age", "num"], ["holes", "num"], "pending windows"], listings)}`}
 <p class="note">Age: how far the watermark is behind this page's clock (${esc(r.generatedAt)}), as <code>chainetl status</code> computes it. <code>chainetl status --live</code> measures the lag behind the services' newest blocks.</p>
 ${[...notes].map((n) => `<p class="note">* ${esc(n)}</p>`).join("")}
-${heights.length === 0 ? "" : `<h3>Height-ordered listings: how far the crawl has scanned</h3>${table("heights", ["dataset", "listing", ["scanned through", "num"]], heights)}`}
-${slices.length === 0 ? "" : `<h3>Other datasets: slices and their last update</h3>${table("slices", ["dataset", ["slices", "num"], ["done", "num"], ["failed", "num"], ["running", "num"], "last run", "updated (UTC)"], slices)}`}
+${heights.length === 0 ? "" : `<h3>Height-ordered listings: how far the crawl has scanned</h3>${table("heights", ["dataset", "listing", ["scanned through", "num"], ["complete through", "num"], ["holes", "num"], "hole heights"], heights)}
+<p class="note">Complete through: every height from the listing's lowest up to there is written, stopping below the first gap or hole.</p>`}
+${slices.length === 0 ? "" : `<h3>Other datasets: slices and their last update</h3>${table("slices", ["dataset", ["slices", "num"], ["done", "num"], ["failed", "num"], ["running", "num"], ["holes", "num"], "last run", "updated (UTC)"], slices)}`}
+${[...r.listings.map((l) => l.holes), ...r.heights.map((h) => h.holes), ...r.slices.map((s) => s.holes)].some((h) => h !== 0) ? `<p class="warn">Holes: records a service sent that could not be mapped (each in <code>_rejects</code> with its reason) and that are not written since. Their keys, heights or windows are not complete, and the next run asks for them again.</p>` : ""}
 </section>`
 }
 

@@ -83,6 +83,12 @@ export interface HeightMark {
   readonly dataset: string
   readonly listing: string
   readonly height: string
+  /** Every height from the listing's lowest up to here is written, none below is a hole; null when none is (`chainetl status`'s figure). */
+  readonly completeThrough: string | null
+  /** Rejected blocks not written since, which the next run asks for again; null when an older checkpoint did not count them. */
+  readonly holes: number | null
+  /** Their heights, ascending, where known. */
+  readonly holeKeys: ReadonlyArray<string>
 }
 
 export interface ExampleResult {

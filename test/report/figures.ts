@@ -108,12 +108,20 @@ export const report: Report = {
       done: 3,
       since: Date.parse("2025-01-01T00:00:00Z") / 1000,
       watermark: Date.parse("2025-01-03T00:00:00Z") / 1000,
-      pending: [{ from: Date.parse("2025-01-03T00:00:00Z") / 1000, to: Date.parse("2025-01-04T00:00:00Z") / 1000, status: "failed", error: "HTTP 503" }],
+      holes: 2,
+      pending: [
+        { from: Date.parse("2025-01-03T00:00:00Z") / 1000, to: Date.parse("2025-01-04T00:00:00Z") / 1000, status: "failed", holes: 0, error: "HTTP 503" },
+        { from: Date.parse("2025-01-04T00:00:00Z") / 1000, to: Date.parse("2025-01-05T00:00:00Z") / 1000, status: "done", holes: 2, error: null }
+      ],
       lastRun: "20250105T021500Z-aaaaaa"
     }
   ],
-  slices: [{ dataset: "chain_metrics", slices: 2, done: 1, failed: 1, running: 0, rows: 12, rowsWritten: 12, lastRun: "20250105T021500Z-aaaaaa", updatedAt: "2025-01-05T02:19:00.000Z" }],
-  heights: [{ dataset: "evm_blocks", listing: "43114", height: "18446744073709551616" }],
+  slices: [{ dataset: "chain_metrics", slices: 2, done: 1, failed: 1, running: 0, holes: 0, rows: 12, rowsWritten: 12, lastRun: "20250105T021500Z-aaaaaa", updatedAt: "2025-01-05T02:19:00.000Z" }],
+  heights: [
+    { dataset: "evm_blocks", listing: "43114", height: "18446744073709551616", completeThrough: "18446744073709551616", holes: 0, holeKeys: [] },
+    // heights 1 and 3 of [1, 5) rejected: the lowest height asked for is a hole, so none is complete
+    { dataset: "node_p_blocks", listing: "mainnet", height: "4", completeThrough: null, holes: 2, holeKeys: ["1", "3"] }
+  ],
   runs,
   failing: [{ dataset: "chain_metrics", slice: "43114-<m>-2025-01", runId: "20250105T021500Z-aaaaaa", error: "Transport on GET <metrics> & co: ECONNREFUSED" }],
   examples: [staked, { name: "mine", title: "A user's own analysis", columns: ["n"], rows: [["1"]], error: null }, { name: "broken", title: "Broken", columns: [], rows: [], error: "Catalog Error: Table with name nope does not exist!" }]

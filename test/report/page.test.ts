@@ -52,6 +52,19 @@ describe("the report page", () => {
     expect(figuresIn('<tr data-dataset="primary_blocks" data-listing="mainnet/p-chain">')).toContainEqual(["age", String(2 * 86_400 + 8 * 3_600), "2d 8h"])
   })
 
+  it("given a height listing and a window with rejected records, when the page is made, then their holes are counted and nothing over a hole reads as complete", () => {
+    expect(figuresIn('<tr data-dataset="node_p_blocks" data-listing="mainnet">')).toEqual([
+      ["height", "4", "4"],
+      ["complete-through", "", "—"],
+      ["holes", "2", "2"]
+    ])
+    expect(html).toContain('<td class="num warn" data-figure="holes" data-value="2">2</td><td>1, 3</td>')
+    expect(figuresIn('<tr data-dataset="evm_blocks" data-listing="43114">')).toContainEqual(["holes", "0", "0"])
+    expect(figuresIn('<tr data-dataset="primary_blocks" data-listing="mainnet/p-chain">')).toContainEqual(["holes", "2", "2"])
+    expect(html).toContain("[2025-01-04 00:00:00Z, 2025-01-05 00:00:00Z) done with 2 holes")
+    expect(html).toContain("Holes: records a service sent that could not be mapped")
+  })
+
   it("given text from the output and the services, when the page is made, then it is escaped, and the page has no script and loads nothing", () => {
     expect(html).toContain("/data/&lt;out&gt;")
     expect(html).not.toContain("<out>")
