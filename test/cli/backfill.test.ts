@@ -107,7 +107,8 @@ describe("chainetl backfill with one failing window", () => {
         done: 6,
         since: at(FROM),
         watermark: at(FAILING),
-        pending: [{ from: at(FAILING), to: at(FAILING) + 86_400, status: "failed", error: expect.stringContaining("HTTP 503") }],
+        holes: 0,
+        pending: [{ from: at(FAILING), to: at(FAILING) + 86_400, status: "failed", holes: 0, error: expect.stringContaining("HTTP 503") }],
         lastRun: firstReport.runId,
         latest: blocks!["blockTimestamp"],
         lagSeconds: (blocks!["blockTimestamp"] as number) - at(FAILING)

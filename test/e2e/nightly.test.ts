@@ -130,7 +130,7 @@ describe("nightly runs: night 1 full, night 2 only what is new", () => {
     expect(status.code).toBe(0)
     const parsed = JSON.parse(status.stdout) as {
       listings: Array<{ dataset: string; listing: Record<string, string>; watermark: number; latest: number; lagSeconds: number; pending: unknown[] }>
-      heights: Array<{ dataset: string; listing: Record<string, string>; height: string; latest: string; lagBlocks: string }>
+      heights: Array<{ dataset: string; listing: Record<string, string>; height: string; completeThrough: string | null; holes: number | null; holeKeys: string[]; latest: string; lagBlocks: string }>
     }
     const [newestP] = await fetchAll(`${emu.baseUrl}/v1/networks/mainnet/blockchains/p-chain/blocks`, "blocks", { pageSize: "1" }).then((b) => b.slice(0, 1))
     const pBlocks = parsed.listings.find((l) => l.dataset === "primary_blocks" && l.listing["blockchain"] === "p-chain")
@@ -138,7 +138,8 @@ describe("nightly runs: night 1 full, night 2 only what is new", () => {
     const [committed] = await query(catalog(), "SELECT max(block_number)::VARCHAR AS h FROM evm_blocks")
     const tip = String((await (await fetch(`${emu.baseUrl}/v1/chains/43114/blocks?pageSize=1`)).json() as { blocks: Array<{ blockNumber: string }> }).blocks[0]!.blockNumber)
     expect(parsed.heights.filter((h) => h.dataset === "evm_blocks")).toEqual([
-      { dataset: "evm_blocks", listing: { chain_id: "43114" }, height: committed!["h"], latest: tip, lagBlocks: String(BigInt(tip) - BigInt(String(committed!["h"]))) }
+      // every block from the lowest is written, no record was rejected
+      { dataset: "evm_blocks", listing: { chain_id: "43114" }, height: committed!["h"], completeThrough: committed!["h"], holes: 0, holeKeys: [], latest: tip, lagBlocks: String(BigInt(tip) - BigInt(String(committed!["h"]))) }
     ])
     expect(BigInt(tip)).toBeGreaterThan(BigInt(String(committed!["h"])))
   }, 60_000)
