@@ -17,8 +17,8 @@ export interface ScannedHeight {
   readonly height: string
   /**
    * Every height from the listing's lowest up to here is committed and none below it is a hole;
-   * null when that cannot be said: its lowest height asked for is a hole, or (a sparse listing)
-   * it has holes whose heights are unknown.
+   * null when that cannot be said: its lowest height asked for is a hole, its holes are not
+   * counted yet (an older checkpoint), or (a sparse listing) it has holes whose heights are unknown.
    */
   readonly completeThrough: string | null
   /** Rejected records not written since, over the listing's slices; null when some slice's are unknown (an older checkpoint). */
@@ -118,8 +118,9 @@ export const heightLine = (
   const base = rows === undefined ? undefined : sparse ? height : rows.firstRunEnd
   let completeThrough: bigint | undefined = base
   if (firstHole !== undefined && base !== undefined) completeThrough = base < firstHole - 1n ? base : firstHole - 1n
-  // holes without heights cannot be placed: a dense listing's gaps show them, a sparse one's do not
-  if (sparse && holes !== 0 && firstHole === undefined) completeThrough = undefined
+  // holes without heights cannot be placed: a dense listing's gaps show them, a sparse one's do
+  // not; and holes not counted (an older checkpoint) may lie anywhere, below the lowest row too
+  if (holes === null || (sparse && holes !== 0 && firstHole === undefined)) completeThrough = undefined
   if (completeThrough !== undefined && rows !== undefined && completeThrough < rows.lowest) completeThrough = undefined
   return {
     listing,

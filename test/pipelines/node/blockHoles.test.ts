@@ -9,6 +9,8 @@
  * steps (Runner.ts planRun, crawlSlice, buildCatalog), on the emulator's node.
  */
 import { Effect } from "effect"
+import { promises as fs } from "node:fs"
+import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { findDataset } from "../../../pipelines/index.ts"
 import { catalogEntries } from "../../../src/catalogEntries.ts"
@@ -135,6 +137,27 @@ describe("node_p_blocks: a rejected height is a hole that the next run fills", (
     expect(blockCalls(fixed)).toEqual(["15"])
     expect(await heightsIn(out)).toEqual(Array.from({ length: 10 }, (_, i) => String(10 + i)))
     expect((await lookAt(emu, out, nightly, build(new Set()))).heights).toEqual([{ listing: { network: "mainnet" }, height: "19", completeThrough: "19", holes: 0, holeKeys: [] }])
+  })
+
+  it("given holes left by an earlier chainetl, whose checkpoints did not count them, when the fixed build backfills, then the cell is not complete, is walked again and every height is written once", async () => {
+    const out = await tempOut()
+    const range: Backfill = { unit: "height", from: "40", to: "44", window: "4" }
+    await runOnce(emu, out, job, build(new Set(["41", "43"])), newCalls(), range)
+    // the checkpoint as a chainetl before holes were counted wrote it: done, rejects committed, nothing more
+    const dir = path.join(out, "_state", "checkpoints", "node_p_blocks")
+    for (const f of await fs.readdir(dir)) {
+      const { holes: _h, holeKeys: _k, passHoles: _p, ...older } = JSON.parse(await fs.readFile(path.join(dir, f), "utf8")) as Record<string, unknown>
+      expect(older).toMatchObject({ status: "done", rejectsCommitted: 2 })
+      await fs.writeFile(path.join(dir, f), JSON.stringify(older))
+    }
+    const looked = await lookAt(emu, out, job, build(new Set()), range)
+    expect(looked.dry.slices.map((s) => [s.state, s.holes])).toEqual([["retry", null]])
+    expect(looked.heights).toEqual([{ listing: { network: "mainnet" }, height: "42", completeThrough: null, holes: null, holeKeys: [] }])
+    const calls = newCalls()
+    const fixed = await runOnce(emu, out, job, build(new Set()), calls, range)
+    expect(blockCalls(calls).sort()).toEqual(["41", "43"])
+    expect(fixed.slices.map((s) => [s.status, s.rows, s.holes])).toEqual([["done", 2, 0]])
+    expect(await heightsIn(out)).toEqual(["40", "41", "42", "43"])
   })
 
   it("given a backfill cell's hole that the nightly walk has since written, when status looks, then it is no hole, and the next backfill completes the cell without asking for it", async () => {
