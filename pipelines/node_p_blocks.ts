@@ -1,7 +1,11 @@
 /**
- * node_p_blocks — the P-chain's blocks from the node: platform.getBlockByHeight (json) for each
- * height of the job's range (`nodePHeights`, all history when absent), walked in windows of
+ * node_p_blocks — the P-chain's blocks from the node: platform.getBlockByHeight for each height of
+ * the job's range (`nodePHeights`, all history when absent), walked in windows of
  * `nodeHeightWindow` heights like node_x_blocks, each block's transactions nested.
+ *
+ * Asked for with encoding "hex" and decoded here (src/decode/pvm): the node's json names no block
+ * or tx type, and commit and abort blocks are the same json; the bytes name both by their codec
+ * type id, carry every field (the json of a block is their decoding), and hash to the ids.
  *
  * The tip: the seed lists no platform.getHeight. platform.getCurrentSupply's reply carries the
  * height its supply was read at (the reference document's GetCurrentSupplyReply: supply, height),
@@ -11,20 +15,32 @@
  * about 2·log2(tip) calls, once per run.
  */
 import { Effect, Schema } from "effect"
-import type { DatasetDef } from "../src/crawl/Dataset.ts"
+import { type DatasetDef, RecordError, type Row } from "../src/crawl/Dataset.ts"
 import type { OutputReader } from "../src/crawl/OutputReader.ts"
+import { decodePBlock, pBytesFromNodeHex, PvmDecodeError } from "../src/decode/pvm/index.ts"
 import type { JsonRpcClient } from "../src/source/JsonRpcClient.ts"
 import { decoder } from "../src/transform/Decode.ts"
 import { schema } from "../schemas/node_p_blocks.ts"
-import { blockHeaderColumns, blockRecord, nodeBlockSlices, heightWalk } from "./_shared/heightWalk.ts"
-import { isHandlerError, rpc, rpcDecoded } from "./_shared/nodeRpc.ts"
-import { nodeBlock, NodeTx, outputRow, txColumns } from "./_shared/nodeTx.ts"
-import { nodeTime, NodeUint } from "./_shared/nodeValues.ts"
-import { blockDay, columnKey } from "./_shared/partitions.ts"
+import { blockHeaderColumns, nodeBlockSlices, heightWalk } from "./_shared/heightWalk.ts"
+import { isHandlerError, rpc, rpcDecoded, rpcObject } from "./_shared/nodeRpc.ts"
+import { NodeUint } from "./_shared/nodeValues.ts"
+import { columnKey } from "./_shared/partitions.ts"
+import { pTxRow } from "./_shared/pTxRow.ts"
 import { withGrain } from "../src/crawl/Grain.ts"
 
-const Record = Schema.Struct({ height: Schema.String, block: nodeBlock(NodeTx) })
+/** The height asked for and the node's answer, "0x" + the block's bytes + checksum. */
+const Record = Schema.Struct({ height: Schema.String, block: Schema.String })
 const decode = decoder(Record)
+
+/**
+ * The `date` of an Apricot-era block: its bytes carry no time (the chain's time moved by
+ * AdvanceTimeTx proposals), so it is filed under the day of the P-chain's genesis, the genesis
+ * config's startTime on mainnet and fuji alike (avalanchego genesis/genesis_{mainnet,fuji}.json):
+ * a fixed day, so a rerun writes the same files. Its block_timestamp stays null.
+ */
+export const TIMELESS_DAY = "2020-09-10"
+
+const blockDay = (row: Row): string => (row["block_timestamp"] instanceof Date ? row["block_timestamp"].toISOString().slice(0, 10) : TIMELESS_DAY)
 
 /**
  * The seed types platform.getBlockByHeight's height as an integer: a JSON number, exact up to
@@ -61,29 +77,24 @@ export const pTip = Effect.flatMap(rpcDecoded("P", "platform.getCurrentSupply", 
   r.height !== undefined ? Effect.succeed(r.height) : probeTip
 )
 
-const txRow = (tx: typeof NodeTx.Type) => {
-  const { unsigned: u, ...columns } = txColumns("P", tx)
-  const v = u.validator
-  return {
-    ...columns,
-    stake: (u.stake ?? []).map((o) => outputRow(o.assetID, o.fxID, o.output)),
-    node_id: v?.nodeID ?? null,
-    start_time: v?.start === undefined ? null : nodeTime(v.start),
-    end_time: v?.end === undefined ? null : nodeTime(v.end),
-    weight: v?.weight ?? null,
-    subnet_id: u.subnetID ?? null,
-    rewarded_tx_id: columns.tx_type === "RewardValidatorTx" ? (u.txID ?? null) : null
+/** The block in the node's hex, decoded; a block chainetl cannot decode is the record's reject, with why. */
+const decodeBlock = (hex: string) => {
+  try {
+    return decodePBlock(pBytesFromNodeHex(hex))
+  } catch (e) {
+    if (e instanceof PvmDecodeError) throw new RecordError(`the block's bytes do not decode: ${e.message}`)
+    throw e
   }
 }
 
 export const dataset: DatasetDef<JsonRpcClient | OutputReader> = withGrain({
   name: "node_p_blocks",
-  description: "P-chain blocks from the node's platform.getBlockByHeight (json) with their transactions, walked in height windows up to the tip at run time",
+  description: "P-chain blocks from the node's platform.getBlockByHeight (hex, decoded with avalanchego's codec) with their transactions, walked in height windows up to the tip at run time",
   schema,
   partitionBy: [columnKey("network")],
   // Grain: month. ~2k P-chain blocks a day, a few hundred KB: a month is ~10-20 MB, by day each
   // folder held one small file (158 files for 200 rows in the emulator run)
-  timePartition: { day: blockDay("block_timestamp"), grain: "month" },
+  timePartition: { day: blockDay, grain: "month" },
   key: ["height"],
   // compacted files are sorted so: height order
   sortBy: ["height"],
@@ -94,14 +105,16 @@ export const dataset: DatasetDef<JsonRpcClient | OutputReader> = withGrain({
   listing: heightWalk({
     dataset: "node_p_blocks",
     tip: pTip,
-    block: (h) => blockRecord("P", "platform.getBlockByHeight", h, heightParam(h)),
+    block: (h) => Effect.map(rpcObject("P", "platform.getBlockByHeight", { height: heightParam(h), encoding: "hex" }), (r) => ({ height: h.toString(), block: r["block"] })),
     concurrency: 8
   }),
   toRow: (raw, slice) => {
-    const { height, block } = decode(raw)
+    const { height, block: hex } = decode(raw)
+    const block = decodeBlock(hex)
     return {
       ...blockHeaderColumns(height, block, slice),
-      txs: block.txs.map(txRow)
+      block_type: block.type,
+      txs: block.txs.map(pTxRow)
     }
   }
 })

@@ -81,7 +81,7 @@ export const dataset: DatasetDef<JsonRpcClient | OutputReader> = withGrain({
     const r = decode(raw)
     const txId = r.key.slice(r.key.indexOf(":") + 1)
     if (r.tx.id !== txId) throw new RecordError(`asked for tx ${txId}, the node answered tx ${r.tx.id}`)
-    const { unsigned: u, ...columns } = txColumns("X", r.tx)
+    const { unsigned: u, ...columns } = txColumns(r.tx)
     return {
       network: slice.params["network"],
       block_height: BigInt(r.key.slice(0, r.key.indexOf(":"))),

@@ -13,13 +13,13 @@ import { decoder } from "../src/transform/Decode.ts"
 import { schema } from "../schemas/node_x_blocks.ts"
 import { blockHeaderColumns, blockRecord, nodeBlockSlices, heightWalk } from "./_shared/heightWalk.ts"
 import { rpcDecoded } from "./_shared/nodeRpc.ts"
-import { nodeBlock } from "./_shared/nodeTx.ts"
+import { XStandardBlock } from "./_shared/nodeTx.ts"
 import { NodeUint } from "./_shared/nodeValues.ts"
 import { blockDay, columnKey } from "./_shared/partitions.ts"
 import { withGrain } from "../src/crawl/Grain.ts"
 
 const Tx = Schema.Struct({ id: Schema.String })
-const Record = Schema.Struct({ height: Schema.String, block: nodeBlock(Tx) })
+const Record = Schema.Struct({ height: Schema.String, block: XStandardBlock(Tx) })
 const decode = decoder(Record)
 
 /** The X-chain's last accepted height. */
@@ -51,6 +51,8 @@ export const dataset: DatasetDef<JsonRpcClient | OutputReader> = withGrain({
     const { height, block } = decode(raw)
     return {
       ...blockHeaderColumns(height, block, slice),
+      // the AVM registers one block type (vms/avm/block/parser.go); the decoder above holds its shape
+      block_type: "StandardBlock",
       tx_ids: block.txs.map((t) => t.id)
     }
   }

@@ -44,7 +44,7 @@ export const credentialStruct = (name: string, comment: string) =>
 /** The json tx columns both chains share (pipelines/_shared/nodeTx.ts txColumns fills them). */
 export const txFields = [
   hash("tx_id", "Transaction id (cb58)", { nullable: false }),
-  str("tx_type", "Tx type inferred from the fields the node's json carries (BaseTx, ImportTx, ExportTx, CreateAssetTx…): the json names none"),
+  str("tx_type", "Tx type, avalanchego's struct name (BaseTx, ImportTx, ExportTx, CreateAssetTx, OperationTx on the X-chain; AddValidatorTx … DisableL1ValidatorTx on the P-chain): on the P-chain from the codec's type id in the bytes, on the X-chain from the json's fields (each type has its own set)", { nullable: false }),
   int32("network_id", "Network id in the tx (1 mainnet, 5 fuji)"),
   hash("blockchain_id", "Blockchain the tx was issued on (cb58)"),
   str("memo", "Memo, 0x hex"),
@@ -55,7 +55,7 @@ export const txFields = [
   hash("destination_chain", "ExportTx: blockchain the exported outputs go to"),
   list("exported_outputs", outputStruct("item", "Output"), "ExportTx: outputs sent to the destination chain"),
   list("credentials", credentialStruct("item", "Credential"), "One credential per spent input, in input order"),
-  str("other_fields", "unsignedTx fields not modelled as columns, JSON text (null when none)")
+  str("other_fields", "The tx type's fields not modelled as columns, under their json names, as JSON text (null when none): e.g. an AdvanceTimeTx's time, a staker's owners and shares, a chain's genesis")
 ]
 
 export const schema = defineSchema(

@@ -1,5 +1,6 @@
-/** Transactions and blocks in the node's json encoding, and the columns both chains share. */
+/** X-chain transactions and blocks in the node's json encoding (avm.getTx, avm.getBlockByHeight). */
 import { Option, Schema } from "effect"
+import { RecordError } from "../../src/crawl/Dataset.ts"
 import { decoder } from "../../src/transform/Decode.ts"
 import { NodeUint, NodeInt, jsonText } from "./nodeValues.ts"
 
@@ -67,42 +68,40 @@ export const TxCredential = Schema.Struct({
 export const credentialRow = (c: typeof TxCredential.Type) => ({ fx_id: c.fxID ?? null, signatures: c.credential?.signatures ?? c.signatures ?? [] })
 
 /**
- * The tx type, inferred from the fields the json carries: the node's json names no type, but each
- * avalanchego tx type adds its own fields to the base tx (unsignedTx field names below).
+ * The X-chain's tx types by the fields each adds to the base tx, as avalanchego's json tags name
+ * them (vms/avm/txs/{base_tx,create_asset_tx,operation_tx,import_tx,export_tx}.go; the AVM codec
+ * registers these five, vms/avm/txs/codec.go). Each set is its type's alone, so the json decides
+ * the type; a tx whose fields match none is a shape this chainetl does not know, and is rejected.
  */
-export const inferTxType = (chain: "X" | "P", u: Readonly<Record<string, unknown>>): string => {
-  const has = (...ks: string[]) => ks.every((k) => u[k] !== undefined)
-  if (has("importedInputs")) return "ImportTx"
-  if (has("exportedOutputs")) return "ExportTx"
-  if (chain === "X") {
-    if (has("initialStates")) return "CreateAssetTx"
-    if (has("operations")) return "OperationTx"
-    return "BaseTx"
+export const X_TX_FIELDS = {
+  BaseTx: [],
+  CreateAssetTx: ["name", "symbol", "denomination", "initialStates"],
+  OperationTx: ["operations"],
+  ImportTx: ["sourceChain", "importedInputs"],
+  ExportTx: ["destinationChain", "exportedOutputs"]
+} as const satisfies Record<string, ReadonlyArray<string>>
+
+/** avax.BaseTx's fields, which every X-chain tx starts with (vms/components/avax/base_tx.go). */
+export const X_BASE_FIELDS = ["networkID", "blockchainID", "outputs", "inputs", "memo"] as const
+
+export type XTxType = keyof typeof X_TX_FIELDS
+
+export const xTxType = (u: Readonly<Record<string, unknown>>): XTxType => {
+  const extra = Object.keys(u).filter((k) => !(X_BASE_FIELDS as ReadonlyArray<string>).includes(k))
+  const missing = X_BASE_FIELDS.filter((k) => !(k in u))
+  const found = (Object.keys(X_TX_FIELDS) as XTxType[]).find((t) => {
+    const fields: ReadonlyArray<string> = X_TX_FIELDS[t]
+    return fields.length === extra.length && extra.every((k) => fields.includes(k))
+  })
+  if (found === undefined || missing.length > 0) {
+    throw new RecordError(`an X-chain tx whose json fields match no tx type this chainetl knows: ${[...extra.map((k) => `+${k}`), ...missing.map((k) => `-${k}`)].join(", ") || "(none)"}`)
   }
-  if (has("txID") && !has("outputs")) return "RewardValidatorTx"
-  if (has("validator")) {
-    const permissionless = has("subnetID")
-    if (has("signer") || has("validationRewardsOwner")) return "AddPermissionlessValidatorTx"
-    if (has("shares")) return permissionless ? "AddPermissionlessValidatorTx" : "AddValidatorTx"
-    return permissionless ? "AddPermissionlessDelegatorTx" : "AddDelegatorTx"
-  }
-  if (has("chainName", "vmID")) return "CreateChainTx"
-  if (has("chainID", "validators")) return "ConvertSubnetToL1Tx"
-  if (has("owner")) return "CreateSubnetTx"
-  if (has("proofOfPossession", "message")) return "RegisterL1ValidatorTx"
-  if (has("message")) return "SetL1ValidatorWeightTx"
-  if (has("validationID", "disableAuthorization")) return "DisableL1ValidatorTx"
-  if (has("validationID", "balance")) return "IncreaseL1ValidatorBalanceTx"
-  return "BaseTx"
+  return found
 }
 
 /** unsignedTx fields a row models; the others are kept as JSON text in `other_fields`. */
 const MODELLED = new Set([
-  "networkID",
-  "blockchainID",
-  "outputs",
-  "inputs",
-  "memo",
+  ...X_BASE_FIELDS,
   "sourceChain",
   "importedInputs",
   "destinationChain",
@@ -110,17 +109,12 @@ const MODELLED = new Set([
   "name",
   "symbol",
   "denomination",
-  "initialStates",
-  "validator",
-  "stake",
-  "subnetID",
-  "txID"
+  "initialStates"
 ])
 
-const Validator = Schema.Struct({ nodeID: Schema.String, start: opt(NodeUint), end: opt(NodeUint), weight: opt(NodeUint) })
 const InitialState = Schema.Struct({ fxIndex: opt(NodeInt), fxID: opt(Schema.String), outputs: opt(Schema.Array(Schema.Unknown)) })
 
-/** The parts of a json unsignedTx both chains share; decoded leniently (unknown types pass). */
+/** The parts of an X-chain json unsignedTx the columns take; decoded leniently (unknown types pass). */
 export const UnsignedTx = Schema.Struct({
   networkID: opt(NodeInt),
   blockchainID: opt(Schema.String),
@@ -134,11 +128,7 @@ export const UnsignedTx = Schema.Struct({
   name: opt(Schema.String),
   symbol: opt(Schema.String),
   denomination: opt(NodeInt),
-  initialStates: opt(Schema.Array(InitialState)),
-  validator: opt(Validator),
-  stake: opt(Schema.Array(TxOutput)),
-  subnetID: opt(Schema.String),
-  txID: opt(Schema.String)
+  initialStates: opt(Schema.Array(InitialState))
 })
 
 /** A tx in the node's json encoding: {unsignedTx, credentials, id}. */
@@ -147,13 +137,13 @@ export const NodeTx = Schema.Struct({ unsignedTx: Schema.Record({ key: Schema.St
 const decodeUnsigned = decoder(UnsignedTx)
 const outputs = (os: ReadonlyArray<typeof TxOutput.Type> | undefined) => (os ?? []).map((o) => outputRow(o.assetID, o.fxID, o.output))
 
-/** The columns of a json tx both node_transactions (X) and node_p_blocks' txs (P) carry. */
-export const txColumns = (chain: "X" | "P", tx: typeof NodeTx.Type) => {
+/** The columns of an X-chain json tx (node_transactions). */
+export const txColumns = (tx: typeof NodeTx.Type) => {
   const u = decodeUnsigned(tx.unsignedTx)
   const other = Object.fromEntries(Object.entries(tx.unsignedTx).filter(([k]) => !MODELLED.has(k)))
   return {
     tx_id: tx.id,
-    tx_type: inferTxType(chain, tx.unsignedTx),
+    tx_type: xTxType(tx.unsignedTx),
     network_id: u.networkID ?? null,
     blockchain_id: u.blockchainID ?? null,
     memo: u.memo ?? null,
@@ -169,12 +159,16 @@ export const txColumns = (chain: "X" | "P", tx: typeof NodeTx.Type) => {
   }
 }
 
-/** A block in the node's json encoding; `time` is not in the seed's P-chain block, so optional. */
-export const nodeBlock = <A, I>(tx: Schema.Schema<A, I, never>) =>
+/**
+ * An X-chain block in the node's json encoding: vms/avm/block/standard_block.go, the AVM's one
+ * block type (parentID, height, time, merkleRoot, txs, id).
+ */
+export const XStandardBlock = <A, I>(tx: Schema.Schema<A, I, never>) =>
   Schema.Struct({
-    id: opt(Schema.String),
+    id: Schema.String,
     parentID: Schema.String,
     height: NodeUint,
-    time: opt(NodeUint),
+    time: NodeUint,
+    merkleRoot: Schema.String,
     txs: Schema.Array(tx)
   })

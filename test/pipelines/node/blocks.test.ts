@@ -12,19 +12,30 @@ const DATASETS = ["node_x_blocks", "node_p_blocks"]
 /** A transfer output's amount, or the one inside a stakeable lock. */
 const outputAmount = (o: Rec): string => String(o["amount"] ?? (o["output"] as Rec | undefined)?.["amount"] ?? "")
 
-/** The emulator's json block at each height of [from, tip], in the columns compared. */
+/** A block json's txs in block order: a BanffProposalBlock's decision `txs`, then its proposal `tx`. */
+const jsonTxs = (b: Rec): Rec[] => [...((b["txs"] as Rec[] | undefined) ?? []), ...(b["tx"] ? [b["tx"] as Rec] : [])]
+
+const tipOf = async (emu: RunningEmulator, chain: "X" | "P"): Promise<bigint> =>
+  BigInt(String(chain === "X" ? (await call(emu, "X", "avm.getHeight"))["height"] : (await call(emu, "P", "platform.getCurrentSupply"))["height"]))
+
+/**
+ * The emulator's json block at each height of [from, tip], in the columns compared; P-chain
+ * blocks with the type the emulator built them as (the json names none).
+ */
 const expectedBlocks = async (emu: RunningEmulator, chain: "X" | "P", from: bigint) => {
   const method = chain === "X" ? "avm.getBlockByHeight" : "platform.getBlockByHeight"
-  const tip = BigInt(String(chain === "X" ? (await call(emu, "X", "avm.getHeight"))["height"] : (await call(emu, "P", "platform.getCurrentSupply"))["height"]))
+  const tip = await tipOf(emu, chain)
+  const net = emu.world.primary.network("mainnet")
   const out: Rec[] = []
   for (let h = from; h <= tip; h++) {
     const b = (await call(emu, chain, method, { height: chain === "X" ? String(h) : Number(h), encoding: "json" }))["block"] as Rec
-    const txs = b["txs"] as Rec[]
+    const txs = jsonTxs(b)
     out.push({
       height: String(b["height"]),
       block_id: b["id"],
       parent_id: b["parentID"],
-      ts: String(b["time"]),
+      block_type: chain === "X" ? "StandardBlock" : net.block("P", h)?.blockType,
+      ts: b["time"] === undefined ? null : String(b["time"]),
       tx_ids: txs.map((t) => t["id"]).join(","),
       amounts: txs.flatMap((t) => ((t["unsignedTx"] as Rec)["outputs"] as Rec[] | undefined ?? []).map((o) => outputAmount(o["output"] as Rec))).join(",")
     })
@@ -36,8 +47,8 @@ const actualBlocks = (out: string, dataset: string) =>
   rows(
     out,
     dataset === "node_x_blocks"
-      ? `SELECT height::VARCHAR AS height, block_id, parent_id, epoch(block_timestamp)::BIGINT::VARCHAR AS ts, array_to_string(tx_ids, ',') AS tx_ids FROM node_x_blocks`
-      : `SELECT height::VARCHAR AS height, block_id, parent_id, epoch(block_timestamp)::BIGINT::VARCHAR AS ts,
+      ? `SELECT height::VARCHAR AS height, block_id, parent_id, block_type, epoch(block_timestamp)::BIGINT::VARCHAR AS ts, array_to_string(tx_ids, ',') AS tx_ids FROM node_x_blocks`
+      : `SELECT height::VARCHAR AS height, block_id, parent_id, block_type, epoch(block_timestamp)::BIGINT::VARCHAR AS ts,
            array_to_string(list_transform(txs, t -> t.tx_id), ',') AS tx_ids,
            array_to_string(flatten(list_transform(txs, t -> list_transform(t.outputs, o -> coalesce(o.amount::VARCHAR, '')))), ',') AS amounts
          FROM node_p_blocks`,
@@ -46,16 +57,18 @@ const actualBlocks = (out: string, dataset: string) =>
 
 const withoutAmounts = (rs: Rec[]) => rs.map(({ amounts: _a, ...r }) => r)
 
-describe("node_x_blocks and node_p_blocks (node json blocks by height window) through the spine", () => {
+describe("node_x_blocks and node_p_blocks (node blocks by height window) through the spine", () => {
   let emu: RunningEmulator
   let job: Job
   let out: string
   let pages: Record<string, number>
+  let pFrom: bigint
   const calls = newCalls()
 
   beforeAll(async () => {
     emu = await startEmulator({ seed: 11 })
     job = nodeJob(emu)
+    pFrom = (await tipOf(emu, "P")) - 199n
     out = await tempOut()
     const report = await Effect.runPromise(runSpine(out, emu, { job, datasets: DATASETS }, overRpc(calls)))
     expect(report.status).toBe("succeeded")
@@ -65,24 +78,25 @@ describe("node_x_blocks and node_p_blocks (node json blocks by height window) th
     await emu.close()
   })
 
-  it("given the last 200 heights in windows of 100, when the blocks run, then each height's row equals the node's json block and every window is one page", async () => {
+  it("given the last 200 heights in windows of 100, when the blocks run, then each height's row equals the node's block (P: decoded from its hex, X: its json) and every window is one page", async () => {
     expect(job.nodeXHeights).toEqual({ from: "1" })
-    expect(job.nodePHeights).toEqual({ from: "61" })
+    expect(job.nodePHeights).toEqual({ from: String(pFrom) })
     expect(withoutAmounts(await actualBlocks(out, "node_x_blocks"))).toEqual(withoutAmounts(await expectedBlocks(emu, "X", 1n)))
     const p = await actualBlocks(out, "node_p_blocks")
     expect(p.length).toBe(200)
-    expect(p).toEqual(await expectedBlocks(emu, "P", 61n))
-    // X: [1,100) [100,200) [200] — P: [61,100) [100,200) [200,260]
+    expect(p).toEqual(await expectedBlocks(emu, "P", pFrom))
+    // X: [1,100) [100,200) [200]; P: the rest of pFrom's window of 100, the next, and the open one
     expect(calls.count("avm.getBlockByHeight")).toBe(200)
-    expect(calls.count("platform.getBlockByHeight")).toBe(200)
-    expect(pages).toEqual({ node_x_blocks: 3, node_p_blocks: 3 })
+    expect(calls.log.filter((c) => c.method === "platform.getBlockByHeight").map((c) => c.params["encoding"])).toEqual(Array(200).fill("hex"))
+    expect(pages).toEqual({ node_x_blocks: 3, node_p_blocks: pFrom % 100n === 0n ? 2 : 3 })
     expect(await rejectReasons(out, "node_x_blocks")).toEqual([])
+    expect(await rejectReasons(out, "node_p_blocks")).toEqual([])
   })
 
-  it("given P-chain blocks, when their txs are read, then each tx type inferred from the json equals the type the emulator issued", async () => {
+  it("given P-chain blocks, when their txs are read, then each tx type, from the codec's type id, is the type the emulator issued", async () => {
     const net = emu.world.primary.network("mainnet")
     const want: Rec[] = []
-    for (let h = 61n; h <= 260n; h++) for (const t of net.blockTxs("P", h)) want.push({ height: String(h), tx_id: net.served.of(t.id), tx_type: t.type })
+    for (let h = pFrom; h <= pFrom + 199n; h++) for (const t of net.blockTxs("P", h)) want.push({ height: String(h), tx_id: net.served.of(t.id), tx_type: t.type })
     const got = await rows(
       out,
       "SELECT height::VARCHAR AS height, t.tx_id, t.tx_type FROM (SELECT height, unnest(txs) AS t FROM node_p_blocks)",
@@ -95,7 +109,7 @@ describe("node_x_blocks and node_p_blocks (node json blocks by height window) th
 
   it("given a run, when DuckDB describes the views, then heights are BIGINT, times TIMESTAMPTZ, txs nested with exact amounts, and every column is commented", async () => {
     const x = await columnTypes(out, "node_x_blocks")
-    expect(x).toMatchObject({ network: "VARCHAR", date: "DATE", height: "BIGINT", block_id: "VARCHAR", block_timestamp: "TIMESTAMP WITH TIME ZONE", tx_count: "INTEGER", tx_ids: "VARCHAR[]" })
+    expect(x).toMatchObject({ network: "VARCHAR", date: "DATE", height: "BIGINT", block_id: "VARCHAR", block_type: "VARCHAR", block_timestamp: "TIMESTAMP WITH TIME ZONE", tx_count: "INTEGER", tx_ids: "VARCHAR[]" })
     const p = await columnTypes(out, "node_p_blocks")
     expect(p["txs"]).toMatch(/^STRUCT\(tx_id VARCHAR, tx_type VARCHAR, .*outputs STRUCT\(asset_id VARCHAR, fx_id VARCHAR, amount DECIMAL\(38,0\), locktime BIGINT, threshold INTEGER, addresses VARCHAR\[\].*\)\[\].*weight DECIMAL\(38,0\).*\)\[\]$/)
     expect(await uncommented(out, "node_x_blocks")).toEqual([])
@@ -107,19 +121,24 @@ describe("node_x_blocks and node_p_blocks (node json blocks by height window) th
     const again = await tempOut()
     const first = newCalls()
     await Effect.runPromise(runSpine(again, emu, { job, datasets: DATASETS }, overRpc(first)))
-    const xTip = BigInt(String((await call(emu, "X", "avm.getHeight"))["height"]))
+    const xTip = await tipOf(emu, "X")
+    const pTip = await tipOf(emu, "P")
     emu.advance(2400)
-    const newX = BigInt(String((await call(emu, "X", "avm.getHeight"))["height"])) - xTip
+    const newX = (await tipOf(emu, "X")) - xTip
+    const newP = (await tipOf(emu, "P")) - pTip
     const second = newCalls()
     const report = await Effect.runPromise(runSpine(again, emu, { job, datasets: DATASETS }, overRpc(second)))
     expect(report.status).toBe("succeeded")
-    // 2400 s: 120 X blocks (every 20 s), 80 P blocks (every 30 s), past the 300 boundary on both
+    // 2400 s: 120 X blocks (every 20 s); 80 P slots (every 30 s) and a proposal and commit block per reward due meanwhile
     expect(newX).toBe(120n)
+    expect(newP).toBeGreaterThanOrEqual(80n)
+    expect((newP - 80n) % 2n).toBe(0n)
     expect(second.count("avm.getBlockByHeight")).toBe(120)
-    expect(second.count("platform.getBlockByHeight")).toBe(80)
+    expect(second.count("platform.getBlockByHeight")).toBe(Number(newP))
     expect(second.log.filter((c) => c.method === "avm.getBlockByHeight").map((c) => Number(c.params["height"])).sort((a, b) => a - b)[0]).toBe(201)
+    expect(second.log.filter((c) => c.method === "platform.getBlockByHeight").map((c) => BigInt(String(c.params["height"]))).sort((a, b) => (a < b ? -1 : 1))[0]).toBe(pTip + 1n)
     expect(withoutAmounts(await actualBlocks(again, "node_x_blocks"))).toEqual(withoutAmounts(await expectedBlocks(emu, "X", 1n)))
-    expect(await actualBlocks(again, "node_p_blocks")).toEqual(await expectedBlocks(emu, "P", 61n))
+    expect(await actualBlocks(again, "node_p_blocks")).toEqual(await expectedBlocks(emu, "P", pFrom))
   })
 
   it("given a node whose platform.getCurrentSupply leaves out the height, when node_p_blocks runs, then the tip is probed in a few calls and the rows are the same", async () => {
@@ -132,16 +151,20 @@ describe("node_x_blocks and node_p_blocks (node json blocks by height window) th
       const o = await tempOut()
       const report = await Effect.runPromise(runSpine(o, fresh, { job: nodeJob(fresh), datasets: ["node_p_blocks"] }, noHeight))
       expect(report.status).toBe("succeeded")
-      const probes = probed.log.filter((c) => c.method === "platform.getBlockByHeight" && c.params["encoding"] === "hex")
-      // genesis, 1,3,7,…,255, 511 (missing), then bisection of (255, 511): 1 + 9 + 8
-      expect(probes.length).toBe(18)
+      // the blocks fetched are the range's; every other getBlockByHeight probed for the tip
+      const tip = await tipOf(fresh, "P")
+      const probes = probed.log.filter((c) => c.method === "platform.getBlockByHeight").length - 200
+      // genesis, then 1, 3, 7, … up past the tip, then a bisection: about 2·log2(tip) calls
+      const bits = Math.ceil(Math.log2(Number(tip) + 2))
+      expect(probes).toBeGreaterThanOrEqual(bits)
+      expect(probes).toBeLessThanOrEqual(2 * bits + 1)
       expect(plain(await actualBlocks(o, "node_p_blocks"))).toEqual(plain(await actualBlocks(out, "node_p_blocks")))
     } finally {
       await fresh.close()
     }
   })
 
-  it("given blocks whose json has no time, when node_x_blocks runs, then their timestamp is null and they go under the ingestion day", async () => {
+  it("given X-chain blocks whose json has no time (not a shape avalanchego writes), when node_x_blocks runs, then they are rejected, saying so, and none is written", async () => {
     const o = await tempOut()
     const untimed = overRpc(newCalls(), (real, chain, method, params) =>
       method === "avm.getBlockByHeight"
@@ -150,12 +173,10 @@ describe("node_x_blocks and node_p_blocks (node json blocks by height window) th
     )
     const report = await Effect.runPromise(runSpine(o, emu, { job: { ...job, nodeXHeights: { from: "5", to: "8" } }, datasets: ["node_x_blocks"] }, untimed))
     expect(report.status).toBe("succeeded")
-    const got = await rows(o, "SELECT height::VARCHAR AS height, block_timestamp, date::VARCHAR AS d, ingested_at::DATE::VARCHAR AS ingested FROM node_x_blocks", (r) => String(r["height"]))
-    expect(got.map((r) => [r["height"], r["block_timestamp"], r["d"] === r["ingested"]])).toEqual([
-      ["5", null, true],
-      ["6", null, true],
-      ["7", null, true]
-    ])
+    const reasons = await rejectReasons(o, "node_x_blocks")
+    expect(reasons).toHaveLength(3)
+    // the reason names the field: the block's time
+    for (const r of reasons) expect(r).toMatch(/└─ \["time"\] └─/)
   })
 
   it("given a run that fails inside its second window, when it resumes, then it continues from the committed windows' cursor and every height is written once", async () => {
