@@ -20,6 +20,7 @@
 import { PRIMARY_SUBNET_ID, UPGRADES } from "../constants.ts"
 import type { NetCtx } from "./context.ts"
 import { Kind, nodeIdString } from "./ids.ts"
+import { SUBNET_EVM_VM_ID } from "./l1.ts"
 import type { BlockRef, Owners, PBlockType, StakingInfo, TxRecord, UtxoRecord } from "./types.ts"
 
 const HOUR = 3600
@@ -163,7 +164,7 @@ export class Archive {
         return this.standard("Apricot", t, () => this.plain("CreateSubnetTx", { l1: { kind: "createSubnet", owner: this.owner(1) } }))
       case "createChain":
         return this.standard("Apricot", t, () =>
-          this.plain("CreateChainTx", { l1: { kind: "createChain", subnetId: this.subnet(1), chainName: "archive", vmId: "", genesis: { network: this.ctx.name } } })
+          this.plain("CreateChainTx", { l1: { kind: "createChain", subnetId: this.subnet(1), chainName: "archive", vmId: SUBNET_EVM_VM_ID, genesis: { network: this.ctx.name } } })
         )
       case "addValidator1":
         return this.proposal("Apricot", t, () => this.staker("AddValidatorTx", 1, t, this.at("rewardValidator1")), "Commit")

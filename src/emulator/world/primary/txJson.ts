@@ -18,6 +18,7 @@ import { SECP256K1_FX_ID } from "../constants.ts"
 import { cb58 } from "../cb58.ts"
 import type { NetCtx } from "./context.ts"
 import { hex0x, nodeIdBytes } from "./ids.ts"
+import { sortAddresses } from "./utxoCodec.ts"
 import type { BlockRecord, L1ValidatorSeed, Owners, TxRecord, UtxoRecord } from "./types.ts"
 
 export type JsonValue = string | number | bigint | boolean | null | ReadonlyArray<JsonValue> | { readonly [k: string]: JsonValue }
@@ -31,8 +32,9 @@ const SUBNET_AUTH = new Set(["CreateChainTx", "AddSubnetValidatorTx", "RemoveSub
 export class TxJson {
   constructor(private readonly ctx: NetCtx) {}
 
+  /** An owner's addresses in the order the bytes hold them: sorted, as the codec requires (secp256k1fx OutputOwners.Verify). */
   private addresses(chain: "P" | "X", o: Owners): string[] {
-    return o.addresses.map((a) => this.ctx.chainAddressOf(chain, a))
+    return sortAddresses(o.addresses).map((a) => this.ctx.chainAddressOf(chain, a))
   }
 
   /** secp256k1fx.OutputOwners' MarshalJSON: a map, so its keys come sorted. */
@@ -84,7 +86,7 @@ export class TxJson {
 
   /** warp/message PChainOwner: plain struct, addresses as ids.ShortID's cb58. */
   private pChainOwner(o: Owners): JsonObject {
-    return { threshold: o.threshold, addresses: o.addresses.map((a) => cb58(a)) }
+    return { threshold: o.threshold, addresses: sortAddresses(o.addresses).map((a) => cb58(a)) }
   }
 
   private l1Validator(v: L1ValidatorSeed): JsonObject {
