@@ -93,6 +93,8 @@ const unpack = async (bin: string, dir: string): Promise<string> => {
       untarBrotli(path.join(bin, "fonts.tar.br"), partial)
     ])
     await fs.writeFile(path.join(partial, "fonts.conf"), fontsConf(dir))
+    // mkdtemp made it 0700: another user of the checkout may run the same browser
+    await fs.chmod(partial, 0o755)
     await fs.rename(partial, dir).catch(async (e: NodeJS.ErrnoException) => {
       // another test process finished first: use its copy
       if (!existsSync(dir)) throw e
