@@ -13,7 +13,7 @@ import { useNode, type Json } from "../../emulator/rpc/support.ts"
 /** Numbers of either side as their digits: the json's are Go's uint64/uint32, the decoder's bigint/number. */
 const normal = (v: unknown): unknown => {
   if (typeof v === "bigint" || typeof v === "number") return String(v)
-  if (v !== null && typeof v === "object" && "isLosslessNumber" in v) return String((v as { value: string }).value)
+  if (v !== null && typeof v === "object" && "isLosslessNumber" in v) return String((v as unknown as { value: string }).value)
   if (Array.isArray(v)) return v.map(normal)
   if (v !== null && typeof v === "object") return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, normal(x)]))
   return v

@@ -75,7 +75,7 @@ describe("hex encodings", () => {
   it("given X-chain txs of every type, when fetched as hex, then avalanchejs parses them back into the same bytes with the json's amounts and credentials", async () => {
     const { net } = node.current
     const codec = lib.utils.getManagerForVM("AVM").getDefaultCodec()
-    expect([...xTxs.keys()].sort()).toEqual(["BaseTx", "CreateAssetTx", "ExportTx", "ImportTx"])
+    expect([...xTxs.keys()].sort()).toEqual(["BaseTx", "CreateAssetTx", "ExportTx", "ImportTx", "OperationTx"])
     for (const tx of xTxs.values()) {
       const hex = (await node.current.result("X", "avm.getTx", { txID: tx.id })).tx as string
       const json = (await node.current.result("X", "avm.getTx", { txID: tx.id, encoding: "json" })).tx as Json

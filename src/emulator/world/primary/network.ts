@@ -234,8 +234,10 @@ export class PrimaryNetwork {
       case Kind.BackgroundXTx:
         return c === 0 ? this.x.backgroundTx(a, b) : undefined
       case Kind.AssetTx: {
-        const asset = b === 0 && c === 0 ? this.assets.minted(a) : undefined
-        return asset && this.assetTxs.createAssetTx(asset)
+        const asset = c === 0 ? this.assets.minted(a) : undefined
+        if (asset === undefined) return undefined
+        if (b === 0) return this.assetTxs.createAssetTx(asset)
+        return b === 1 && asset.mint !== undefined ? this.assetTxs.operationTx(asset) : undefined
       }
       default:
         return undefined
@@ -277,7 +279,7 @@ export class PrimaryNetwork {
 
   /** AVAX and the minted assets created by now. */
   assetList(): AssetInfo[] {
-    return [this.assets.avax, ...this.assets.all().filter((a) => this.ctx.blockAt("X", a.createdAt).timestamp <= this.now())]
+    return [this.assets.avax, ...this.assets.everyMinted().filter((a) => this.ctx.blockAt("X", a.createdAt).timestamp <= this.now())]
   }
 
   txFee(): { readonly txFee: bigint; readonly createAssetTxFee: bigint } {

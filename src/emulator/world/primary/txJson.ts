@@ -70,7 +70,9 @@ export class TxJson {
     if (tx.type === "RewardValidatorTx" || tx.type === "AdvanceTimeTx") return []
     const consumed = [...tx.inputs, ...(tx.imported?.utxos ?? [])]
     const spends = consumed.map((u, k) => Array.from({ length: u.owners.threshold }, (_, s) => this.ctx.bytes(65, "sig", tx.id, k, s)))
-    return SUBNET_AUTH.has(tx.type) ? [...spends, [this.ctx.bytes(65, "sig", tx.id, "subnet-auth")]] : spends
+    // an OperationTx's operations are signed after its inputs (vms/avm/txs/operation_tx.go), one credential each
+    const operations = tx.operation ? [[this.ctx.bytes(65, "sig", tx.id, "operation")]] : []
+    return SUBNET_AUTH.has(tx.type) ? [...spends, [this.ctx.bytes(65, "sig", tx.id, "subnet-auth")]] : [...spends, ...operations]
   }
 
   private credentials(tx: TxRecord): JsonValue[] {
@@ -133,12 +135,22 @@ export class TxJson {
     const auth = { signatureIndices: [0] }
     if (tx.staking) return this.stakerFields(tx)
     if (tx.type === "CreateAssetTx") {
+      // a secp256k1fx.MintOutput embeds OutputOwners, whose MarshalJSON it takes
+      const mint = tx.asset?.mintOwner === undefined ? [] : [this.owner("X", tx.asset.mintOwner)]
       return {
         name: tx.asset?.name ?? "",
         symbol: tx.asset?.symbol ?? "",
         denomination: tx.asset?.denomination ?? 0,
-        initialStates: [{ fxIndex: 0, fxID: SECP256K1_FX_ID, outputs: tx.outputs.map((u) => this.output("X", u).output as JsonValue) }]
+        initialStates: [{ fxIndex: 0, fxID: SECP256K1_FX_ID, outputs: [...mint, ...tx.outputs.map((u) => this.output("X", u).output as JsonValue)] }]
       }
+    }
+    const op = tx.operation
+    if (op) {
+      // vms/avm/txs/operation.go: Asset flattened, inputIDs, fxID; secp256k1fx.MintOperation's three fields
+      const to = this.owner("X", op.to)
+      const transferOutput: JsonObject = { addresses: to["addresses"] as JsonValue, amount: op.amount, locktime: to["locktime"] as JsonValue, threshold: to["threshold"] as JsonValue }
+      const operation = { mintInput: { signatureIndices: [0] }, mintOutput: this.owner("X", op.minter), transferOutput }
+      return { operations: [{ assetID: op.assetId, inputIDs: [{ txID: op.spends.txId, outputIndex: op.spends.outputIndex }], fxID: SECP256K1_FX_ID, operation }] }
     }
     if (tx.imported) return { sourceChain: this.ctx.chainIds[tx.imported.sourceChain], importedInputs: tx.imported.utxos.map((u) => this.input(u)) }
     // exported outputs are formatted with the exporting chain's context, as every output of the tx

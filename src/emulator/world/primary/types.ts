@@ -78,7 +78,21 @@ export type PTxType =
   | "IncreaseL1ValidatorBalanceTx"
   | "DisableL1ValidatorTx"
 
-export type XTxType = "BaseTx" | "CreateAssetTx" | "ImportTx" | "ExportTx"
+export type XTxType = "BaseTx" | "CreateAssetTx" | "OperationTx" | "ImportTx" | "ExportTx"
+
+/**
+ * An OperationTx's one secp256k1fx MintOperation (vms/secp256k1fx/mint_operation.go): it spends
+ * the asset's mint output and makes a new one for the same minter plus a transfer output of the
+ * newly minted amount. Its UTXOs come after the tx's outputs: the mint output, then the transfer.
+ */
+export interface MintOperationInfo {
+  readonly assetId: string
+  /** The mint output spent. */
+  readonly spends: { readonly txId: string; readonly outputIndex: number }
+  readonly minter: Owners
+  readonly to: Owners
+  readonly amount: bigint
+}
 
 export interface BlsCredentials {
   /** 0x hex, 48 bytes. */
@@ -201,8 +215,10 @@ export interface TxRecord {
   readonly subnet?: SubnetTxInfo
   /** AdvanceTimeTx: the chain time it proposes (Unix seconds). */
   readonly advanceTime?: number
-  /** CreateAssetTx. */
-  readonly asset?: AssetInfo & { readonly initialSupply: bigint }
+  /** CreateAssetTx; `mintOwner` for a variable-cap asset, whose initial state holds a mint output (UTXO 0) before the supply. */
+  readonly asset?: AssetInfo & { readonly initialSupply: bigint; readonly mintOwner?: Owners }
+  /** OperationTx. */
+  readonly operation?: MintOperationInfo
   readonly memo: Uint8Array
   /** nAVAX burned (inputs − outputs of AVAX). */
   readonly burned: bigint

@@ -42,6 +42,8 @@ interface Api {
   readonly OutputOwners: Ctor<[locktime: Primitive, threshold: Primitive, addrs: Primitive[]]>
   readonly TransferOutput: Ctor<[amt: Primitive, owners: Serializable]>
   readonly TransferInput: Ctor<[amt: Primitive, input: Serializable]>
+  readonly MintOutput: Ctor<[owners: Serializable]>
+  readonly MintOperation: Ctor<[input: Serializable, mintOutput: Serializable, transferOutput: Serializable]>
   readonly Input: Ctor<[sigIndices: Primitive[]]>
   readonly Credential: Ctor<[signatures: Serializable[]]>
   readonly Signature: Ctor<[sig: Uint8Array]>
@@ -61,6 +63,7 @@ interface Api {
     readonly InitialState: Ctor<[fxIndex: Primitive, outputs: Serializable[]]>
     readonly ImportTx: Ctor<[baseTx: Serializable, sourceChain: Primitive, ins: Serializable[]]>
     readonly ExportTx: Ctor<[baseTx: Serializable, destination: Primitive, outs: Serializable[]]>
+    readonly OperationTx: Ctor<[baseTx: Serializable, ops: Serializable[]]>
   }
   readonly pvmSerial: {
     readonly BaseTx: Ctor<[baseTx: Serializable]>

@@ -16,7 +16,7 @@ import { fromCb58 } from "../../cb58.ts"
 import { SUBNET_EVM_VM_ID } from "../l1.ts"
 import { Lru } from "../lru.ts"
 import type { PrimaryNetwork } from "../index.ts"
-import type { Owners, TxRecord, UtxoRecord } from "../types.ts"
+import type { MintOperationInfo, Owners, TxRecord, UtxoRecord } from "../types.ts"
 import { sortAddresses } from "../utxoCodec.ts"
 import { lib, type Primitive, type Serializable } from "./avalanche.ts"
 
@@ -108,17 +108,33 @@ export class TxBytes {
     const { avmSerial } = lib
     const ids = this.net.blockchainIds
     if (tx.type === "CreateAssetTx" && tx.asset) {
-      // the minted outputs are the asset's initial state; their UTXO indices follow the (empty) outputs
-      const state = new avmSerial.InitialState(
-        new Int(0),
-        tx.outputs.map((u) => new lib.TransferOutput(new BigIntPr(u.amount), outputOwners(u.owners)))
-      )
+      // the minted outputs are the asset's initial state; their UTXO indices follow the (empty)
+      // outputs; a variable-cap asset's mint output sorts first (its type id is the lower)
+      const mint = tx.asset.mintOwner === undefined ? [] : [new lib.MintOutput(outputOwners(tx.asset.mintOwner))]
+      const state = new avmSerial.InitialState(new Int(0), [
+        ...mint,
+        ...tx.outputs.map((u) => new lib.TransferOutput(new BigIntPr(u.amount), outputOwners(u.owners)))
+      ])
       const { name, symbol, denomination } = tx.asset
       return new avmSerial.CreateAssetTx(this.avaxBaseTx(tx, []), new lib.Stringpr(name), new lib.Stringpr(symbol), new lib.Byte(new Uint8Array([denomination])), [state])
     }
+    if (tx.operation) return new avmSerial.OperationTx(this.avaxBaseTx(tx, tx.outputs), [this.mintOperation(tx.operation)])
     if (tx.imported) return new avmSerial.ImportTx(this.avaxBaseTx(tx, tx.outputs), idOf(ids[tx.imported.sourceChain]), tx.imported.utxos.map(this.inputOf))
     if (tx.exported) return new avmSerial.ExportTx(this.avaxBaseTx(tx, tx.outputs), idOf(ids[tx.exported.destinationChain]), tx.exported.utxos.map(this.outputOf))
     return new avmSerial.BaseTx(this.avaxBaseTx(tx, tx.outputs))
+  }
+
+  /**
+   * avax.TransferableOp (avalanchejs has the class but does not export it): the asset, the UTXOs
+   * spent, then the fx operation with its type id (vms/avm/txs/operation.go).
+   */
+  private mintOperation(op: MintOperationInfo): Serializable {
+    const mint = new lib.MintOperation(new lib.Input([new Int(0)]), new lib.MintOutput(outputOwners(op.minter)), new lib.TransferOutput(new BigIntPr(op.amount), outputOwners(op.to)))
+    const utxo = new lib.avaxSerial.UTXOID(this.id(op.spends.txId), new Int(op.spends.outputIndex))
+    return {
+      _type: lib.TypeSymbols["TransferableOp"] as symbol,
+      toBytes: (codec) => lib.utils.concatBytes(this.id(op.assetId).toBytes(), new Int(1).toBytes(), utxo.toBytes(codec), codec.PackPrefix(mint))
+    }
   }
 
   private stakingUnsigned(tx: TxRecord, base: Serializable): Serializable {
