@@ -7,6 +7,7 @@
 import * as fs from "node:fs/promises"
 import * as path from "node:path"
 import { beforeAll, describe, expect, it } from "vitest"
+import { defaultNow } from "../../src/emulator/http/options.ts"
 import { readManifest } from "../../src/sink/Manifest.ts"
 import { CAMPAIGN_DATASETS, tempDir, writeCampaignJob } from "./campaign.ts"
 import { type CliExit, runArgs, runCli } from "./cli.ts"
@@ -66,8 +67,16 @@ describe("chainetl compact, end to end", () => {
     // many folders hold one day's single part: compaction has nothing to merge there
     expect(sum(first.after)).toBeLessThan(sum(first.before))
     expect(Math.max(...first.before.values())).toBeGreaterThanOrEqual(3)
-    // what may stay beside a compacted file: the head window's parts (not final yet)
-    expect(Math.max(...first.after.values())).toBeLessThanOrEqual(2)
+    // what may stay beside a compacted file: the parts of windows not final yet (their end is past
+    // the run's as-of, named in the part's slice id), however many their rows filled
+    const asOf = defaultNow(SEED)
+    const open = (file: string): boolean => {
+      const ends = [...path.basename(file).matchAll(/(\d{4}-\d{2}-\d{2})t(\d{2})-(\d{2})-(\d{2})z/g)].map((m) => Date.parse(`${m[1]}T${m[2]}:${m[3]}:${m[4]}Z`) / 1000)
+      return ends.length === 2 && (ends[1] as number) > asOf
+    }
+    const openParts = new Map<string, number>()
+    for (const f of await filesBelow(out())) if (f.endsWith(".parquet") && open(f)) openParts.set(path.dirname(f), (openParts.get(path.dirname(f)) ?? 0) + 1)
+    for (const [folder, n] of first.after) expect(n - (openParts.get(folder) ?? 0), folder).toBeLessThanOrEqual(1)
     expect(first.after.size).toBe(first.before.size)
     expect(await leftovers(out())).toEqual({ staging: [], temps: [], locks: [], strayParts: [], deadFiles: [] })
     const manifest = await readManifest(out(), "primary_blocks")
