@@ -9,6 +9,8 @@
  * rewards timed before its horizon and is rebuilt further when asked past it (a clock moved ahead).
  */
 
+import { lowerBound } from "./timeIndex.ts"
+
 /** A reward of the schedule: node i's period j, for delegation k (VALIDATION for the validation itself). */
 export interface RewardRef {
   readonly i: number
@@ -45,14 +47,7 @@ export class RewardIndex {
   /** How many rewards are timed before t (strictly). */
   countBefore(t: number): number {
     this.cover(t)
-    let lo = 0
-    let hi = this.times.length
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1
-      if ((this.times[mid] as number) < t) lo = mid + 1
-      else hi = mid
-    }
-    return lo
+    return lowerBound(this.times, t)
   }
 
   /** How many rewards are timed at or before t. */

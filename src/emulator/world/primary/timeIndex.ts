@@ -67,6 +67,18 @@ export class TimeIndexBuilder {
   }
 }
 
+/** How many of the sorted `times` are before t: the position of the first at or after it. */
+export const lowerBound = (times: Float64Array, t: number): number => {
+  let lo = 0
+  let hi = times.length
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1
+    if ((times[mid] as number) < t) lo = mid + 1
+    else hi = mid
+  }
+  return lo
+}
+
 export class TimeIndex {
   constructor(
     /** Events timed at or after it are not indexed. */
@@ -82,20 +94,9 @@ export class TimeIndex {
     return to <= this.horizon
   }
 
-  private lowerBound(t: number): number {
-    let lo = 0
-    let hi = this.times.length
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1
-      if ((this.times[mid] as number) < t) lo = mid + 1
-      else hi = mid
-    }
-    return lo
-  }
-
   /** Calls f for each event timed in [from, to), in time order. */
   forEachIn(from: number, to: number, f: (a: number, b: number, c: number, t: number) => void): void {
-    for (let r = this.lowerBound(from); r < this.times.length && (this.times[r] as number) < to; r++) {
+    for (let r = lowerBound(this.times, from); r < this.times.length && (this.times[r] as number) < to; r++) {
       f(this.a[r] as number, this.b[r] as number, this.c[r] as number, this.times[r] as number)
     }
   }
