@@ -1,10 +1,9 @@
 /**
- * What the node puts on the wire: uint64 quantities as decimal strings (seed: Conventions), binary
- * as "0x" + bytes + the 4-byte checksum, and the network a request addressed.
+ * What the node puts on the wire: the service replies' uint64 quantities as decimal strings (seed:
+ * Conventions), and the network a request addressed. (Blocks and txs: world/primary/codec/encodings.ts.)
  */
 import type { RpcContext } from "../http/contract.ts"
 import type { PrimaryNetwork } from "../world/primary/index.ts"
-import { lib } from "../world/primary/codec/avalanche.ts"
 
 /** A bigint is a uint64 the node writes as a JSON number (block and tx json): sent as its exact digits. */
 export type Wire = string | number | bigint | boolean | null | ReadonlyArray<Wire> | { readonly [k: string]: Wire }
@@ -19,8 +18,6 @@ export const toWire = (v: unknown): Wire => {
   throw new TypeError(`cannot put a ${typeof v} on the wire`)
 }
 
-/** The node's hex encoding: 0x + bytes + last 4 bytes of their sha256. */
-export const checksummedHex = (bytes: Uint8Array): string => lib.utils.bufferToHex(lib.utils.addChecksum(bytes))
 
 /** The primary network the request's endpoint belongs to. */
 export const networkOf = (ctx: RpcContext): PrimaryNetwork => ctx.world.primary.network(ctx.network)

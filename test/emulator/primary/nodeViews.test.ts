@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest"
 import { AVAX_ASSET_ID, BLOCKCHAIN_ID, PRIMARY_SUBNET_ID, SECP256K1_FX_ID } from "../../../src/emulator/world/constants.ts"
 import { avax } from "../../../src/emulator/world/primary/avax.ts"
 import type { TxRecord } from "../../../src/emulator/world/primary/index.ts"
+import { encodeBlock, encodeTx } from "../../../src/emulator/world/primary/codec/encodings.ts"
 import { makeWorld } from "./support.ts"
 
 const world = makeWorld()
@@ -23,7 +24,7 @@ const checksumOk = (hex: string): boolean => {
 describe("node-shaped answers of the primary-network world (what avm.* and platform.* return)", () => {
   it("given an X-chain export, when encoded as json, then it has the node's unsignedTx fields, one credential per input and its id", () => {
     const tx = findTx("X", (t) => t.type === "ExportTx")
-    const json = net.encodeTx(tx, "json") as any
+    const json = encodeTx(net, tx, "json") as any
     expect(Object.keys(json)).toEqual(["unsignedTx", "credentials", "id"])
     expect(json.id).toBe(tx.id)
     expect(json.unsignedTx).toMatchObject({ networkID: 1, blockchainID: BLOCKCHAIN_ID.mainnet.X, destinationChain: BLOCKCHAIN_ID.mainnet.P, memo: "0x" })
@@ -39,25 +40,25 @@ describe("node-shaped answers of the primary-network world (what avm.* and platf
     let h = net.height("P") - 3n
     while (net.block("P", h)?.blockType !== "BanffStandardBlock") h--
     const b = net.block("P", h)!
-    const json = net.encodedBlock(b, "json") as any
+    const json = encodeBlock(net, b, "json") as any
     expect([json.parentID, json.height, json.txs.length]).toEqual([net.block("P", h - 1n)?.id, h, b.txIds.length])
     expect(json.txs[0]).toHaveProperty("unsignedTx")
-    const hex = net.encodedBlock(b, "hex") as string
+    const hex = encodeBlock(net, b, "hex") as string
     expect(hex).toMatch(/^0x[0-9a-f]+$/)
     expect(checksumOk(hex)).toBe(true)
-    expect(net.encodedBlock(b, "hex")).toBe(hex)
+    expect(encodeBlock(net, b, "hex")).toBe(hex)
   })
 
   it("given a validator tx and a reward tx, when encoded as json, then they carry the validator, stake and owners, or the rewarded tx id", () => {
     const add = findTx("P", (t) => t.type === "AddPermissionlessValidatorTx")
-    const json = net.encodeTx(add, "json") as any
+    const json = encodeTx(net, add, "json") as any
     expect(json.unsignedTx.validator).toEqual({ nodeID: add.staking?.nodeId, start: BigInt(add.staking!.start), end: BigInt(add.staking!.end), weight: add.staking?.weight })
     expect(json.unsignedTx.subnetID).toBe(PRIMARY_SUBNET_ID)
     expect(json.unsignedTx.stake.map((o: any) => o.output.amount).reduce((a: bigint, b: bigint) => a + b, 0n)).toBe(add.staking?.weight)
     expect(json.credentials[0]).toEqual({ signatures: [expect.stringMatching(/^0x/)] })
     const reward = findTx("P", (t) => t.type === "RewardValidatorTx")
-    expect(net.encodeTx(reward, "json")).toEqual({ unsignedTx: { txID: reward.rewardedTxId }, credentials: [], id: reward.id })
-    expect(checksumOk(net.encodeTx(add, "hex") as string)).toBe(true)
+    expect(encodeTx(net, reward, "json")).toEqual({ unsignedTx: { txID: reward.rewardedTxId }, credentials: [], id: reward.id })
+    expect(checksumOk(encodeTx(net, add, "hex") as string)).toBe(true)
   })
 
   it("given ids, when their status is asked, then revealed txs are Accepted and hidden or foreign ones Unknown", () => {

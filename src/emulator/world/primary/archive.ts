@@ -21,44 +21,11 @@ import { PRIMARY_SUBNET_ID, UPGRADES } from "../constants.ts"
 import type { NetCtx } from "./context.ts"
 import { Kind, nodeIdString } from "./ids.ts"
 import { SUBNET_EVM_VM_ID } from "./l1.ts"
+import { APRICOT, BANFF, ELASTIC_RULES, type Step } from "./archiveScript.ts"
 import type { BlockRef, Owners, PBlockType, StakingInfo, TxRecord, UtxoRecord } from "./types.ts"
 
 const HOUR = 3600
 const DAY = 86_400
-
-/** The script, in chain order: Apricot steps spread over [genesis, Banff), Banff steps over [Banff, end). */
-const APRICOT = [
-  "genesis",
-  "advance1",
-  "createSubnet",
-  "addValidator1",
-  "addDelegator1",
-  "createChain",
-  "addSubnetValidator1",
-  "import1",
-  "advanceAborted",
-  "export1",
-  "addValidator2",
-  "rewardDelegator1",
-  "rewardValidator1",
-  "advance2",
-  "rewardValidator2",
-  "atomicInStandard"
-] as const
-const BANFF = [
-  "addValidator3",
-  "addDelegator3",
-  "transform",
-  "addPermissionless",
-  "addPermissionlessDelegator",
-  "empty",
-  "removeSubnetValidator",
-  "rewardDelegator3",
-  "rewardValidator3",
-  "rewardPermissionlessDelegator",
-  "rewardPermissionless"
-] as const
-type Step = (typeof APRICOT)[number] | (typeof BANFF)[number]
 
 export interface ArchiveBlock {
   readonly type: PBlockType
@@ -335,26 +302,12 @@ export class Archive {
   }
 
   private transform(): TxRecord {
-    const supply = 720_000_000_000_000_000n
     return this.plain("TransformSubnetTx", {
       subnet: {
         kind: "transform",
         subnetId: this.subnet(2),
         assetId: this.ctx.id(Kind.ArchiveTx, ELASTIC_ASSET, 2),
-        rules: {
-          initialSupply: supply / 2n,
-          maximumSupply: supply,
-          minConsumptionRate: 100_000n,
-          maxConsumptionRate: 120_000n,
-          minValidatorStake: 2_000_000_000_000n,
-          maxValidatorStake: 3_000_000_000_000_000n,
-          minStakeDuration: 14 * DAY,
-          maxStakeDuration: 365 * DAY,
-          minDelegationFee: 20_000,
-          minDelegatorStake: 25_000_000_000n,
-          maxValidatorWeightFactor: 5,
-          uptimeRequirement: 800_000
-        }
+        rules: ELASTIC_RULES
       }
     })
   }

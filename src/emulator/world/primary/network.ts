@@ -23,15 +23,10 @@ import { Wallets } from "./wallets.ts"
 import { L1View } from "./l1View.ts"
 import { NodeViews, type Balances, type BlockchainRecord, type BlockchainStatus, type L1ValidatorRecord, type PrimaryValidatorRecord } from "./nodeViews.ts"
 import { StakingView, type StakingEntry } from "./stakingView.ts"
-import { TxJson, type JsonValue } from "./txJson.ts"
+import { TxJson } from "./txJson.ts"
 import { ServedIds } from "./servedIds.ts"
 import { fieldsOf, utxoHex } from "./utxoCodec.ts"
-import { blockBytes } from "./codec/blockBytes.ts"
-import { TxBytes } from "./codec/txBytes.ts"
-import { avax } from "./avax.ts"
 
-/** The node's hex encoding: 0x + bytes + the last 4 bytes of their sha256. */
-const checksummed = (bytes: Uint8Array): string => avax.utils.bufferToHex(avax.utils.addChecksum(bytes))
 import { signedWarpMessage } from "./warp.ts"
 
 export type PxChain = "P" | "X"
@@ -367,22 +362,6 @@ export class PrimaryNetwork {
   /** platform.getBalance / avm.getAllBalances over the node's UTXO view of an address set. */
   balances(c: PxChain, addresses: ReadonlyArray<Uint8Array>): Balances {
     return this.node.balances(this.utxos(c, addresses, { view: "node" }))
-  }
-
-  // — encodings for the node's getTx / getBlock —
-
-  /**
-   * A tx in the node's encoding: "json" as txJson.ts writes it (world ids; the HTTP layer serves
-   * them hashed), "hex" as 0x + its codec bytes, naming every id by its served id, + checksum.
-   */
-  encodeTx(tx: TxRecord, encoding: "hex" | "json"): string | JsonValue {
-    return encoding === "json" ? this.json.tx(tx) : checksummed(new TxBytes(this, this.served.of).bytes(tx))
-  }
-
-  /** A block in the node's encoding (see encodeTx). */
-  encodedBlock(b: BlockRecord, encoding: "hex" | "json"): string | JsonValue {
-    const txs = this.chain(b.chain === "X" ? "X" : "P").txs(Number(b.height))
-    return encoding === "json" ? this.json.block(b, txs) : checksummed(blockBytes(b, txs, new TxBytes(this, this.served.of), this.served.of))
   }
 
   // — validators, chains, supply —
