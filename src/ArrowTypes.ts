@@ -2,8 +2,8 @@
  * The part of apache-arrow chainetl uses: its type and schema classes (a column's type, a dataset's
  * schema, their metadata), which drive the Parquet columns, the catalog's types and comments and
  * the wire decoders. Imported from the package's own modules, not its index: the index loads
- * builders, vectors, IPC and flatbuffers too, ~450 KB of JavaScript that every command compiled
- * and evaluated at start, against ~30 KB for these (bench/HISTORY.md, 2026-11-26). The classes are
+ * builders, vectors, IPC and flatbuffers too, many times the JavaScript of these, which every
+ * command compiled and evaluated at start (docs/performance.md, "Why the code is shaped so"). The classes are
  * the same objects the index exports, so code importing "apache-arrow" (tests, the bench) mixes
  * with these freely.
  */

@@ -53,8 +53,8 @@ interface Api {
 
 /**
  * The library, loaded on first use by its own one-file CommonJS build: only the UTXO datasets
- * decode bytes, and importing it with every command cost each start ~50 ms of CPU (it
- * precomputes curve tables when loaded; bench/HISTORY.md, 2026-11-26). Not an `import`, so the
+ * decode bytes, and importing it with every command made each start slower (it precomputes
+ * curve tables when loaded; docs/performance.md, "Why the code is shaped so"). Not an `import`, so the
  * CLI's bundle leaves it out and a first use reads it from node_modules.
  */
 let loaded: Api | undefined

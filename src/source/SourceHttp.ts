@@ -136,7 +136,7 @@ export const makeSourceHttp = Effect.gen(function* () {
     const refused = authStop.refusal(host, label)
     if (refused !== undefined) return Effect.fail(refused)
     // no trace span a request: nothing reads one (chainetl installs no tracer), and Effect's own
-    // span cost ~0.3 ms CPU a request, a fifth of it (`npm run bench -- --http`, README "Performance")
+    // span was a fifth of a request's CPU (docs/performance.md, "Why the code is shaped so")
     return Effect.retryOrElse(attempt, schedule, (failure, state) => {
       if (failure.error.reason !== "Auth") return Effect.zipRight(stats.add(host, { failures: 1 }), Effect.fail(giveUpError(failure, state, scrub)))
       const error = authError(settings, request.url, failure.error, scrub)

@@ -64,7 +64,8 @@ export const rememberText = (body: unknown, text: string | (() => string)): void
 /**
  * Lets go of the text (or bytes) kept for `answers` (bodies or their top-level containers) once
  * their page's rejects have their raw text: kept in a WeakMap alone, a body's bytes lived until
- * the collector got to the body, ~20 MB more peak RSS on the bench's staking pages. A record of
+ * the collector got to the body, which raised peak memory (docs/performance.md, "Why the code is
+ * shaped so"). A record of
  * such an answer rejected later is written from its parsed value.
  */
 export const forgetText = (answers: ReadonlyArray<unknown>): void => {

@@ -4,9 +4,8 @@
  * Why: the bench's staking pages are 230–470 KB bodies. Decoded whole, each body is one string in
  * V8's large-object space, fresh pages of memory every time: about a third of the CPU of parsing
  * went to the kernel (page faults). Cut into pieces of a few tens of KB, the same bytes become
- * small strings in the young generation: parsing the 20k case's 415 bodies took 1.15–1.20 CPU-s
- * instead of 1.73–2.23, a whole run ~3.5 % less CPU with ~15 % fewer page faults (bench/HISTORY.md,
- * 2026-11-26 night). The body's bytes are kept for its rejects' raw text until its page is mapped
+ * small strings in the young generation, parsed with less CPU and fewer page faults
+ * (docs/performance.md, "Why the code is shaped so"). The body's bytes are kept for its rejects' raw text until its page is mapped
  * (SourceText.ts `forgetText`).
  *
  * How: one byte scan finds the body's large arrays (the body itself, or an array whose containers
@@ -17,7 +16,7 @@
  * never hold an ASCII byte, so the structural bytes can be found in the bytes themselves. The
  * same scan notes where a run of 16 or more digits starts outside strings: only a piece holding one
  * takes the lossless path (LosslessJson.ts), the others go straight to `JSON.parse` without that
- * path's regex over their text (~14 % of parsing the staking pages, bench/HISTORY.md 2026-11-27).
+ * path's regex over their text (a sizeable share of parsing the staking pages: docs/performance.md).
  *
  * Anything unexpected (a byte-order mark, unbalanced brackets, a syntax error in a piece) gives
  * `undefined` or throws: the caller then parses the body whole, so a malformed body gets the same

@@ -3,11 +3,10 @@
  * the body as it arrives. Nothing else: retries, the limiter, status meaning and stats are
  * SourceHttp's.
  *
- * Why not @effect/platform's HttpClient: measured on 1,000 GETs of a 40 KB page over loopback
- * (`npm run bench -- --http`), its client with the body read as an Effect Stream under
- * `Stream.timeoutFail` cost ~4.3 ms CPU a request; our whole RestClient on this transport
- * (limiter, stats, retry, parse included) ~1.2 ms, as much as fetch + JSON.parse. Requests were
- * chainetl's biggest per-page cost. The timeouts here are two node timers, not fibers racing.
+ * Why not @effect/platform's HttpClient: with the body read as an Effect Stream under
+ * `Stream.timeoutFail` it cost several times the CPU a request of our whole RestClient on this
+ * transport (limiter, stats, retry, parse included), when requests were chainetl's biggest
+ * per-page cost (`npm run bench -- --http`; docs/performance.md, "Why the code is shaped so"). The timeouts here are two node timers, not fibers racing.
  *
  * The failures keep what went wrong and nothing of the request (its headers carry the API key):
  * - no status line within `timeoutMs` of sending → Timeout;

@@ -14,7 +14,7 @@ import { Duration, Effect, Layer, Redacted } from "effect"
 import { ConfigError } from "../Errors.ts"
 import { STATE_URL_ENV, describeStateUrl, stateUrlFix } from "./StateConfig.ts"
 
-/** Every table chainetl keeps in the database (README "State in PostgreSQL"). */
+/** Every table chainetl keeps in the database (docs/scale-out.md, "State in PostgreSQL"). */
 export const SCHEMA: ReadonlyArray<string> = [
   `CREATE TABLE IF NOT EXISTS chainetl_checkpoints (
      output_id text NOT NULL,
