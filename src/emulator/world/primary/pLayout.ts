@@ -28,6 +28,9 @@ export interface ArchiveTimes {
 }
 
 export class PLayout {
+  /** The slot last found by `at` and the heights it spans up to the next slot: walks go height by height. */
+  private last: { readonly slot: number; readonly lo: number; readonly hi: number } | undefined
+
   constructor(
     /** The main slots' times. */
     readonly main: Timeline,
@@ -54,18 +57,24 @@ export class PLayout {
   at(h: number): PSlot {
     const a = this.a
     if (h < a) return { kind: "archive", index: h }
-    // the last slot whose height is ≤ h: heights grow with slots, and slot m's is ≥ A + m
+    const slot = this.last !== undefined && h >= this.last.lo && h < this.last.hi ? this.last.slot : this.slotOf(h)
+    const offset = h - this.heightOfSlot(slot)
+    if (offset === 0) return { kind: "main", slot }
+    const reward = this.rewards().countBefore(this.main.time(slot)) + Math.floor((offset - 1) / 2)
+    return { kind: offset % 2 === 1 ? "proposal" : "commit", reward }
+  }
+
+  /** The last slot whose height is ≤ h (h past the archive): heights grow with slots, and slot m's is ≥ A + m. */
+  private slotOf(h: number): number {
     let lo = 0
-    let hi = h - a
+    let hi = h - this.a
     while (lo < hi) {
       const mid = Math.ceil((lo + hi) / 2)
       if (this.heightOfSlot(mid) <= h) lo = mid
       else hi = mid - 1
     }
-    const offset = h - this.heightOfSlot(lo)
-    if (offset === 0) return { kind: "main", slot: lo }
-    const reward = this.rewards().countBefore(this.main.time(lo)) + Math.floor((offset - 1) / 2)
-    return { kind: offset % 2 === 1 ? "proposal" : "commit", reward }
+    this.last = { slot: lo, lo: this.heightOfSlot(lo), hi: this.heightOfSlot(lo + 1) }
+    return lo
   }
 
   /** Block time of height h. */
