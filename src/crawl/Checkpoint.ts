@@ -5,7 +5,7 @@
  * a shared database and lets people (and DuckDB's read_json) inspect state with no tooling.
  *
  * A checkpoint that cannot be read (garbled or truncated JSON, a field of the wrong type, another
- * slice's state) is that slice's problem: loading it fails with CheckpointError "Corrupt" naming
+ * slice's state, a cursor its listing cannot decode: Cursor.ts) is that slice's problem: loading it fails with CheckpointError "Corrupt" naming
  * the file and the fix, and the store leaves a marker `<slice>.refetch` beside it. The file is
  * never overwritten. When the user deletes it, the next run finds the marker without its
  * checkpoint and removes the slice's parts before anything is planned (`refetchDeleted` in
@@ -102,18 +102,26 @@ export const initialState = (slice: Slice, runId: string): CheckpointState => ({
   error: null
 })
 
+/**
+ * What is wrong with a cursor's text for the slice's listing (Cursor.ts `cursorProblem`), or
+ * undefined when it decodes: a store given one judges the cursor with the rest of the checkpoint.
+ */
+export type CursorCheck = (text: string) => string | undefined
+
 export class CheckpointStore extends Context.Tag("chainetl/CheckpointStore")<
   CheckpointStore,
   {
-    readonly load: (slice: Slice) => Effect.Effect<CheckpointState | undefined, CheckpointError>
+    /** The slice's checkpoint; with `cursor`, one whose cursor does not decode is broken too. */
+    readonly load: (slice: Slice, cursor?: CursorCheck) => Effect.Effect<CheckpointState | undefined, CheckpointError>
     readonly save: (state: CheckpointState) => Effect.Effect<void, CheckpointError>
     /** Every slice's state, or one dataset's. */
     readonly list: (dataset?: string) => Effect.Effect<ReadonlyArray<CheckpointState>, CheckpointError>
     /**
      * The dataset's slices whose checkpoint was once found broken (a refetch marker was left), each
-     * with what is stored for it now: nothing (deleted, the fix), a readable or a broken checkpoint.
+     * with what is stored for it now: nothing (deleted, the fix), a readable or a broken checkpoint
+     * (judged with the listing's `cursor` check, as `load` does).
      */
-    readonly marked: (dataset: string) => Effect.Effect<ReadonlyArray<MarkedSlice>, CheckpointError>
+    readonly marked: (dataset: string, cursor?: CursorCheck) => Effect.Effect<ReadonlyArray<MarkedSlice>, CheckpointError>
     /** Drops a slice's refetch marker. */
     readonly unmark: (dataset: string, slice: string) => Effect.Effect<void, CheckpointError>
   }
@@ -133,8 +141,11 @@ const isCount = (v: unknown): boolean => typeof v === "number" && Number.isSafeI
 const isStrings = (v: unknown): boolean => Array.isArray(v) && v.every((k) => typeof k === "string")
 const isNumberOrNull = (v: unknown): boolean => v === null || (typeof v === "number" && Number.isFinite(v))
 
-/** The first way `value` is not the checkpoint of `dataset`/`slice`, or undefined when it is one. */
-export const checkpointProblem = (value: unknown, dataset: string, slice: string): string | undefined => {
+/**
+ * The first way `value` is not the checkpoint of `dataset`/`slice`, or undefined when it is one;
+ * with `cursor`, a cursor the slice's listing cannot decode is one such way.
+ */
+export const checkpointProblem = (value: unknown, dataset: string, slice: string, cursor?: CursorCheck): string | undefined => {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return "not a JSON object"
   const v = value as Record<string, unknown>
   const wrong = (field: string, want: string) => `"${field}" is ${JSON.stringify(v[field]) ?? "missing"}, expected ${want}`
@@ -145,6 +156,8 @@ export const checkpointProblem = (value: unknown, dataset: string, slice: string
     return wrong("params", "an object of strings")
   }
   if (v["cursor"] !== null && typeof v["cursor"] !== "string") return wrong("cursor", "a string or null")
+  const unreadable = typeof v["cursor"] === "string" ? cursor?.(v["cursor"]) : undefined
+  if (unreadable !== undefined) return `"cursor" is ${JSON.stringify(clipped(String(v["cursor"])))}, which its listing cannot read: ${unreadable}`
   if (!isNumberOrNull(v["cursorIssuedAt"])) return wrong("cursorIssuedAt", "a number or null")
   for (const f of ["pagesCommitted", "rowsCommitted", "rejectsCommitted", "restarts"]) if (!isCount(v[f])) return wrong(f, "a non-negative integer")
   if (typeof v["lastSeq"] !== "number" || !Number.isSafeInteger(v["lastSeq"]) || v["lastSeq"] < -1) return wrong("lastSeq", "an integer from -1")
@@ -167,6 +180,8 @@ export const checkpointProblem = (value: unknown, dataset: string, slice: string
   if (v["error"] !== null && v["error"] !== undefined && typeof v["error"] !== "string") return wrong("error", "a string or null")
   return undefined
 }
+
+const clipped = (text: string): string => (text.length > 120 ? `${text.slice(0, 120)}…` : text)
 
 const fsyncDir = async (dir: string) => {
   const handle = await fs.open(dir, "r")
@@ -194,10 +209,10 @@ export const writeFileAtomic = async (file: string, content: string): Promise<vo
 }
 
 /** The state in `text`, or the Corrupt error naming `file` (and a marker left beside it). */
-const parseCheckpoint = async (file: string, text: string, dataset: string, slice: string): Promise<CheckpointState> => {
+const parseCheckpoint = async (file: string, text: string, dataset: string, slice: string, cursor?: CursorCheck): Promise<CheckpointState> => {
   let problem: string | undefined
   try {
-    problem = checkpointProblem(JSON.parse(text), dataset, slice)
+    problem = checkpointProblem(JSON.parse(text), dataset, slice, cursor)
   } catch (e) {
     problem = `not valid JSON: ${e instanceof Error ? e.message : String(e)}`
   }
@@ -209,7 +224,7 @@ const parseCheckpoint = async (file: string, text: string, dataset: string, slic
 const makeFileStore = (outDir: string): CheckpointStore["Type"] => {
   const root = checkpointsRoot(outDir)
   return {
-    load: (slice) =>
+    load: (slice, cursor) =>
       Effect.tryPromise({
         try: async () => {
           const file = fileOf(root, slice.dataset, slice.id)
@@ -217,7 +232,7 @@ const makeFileStore = (outDir: string): CheckpointStore["Type"] => {
             if (e.code === "ENOENT") return undefined
             throw e
           })
-          return text === undefined ? undefined : await parseCheckpoint(file, text, slice.dataset, slice.id)
+          return text === undefined ? undefined : await parseCheckpoint(file, text, slice.dataset, slice.id, cursor)
         },
         catch: (e) => (e instanceof CheckpointError ? e : new CheckpointError({ reason: "Io", slice: slice.id, detail: String(e) }))
       }),
@@ -244,7 +259,7 @@ const makeFileStore = (outDir: string): CheckpointStore["Type"] => {
         },
         catch: (e) => (e instanceof CheckpointError ? e : new CheckpointError({ reason: "Io", slice: "*", detail: String(e) }))
       }),
-    marked: (dataset) =>
+    marked: (dataset, cursor) =>
       Effect.tryPromise({
         try: async () => {
           const dir = path.join(root, dataset)
@@ -253,7 +268,7 @@ const makeFileStore = (outDir: string): CheckpointStore["Type"] => {
           for (const marker of markers) {
             const slice = marker.slice(0, -REFETCH_SUFFIX.length)
             const text = await fs.readFile(fileOf(root, dataset, slice), "utf8").catch(() => undefined)
-            marked.push({ slice, checkpoint: text === undefined ? "absent" : readable(text, dataset, slice) ? "readable" : "broken" })
+            marked.push({ slice, checkpoint: text === undefined ? "absent" : readable(text, dataset, slice, cursor) ? "readable" : "broken" })
           }
           return marked
         },
@@ -267,10 +282,10 @@ const makeFileStore = (outDir: string): CheckpointStore["Type"] => {
   }
 }
 
-/** Whether `text` is the checkpoint of `dataset`/`slice`. */
-export const readable = (text: string, dataset: string, slice: string): boolean => {
+/** Whether `text` is the checkpoint of `dataset`/`slice` (with `cursor`: one its listing can resume). */
+export const readable = (text: string, dataset: string, slice: string, cursor?: CursorCheck): boolean => {
   try {
-    return checkpointProblem(JSON.parse(text), dataset, slice) === undefined
+    return checkpointProblem(JSON.parse(text), dataset, slice, cursor) === undefined
   } catch {
     return false
   }

@@ -1,8 +1,8 @@
 /**
- * Step 4 of the crawl (Crawler.ts): commit a part, data first, checkpoint second. The buffered
- * pages' rows are staged in the sink already; this writes each table's part (fsync, rename), then
- * saves the checkpoint that moves past those pages. A failure half-way takes back the files it
- * placed, unless the checkpoint did reach the disk.
+ * Committing a part (the Committing state's effect, Crawler.ts): data first, checkpoint second.
+ * The buffered pages' rows are staged in the sink already; this writes each table's part (fsync,
+ * rename), then saves the checkpoint that moves past those pages (`advance`, pure). A failure
+ * half-way takes back the files it placed, unless the checkpoint did reach the disk.
  */
 import { Clock, Effect } from "effect"
 import type { CheckpointError, SinkError } from "../Errors.ts"
@@ -11,7 +11,7 @@ import { rejectsDataset } from "../transform/Rejects.ts"
 import type { CheckpointState } from "./Checkpoint.ts"
 import { addHoles } from "./Holes.ts"
 import { emit } from "./Progress.ts"
-import type { BufferedPage, CrawlState, SliceCrawl } from "./SliceCrawl.ts"
+import type { BufferedPage, SliceCrawl } from "./SliceCrawl.ts"
 
 /** Where the listing goes after the committed pages: on from the last page's token, or from the top. */
 export type Then = "continue" | "restart"
@@ -58,23 +58,32 @@ export const advance = (
   }
 }
 
-export const commitPart = <R>(
-  crawl: SliceCrawl<R>,
-  state: CrawlState,
-  pages: ReadonlyArray<BufferedPage>,
-  then: Then
-): Effect.Effect<void, SinkError | CheckpointError> =>
-  Effect.gen(function* () {
+/** What a commit came to: the checkpoint saved after the part, or the failure and where the checkpoint stands. */
+export type CommitOutcome =
+  | { readonly _tag: "Committed"; readonly next: CheckpointState; readonly parts: number }
+  | {
+      readonly _tag: "NotCommitted"
+      readonly error: SinkError | CheckpointError
+      /** The checkpoint on disk after the failure: `next` when it got there (a failure after its rename), else the one before. */
+      readonly reached: CheckpointState
+    }
+
+/**
+ * Writes `pages` as the part after `before` and saves the checkpoint past them (Committing's
+ * effect, Crawler.ts). A failure half-way takes back the files it placed, unless the checkpoint
+ * did reach the disk: then they stay, and the outcome says the checkpoint moved.
+ */
+export const commitPart = <R>(crawl: SliceCrawl<R>, before: CheckpointState, pages: ReadonlyArray<BufferedPage>, then: Then): Effect.Effect<CommitOutcome> =>
+  Effect.suspend(() => {
     const { sink, store, slice, stagedTables } = crawl
     const { staged, rejects } = contents(pages, stagedTables.length)
     const rows = staged[0]!
-    const next = advance(state.checkpoint, pages, rows, rejects.length, then, crawl.rerun, crawl.options.asOf)
+    const next = advance(before, pages, rows, rejects.length, then, crawl.rerun, crawl.options.asOf)
     const seq = next.lastSeq
     const written: WrittenPart[] = []
-    const write = (input: WritePartInput) =>
-      sink.writePart(input).pipe(Effect.tap((w) => Effect.sync(() => void written.push(...w))))
-    const own = yield* Effect.gen(function* () {
-      // the tables' rows are staged already (ListingPass's stagePage): writePart writes them
+    const write = (input: WritePartInput) => sink.writePart(input).pipe(Effect.tap((w) => Effect.sync(() => void written.push(...w))))
+    return Effect.gen(function* () {
+      // the tables' rows are staged already (FetchPage.ts): writePart writes them
       const own = rows === 0 ? [] : yield* write({ ...stagedTables[0]!, slice: slice.id, seq, rows: [] })
       for (let t = 1; t < stagedTables.length; t++) {
         if (staged[t]! > 0) yield* write({ ...stagedTables[t]!, slice: slice.id, seq, rows: [] })
@@ -84,9 +93,9 @@ export const commitPart = <R>(
       }
       // data is durable: only now may the checkpoint move past these pages
       yield* store.save(next)
-      return own
+      return { _tag: "Committed", next, parts: own.length } satisfies CommitOutcome
     }).pipe(
-      Effect.tapError(() =>
+      Effect.catchAll((error) =>
         // the commit failed after some of its files were in place (another table's part, or the
         // checkpoint hit a full disk): take them back so no row past the checkpoint shows. Unless
         // the checkpoint did reach the disk (a failure after its rename): then the files stay
@@ -94,18 +103,32 @@ export const commitPart = <R>(
           Effect.map((onDisk) => onDisk !== undefined && onDisk.lastSeq >= seq),
           Effect.orElseSucceed(() => false),
           Effect.flatMap((advanced) =>
-            advanced ? Effect.sync(() => void (state.checkpoint = next)) : sink.takeBack(written)
+            advanced
+              ? Effect.succeed<CommitOutcome>({ _tag: "NotCommitted", error, reached: next })
+              : sink.takeBack(written).pipe(
+                  Effect.as<CommitOutcome>({ _tag: "NotCommitted", error, reached: before }),
+                  Effect.catchAll((lost) => Effect.succeed<CommitOutcome>({ _tag: "NotCommitted", error: lost, reached: before }))
+                )
           )
         )
       )
     )
-    state.checkpoint = next
-    state.parts += own.length
-    for (const p of pages) state.holesMet += p.holes
-    for (const p of pages) for (const [f, n] of p.unknownFields) state.unknownFields[f] = (state.unknownFields[f] ?? 0) + n
+  })
+
+/**
+ * What follows a commit once its checkpoint is saved: a finished replacing listing's older parts
+ * go (the checkpoint already says they are superseded, so a crash here leaves them to recovery),
+ * and the part is reported.
+ */
+export const afterCommit = <R>(crawl: SliceCrawl<R>, next: CheckpointState, pages: ReadonlyArray<BufferedPage>): Effect.Effect<void, SinkError> =>
+  Effect.gen(function* () {
+    const { sink, slice } = crawl
+    const seq = next.lastSeq
     if (next.keepFromSeq === seq) {
       for (const name of crawl.tables) yield* sink.removePartsBefore(name, slice.id, seq)
     }
+    const { staged, rejects } = contents(pages, crawl.stagedTables.length)
+    const rows = staged[0]!
     if (rows + rejects.length > 0) {
       yield* emit({ type: "part_committed", at: yield* Clock.currentTimeMillis, dataset: crawl.dataset.name, slice: slice.id, seq, rows, rejects: rejects.length, pages: pages.length })
     }

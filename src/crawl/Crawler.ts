@@ -1,141 +1,184 @@
 /**
- * Crawls one slice, resuming from its checkpoint. The recipe, one step per function (the slice's
- * fixed parts and its one changing state value are in SliceCrawl.ts):
- *  1. `openSlice`: read the checkpoint; recover: delete parts written after it (a crash between
- *     rename and checkpoint), so this run rewrites exactly those names; then mark the slice
- *     running on disk before any part is written;
- *  2. `listingPass` (ListingPass.ts): stream pages from the checkpoint's cursor (a cursor older
- *     than the listing's TTL is not reused: the listing restarts from its first page);
- *  3. map records to rows, malformed ones to `_rejects`, and buffer pages up to `partRows` rows
- *     or `partBytes` staged bytes (PartSize.ts): a page's rows go straight into the sink's staged
- *     part (DuckDB), the buffer keeps their counts;
- *  4. `commitPart` (CommitPart.ts): data first (write, fsync, rename), checkpoint second;
- *  5. `listUntilDone`: on an expired/invalid token, commit what is buffered, restart from the
- *     first page and skip keys already committed; a restart that makes no progress fails instead
- *     of looping.
- * Every page goes through the slice's ListingGuard: keys already seen are not written again, and
- * a listing that repeats a token or stops bringing new keys fails the slice (ListingGuard.ts).
+ * Crawls one slice, resuming from its checkpoint: the protocol, top to bottom. The slice's state
+ * is one value (SliceState.ts), each live state names one effect, and the effect's outcome goes
+ * to a pure transition that makes the next state; `crawlSlice` repeats that until the slice is
+ * over. In order:
+ *  1. Opening: read the checkpoint, the cursor decoded with the listing's codec (Cursor.ts);
+ *     a slice an earlier run finished for good is Final.
+ *  2. Recovering: delete parts written after the checkpoint (a crash between rename and
+ *     checkpoint) and those a finished replacing listing superseded, then save the slice running
+ *     before any part is written, so this run rewrites exactly those names.
+ *  3. Ready: a pass begins from the checkpoint's cursor (one older than the listing's TTL is not
+ *     reused: the listing restarts); one that may meet keys on disk reads them to skip.
+ *  4. Listing: fetch the next page, map it (malformed records to `_rejects`), let the guard
+ *     admit it (ListingGuard.ts: keys already seen are not written again; a listing that repeats a
+ *     token or stops bringing new keys fails) and stage its rows in the sink (FetchPage.ts). Pages
+ *     are buffered up to `partRows` rows or `partBytes` staged bytes (PartSize.ts).
+ *  5. Committing: data first (write, fsync, rename), checkpoint second (CommitPart.ts).
+ *  6. Restarting: on an expired cursor, what is buffered is committed, the restart is saved and
+ *     the listing starts over from its first page, skipping keys already committed; a second
+ *     restart that makes no progress fails instead of looping.
+ *  7. Over: Done, Final, or Failed (its checkpoint saved failed, with the reason).
  */
 import { Clock, Effect, Option } from "effect"
-import type { CheckpointError, SinkError } from "../Errors.ts"
-import { SourceError } from "../Errors.ts"
+import type { SinkError } from "../Errors.ts"
 import type { ParquetSink } from "../sink/ParquetSink.ts"
 import { SourceStats, statsScope } from "../source/SourceStats.ts"
 import { rejectsDataset, rejectsKey } from "../transform/Rejects.ts"
-import { type CheckpointStore, initialState, isFinal } from "./Checkpoint.ts"
+import { type CheckpointStore, initialState } from "./Checkpoint.ts"
+import { afterCommit, commitPart } from "./CommitPart.ts"
 import type { CommittedKeys } from "./CommittedKeys.ts"
 import type { DatasetDef } from "./Dataset.ts"
+import { discardStaged, nextPage } from "./FetchPage.ts"
 import { REJECT_SEED, ROW_SEED } from "./KeyDigests.ts"
-import { listingPass } from "./ListingPass.ts"
+import type { Committed } from "./ListingGuard.ts"
 import { emit } from "./Progress.ts"
-import { committedCount, type CrawlOptions, type CrawlState, initialCrawlState, makeSliceCrawl, type SliceCrawl } from "./SliceCrawl.ts"
+import { type CrawlOptions, makeSliceCrawl, type SliceCrawl } from "./SliceCrawl.ts"
 import { type Counts, counts, type SliceResult, skipped } from "./SliceResult.ts"
 import type { Slice } from "./Slice.ts"
+import {
+  committed,
+  type CrawlError,
+  cursorExpired,
+  failed,
+  isLive,
+  type Committing,
+  type Listing,
+  type Live,
+  needsSkip,
+  type Opening,
+  opened,
+  opening,
+  type Over,
+  pageTaken,
+  passBegun,
+  type Ready,
+  type Recovering,
+  recovered,
+  restarted,
+  type Restarting,
+  type SliceState,
+  skipping
+} from "./SliceState.ts"
 
 export type { CrawlOptions } from "./SliceCrawl.ts"
 export type { SliceResult } from "./SliceResult.ts"
 
-type CrawlError = SourceError | SinkError | CheckpointError
+/** 1. The checkpoint, its cursor judged by the listing's codec: a broken one fails the slice, naming the file. */
+const open = <R>(crawl: SliceCrawl<R>, state: Opening): Effect.Effect<SliceState, CrawlError> =>
+  Effect.map(crawl.store.load(crawl.slice, crawl.cursorCheck), (loaded) => opened(state, loaded, crawl, crawl.options.runId))
 
-/** 1. Reads the checkpoint and readies the slice; "final" when an earlier run finished it for good. */
-const openSlice = <R>(crawl: SliceCrawl<R>, state: CrawlState): Effect.Effect<"final" | "open", SinkError | CheckpointError> =>
+/** 2. Parts past the checkpoint go, then the checkpoint is saved running. */
+const recover = <R>(crawl: SliceCrawl<R>, state: Recovering): Effect.Effect<SliceState, CrawlError> =>
   Effect.gen(function* () {
-    const { slice, sink, store, options } = crawl
-    const loaded = yield* store.load(slice)
-    state.loaded = loaded
-    if (loaded?.status === "done" && isFinal(loaded, slice, crawl.rerun)) return "final"
-    const reopened = loaded?.status === "done" ? { ...loaded, cursor: null, cursorIssuedAt: null } : loaded
-    const base = reopened ?? initialState(slice, options.runId)
-    // checkpoints written before keepFromSeq existed read as "nothing superseded"
-    state.started = { ...base, keepFromSeq: base.keepFromSeq ?? null, finalAfter: slice.finalAfter ?? null, runId: options.runId, status: "running", error: null }
-    state.checkpoint = state.started
-    // recover: parts past the checkpoint, and parts a finished replacing listing superseded.
-    // "running" is on disk before this run's first part, so a slice with no checkpoint has no
-    // parts and one that says "done" has none past it: only those need no walk of the folders,
-    // which keeps thousands of day windows from costing a tree walk each
-    const clean = loaded === undefined || (loaded.status === "done" && loaded.keepFromSeq === null)
-    if (!clean) {
-      const { lastSeq, keepFromSeq } = state.started
+    const { sink, slice } = crawl
+    if (state.recover !== undefined) {
+      const { after, before } = state.recover
       for (const name of crawl.tables) {
-        yield* sink.removePartsAfter(name, slice.id, lastSeq)
-        if (keepFromSeq !== null) yield* sink.removePartsBefore(name, slice.id, keepFromSeq)
+        yield* sink.removePartsAfter(name, slice.id, after)
+        if (before !== null) yield* sink.removePartsBefore(name, slice.id, before)
       }
     }
-    yield* store.save(state.checkpoint)
-    return "open"
+    yield* crawl.store.save(state.checkpoint)
+    return recovered(state)
   })
 
-/**
- * A listing that starts over while rows are on disk (restart, or a crash after one) skips them,
- * and so does one resumed mid-way by a later run (a key of a later page may be on disk). A
- * replacing listing rewrites everything in one commit: nothing of it is on disk yet.
- */
-const needsSkip = <R>(crawl: SliceCrawl<R>, state: CrawlState, passNo: number): boolean =>
-  (state.checkpoint.cursor === null || passNo === 0) &&
-  committedCount(state) > 0 &&
-  crawl.dataset.listing.excludesCommitted !== true &&
-  crawl.rerun !== "replace"
-
-const readSkip = <R>(crawl: SliceCrawl<R>, state: CrawlState) =>
+/** The slice's committed keys (and rejects'), as digests with the guard's seed of each kind: it makes that digest of a page's key anyway. */
+const readSkip = <R>(crawl: SliceCrawl<R>): Effect.Effect<Committed, SinkError> =>
   Effect.gen(function* () {
     const { committedKeys, dataset, slice } = crawl
-    state.skip = {
-      // with the guard's seed of each kind: it looks them up with the digest it makes of a page's key anyway
+    return {
       rows: yield* committedKeys.digests(dataset.name, slice.id, dataset.key, ROW_SEED),
       rejects: yield* committedKeys.digests(rejectsDataset.name, slice.id, rejectsKey, REJECT_SEED)
     }
   })
 
-/** 5. The listing starts over from its first page; the restart is on disk before the first request. */
-const restartListing = <R>(crawl: SliceCrawl<R>, state: CrawlState) =>
+/** 3. A pass begins: the guard starts it, with the keys on disk to skip when it may meet them. */
+const beginPass = <R>(crawl: SliceCrawl<R>, state: Ready): Effect.Effect<SliceState, CrawlError> =>
   Effect.gen(function* () {
-    state.checkpoint = { ...state.checkpoint, cursor: null, cursorIssuedAt: null, status: "running", restarts: state.checkpoint.restarts + 1 }
+    const next = passBegun(state, yield* Clock.currentTimeMillis, crawl)
+    if (next._tag !== "Listing") return next
+    const listing = needsSkip(next, crawl) ? skipping(next, yield* readSkip(crawl)) : next
+    // a replacing listing keeps nothing of an earlier pass: its keys are not seen
+    crawl.guard.startPass(listing.pass.cursor, crawl.rerun === "replace")
+    return listing
+  })
+
+/** 4. The next page, buffered (and a part due), or the listing starts over when the service says its cursor expired. */
+const page = <R>(crawl: SliceCrawl<R>, state: Listing): Effect.Effect<SliceState, CrawlError, R> =>
+  Effect.flatMap(nextPage(crawl, state.pass), (outcome): Effect.Effect<SliceState> => {
+    if (outcome._tag === "Expired") return Effect.succeed(cursorExpired(state, crawl))
+    const next = pageTaken(state, outcome.page, crawl)
+    const { fetchedPages: pages, fetchedRows: rows } = next.tally
+    return Effect.as(emit({ type: "page", at: outcome.page.receivedAt, dataset: crawl.dataset.name, slice: crawl.slice.id, pages, rows }), next)
+  })
+
+/** 5. The part, then its checkpoint; a failure leaves the checkpoint where the disk has it. */
+const commit = <R>(crawl: SliceCrawl<R>, state: Committing): Effect.Effect<SliceState> =>
+  Effect.flatMap(commitPart(crawl, state.checkpoint, state.pages, state.then), (outcome): Effect.Effect<SliceState> => {
+    if (outcome._tag === "NotCommitted") return Effect.succeed(failed(state, outcome.error, outcome.reached))
+    const next = committed(state, outcome.next, outcome.parts, crawl)
+    return afterCommit(crawl, outcome.next, state.pages).pipe(
+      Effect.as(next),
+      Effect.catchAll((e) => Effect.succeed(failed(next, e)))
+    )
+  })
+
+/** 6. The restart is on disk before the first page is asked for again; what the pass staged and did not commit goes. */
+const restart = <R>(crawl: SliceCrawl<R>, state: Restarting): Effect.Effect<SliceState, CrawlError> =>
+  Effect.gen(function* () {
+    yield* discardStaged(crawl)
     yield* crawl.store.save(state.checkpoint)
-    yield* Effect.logInfo(`${crawl.dataset.name} ${crawl.slice.id}: page token expired, restarting the listing from its first page`)
+    const why = state.why === "aged" ? "page token older than its lifetime" : "page token expired"
+    yield* Effect.logInfo(`${crawl.dataset.name} ${crawl.slice.id}: ${why}, restarting the listing from its first page`)
+    return restarted(state)
   })
 
-const stuckRestarting = <R>(crawl: SliceCrawl<R>, furthest: number) =>
-  new SourceError({
-    reason: "TokenExpired",
-    request: `${crawl.dataset.name} ${crawl.slice.id}`,
-    detail:
-      crawl.rerun === "replace"
-        ? `page tokens expire before the listing gets further than its previous pass (${furthest} pages); raise the token lifetime or speed up the pages`
-        : "page tokens expire before the listing gets past the rows already committed; raise the token lifetime or speed up the pages"
-  })
-
-/** 2–5. Passes of the listing until one reaches its last page; a second restart with nothing gained fails. */
-const listUntilDone = <R>(crawl: SliceCrawl<R>, state: CrawlState): Effect.Effect<void, CrawlError, R> =>
-  Effect.gen(function* () {
-    let restarted = false
-    let furthest = 0
-    for (let passNo = 0; ; passNo++) {
-      if (needsSkip(crawl, state, passNo)) yield* readSkip(crawl, state)
-      const before = committedCount(state)
-      const outcome = yield* listingPass(crawl, state)
-      if (outcome === "done") return
-      // a replacing listing commits only at its end: it gains by getting further than before
-      const gained = crawl.rerun === "replace" ? state.passPages > furthest : committedCount(state) > before
-      furthest = Math.max(furthest, state.passPages)
-      if (restarted && !gained) return yield* Effect.fail(stuckRestarting(crawl, furthest))
-      restarted = true
-      yield* restartListing(crawl, state)
+/** The effect a live state names, and the state its outcome makes; a failure is a state too. */
+const step = <R>(crawl: SliceCrawl<R>, state: Live): Effect.Effect<SliceState, never, R> => {
+  const run = (): Effect.Effect<SliceState, CrawlError, R> => {
+    switch (state._tag) {
+      case "Opening":
+        return open(crawl, state)
+      case "Recovering":
+        return recover(crawl, state)
+      case "Ready":
+        return beginPass(crawl, state)
+      case "Listing":
+        return page(crawl, state)
+      case "Committing":
+        return commit(crawl, state)
+      case "Restarting":
+        return restart(crawl, state)
     }
-  })
+  }
+  return Effect.catchAll(run(), (error) => Effect.succeed(failed(state, error)))
+}
 
-/** A failed slice: its checkpoint says so and why (a broken checkpoint is never written over: its file and the fix are in the error). */
-const failed = <R>(crawl: SliceCrawl<R>, state: CrawlState, error: CrawlError): Effect.Effect<Counts & { readonly error: string; readonly stopsRun?: true }> =>
-  (error._tag === "CheckpointError" && error.reason === "Corrupt"
-    ? Effect.void
-    : crawl.store.save({ ...state.checkpoint, status: "failed", error: error.message })
-  ).pipe(
-    Effect.ignore,
-    Effect.as({
-      ...counts(crawl.slice, "failed", state, crawl.guard.duplicates),
-      error: error.message,
-      ...(error._tag === "SourceError" && error.reason === "Auth" ? { stopsRun: true as const } : {})
-    })
-  )
+/** Steps until the slice is over. */
+const crawlFrom = <R>(crawl: SliceCrawl<R>, state: SliceState): Effect.Effect<Over, never, R> =>
+  isLive(state) ? Effect.flatMap(step(crawl, state), (next) => crawlFrom(crawl, next)) : Effect.succeed(state)
+
+/** 7. What the slice came to; a failed slice's checkpoint says so and why (unless it could not be read: its file and the fix are in the error). */
+const over = <R>(crawl: SliceCrawl<R>, end: Over): Effect.Effect<Counts & { readonly error?: string; readonly stopsRun?: true }> => {
+  switch (end._tag) {
+    case "Final":
+      return Effect.succeed(skipped(crawl.slice, end.checkpoint))
+    case "Done":
+      return Effect.succeed(counts(crawl.slice, "done", end, crawl.guard.duplicates))
+    case "Failed": {
+      const { error } = end
+      return (end.record ? crawl.store.save({ ...end.checkpoint, status: "failed", error: error.message }) : Effect.void).pipe(
+        Effect.ignore,
+        Effect.as({
+          ...counts(crawl.slice, "failed", end, crawl.guard.duplicates),
+          error: error.message,
+          ...(error._tag === "SourceError" && error.reason === "Auth" ? { stopsRun: true as const } : {})
+        })
+      )
+    }
+  }
+}
 
 /** What the slice's requests cost (SourceStats, when the run keeps them). */
 const costOf = (scope: string) =>
@@ -158,20 +201,17 @@ export const crawlSlice = <R>(
 ): Effect.Effect<SliceResult, never, R | ParquetSink | CheckpointStore | CommittedKeys> =>
   Effect.gen(function* () {
     const crawl = yield* makeSliceCrawl(declared, slice, options)
-    const state = initialCrawlState(slice, options.runId)
     const { dataset } = crawl
     const scope = `${dataset.name}/${slice.id}`
     const startedAt = yield* Clock.currentTimeMillis
     yield* emit({ type: "slice_started", at: startedAt, dataset: dataset.name, slice: slice.id, params: slice.params })
-    const outcome: Counts & { readonly error?: string; readonly stopsRun?: true } = yield* openSlice(crawl, state).pipe(
-      Effect.flatMap((opened) =>
-        opened === "final"
-          ? Effect.sync(() => skipped(slice, state.loaded!))
-          : listUntilDone(crawl, state).pipe(Effect.map(() => counts(slice, "done", state, crawl.guard.duplicates)))
-      ),
-      Effect.catchAll((error) => failed(crawl, state, error)),
+    const end = yield* crawlFrom(crawl, opening(initialState(slice, options.runId))).pipe(
+      // whatever the crawl leaves staged and uncommitted (a failure, a kill) must not hold its
+      // DuckDB connection, nor reach a later part
+      Effect.ensuring(discardStaged(crawl)),
       Effect.locally(statsScope, scope)
     )
+    const outcome = yield* over(crawl, end)
     const finishedAt = yield* Clock.currentTimeMillis
     const result: SliceResult & { readonly status: Counts["status"] } = { ...outcome, ...(yield* costOf(scope)), durationMs: finishedAt - startedAt }
     yield* emit({

@@ -1,19 +1,20 @@
 /**
- * One slice's crawl as the steps see it (Crawler.ts's recipe): what is fixed for the slice
- * (`SliceCrawl`) and the one value that changes as it goes (`CrawlState`). Every step takes both;
- * only the steps change the state, so what a failed slice reports is whatever they had reached.
+ * What is fixed for one slice's crawl (Crawler.ts): the dataset, the services, the bounds of a
+ * part, the listing's guard; and the pages as the steps hand them on. What changes as the crawl
+ * goes is one value of its own, SliceState.ts.
  */
 import type * as arrow from "../ArrowTypes.ts"
 import { Effect } from "effect"
 import { ParquetSink, type ParquetSinkService } from "../sink/ParquetSink.ts"
 import { rejectsDataset } from "../transform/Rejects.ts"
 import type { Mapped } from "../transform/ToRows.ts"
-import { type CheckpointState, CheckpointStore, initialState } from "./Checkpoint.ts"
+import { CheckpointStore, type CursorCheck } from "./Checkpoint.ts"
 import { CommittedKeys } from "./CommittedKeys.ts"
+import { cursorCodecOf, cursorProblem } from "./Cursor.ts"
 import type { DatasetDef, PartitionKey, Row } from "./Dataset.ts"
 import { withGrain } from "./Grain.ts"
 import { DEFAULT_PART_MB, MB } from "./PartSize.ts"
-import { type Committed, DEFAULT_GUARD_LIMITS, type GuardLimits, ListingGuard } from "./ListingGuard.ts"
+import { DEFAULT_GUARD_LIMITS, type GuardLimits, ListingGuard } from "./ListingGuard.ts"
 import type { Slice } from "./Slice.ts"
 
 export interface CrawlOptions {
@@ -36,7 +37,6 @@ export interface StagedTable {
   readonly partitionBy: ReadonlyArray<PartitionKey>
 }
 
-
 export interface SliceCrawl<R> {
   readonly dataset: DatasetDef<R>
   readonly slice: Slice
@@ -56,28 +56,8 @@ export interface SliceCrawl<R> {
   readonly stagedTables: ReadonlyArray<StagedTable>
   /** A cursor older than this is not reused (undefined: tokens do not expire). */
   readonly ttlMs: number | undefined
-}
-
-export interface CrawlState {
-  /** The checkpoint as last saved (or as the failing step had it: a failed slice saves it so). */
-  checkpoint: CheckpointState
-  /** The checkpoint this run started from: what it reports is the difference. */
-  started: CheckpointState
-  /** The checkpoint found on disk, if any. */
-  loaded: CheckpointState | undefined
-  /** Parts of the dataset's own table this run wrote. */
-  parts: number
-  /** Holes met by the pages this run committed (Holes.ts), re-rejected records included. */
-  holesMet: number
-  /** Committed keys to skip (as digests), read when a listing starts over with rows on disk. */
-  skip: Committed | undefined
-  /** Pages fetched by the current pass (a replacing listing's measure of progress). */
-  passPages: number
-  /** Pages and rows fetched this run, buffered or committed (what the progress view shows). */
-  fetchedPages: number
-  fetchedRows: number
-  /** Fields the service sent that the dataset does not know, by name: records carrying each. */
-  unknownFields: Record<string, number>
+  /** How the store judges the checkpoint's cursor: the listing's codec (Cursor.ts), when it declares one. */
+  readonly cursorCheck: CursorCheck | undefined
 }
 
 /** A page as fetched and mapped: rows, rejects, and where the listing goes next. */
@@ -112,6 +92,7 @@ export const makeSliceCrawl = <R>(
     const dataset = declared.grain === undefined ? withGrain(declared) : declared
     const rerun = dataset.rerun ?? "never"
     const own = [dataset, ...(dataset.children ?? [])]
+    const codec = cursorCodecOf(dataset.listing)
     return {
       dataset,
       slice,
@@ -126,25 +107,7 @@ export const makeSliceCrawl = <R>(
       partBytes: rerun === "replace" ? Number.POSITIVE_INFINITY : (options.partBytes ?? DEFAULT_PART_MB * MB),
       tables: [...own.map((t) => t.name), rejectsDataset.name],
       stagedTables: own.map((t) => ({ dataset: t.name, schema: t.schema, partitionBy: t.partitionBy })),
-      ttlMs: dataset.listing.tokenTtlSeconds === undefined ? undefined : dataset.listing.tokenTtlSeconds * 1000
+      ttlMs: dataset.listing.tokenTtlSeconds === undefined ? undefined : dataset.listing.tokenTtlSeconds * 1000,
+      cursorCheck: codec === undefined ? undefined : cursorProblem(codec)
     }
   })
-
-export const initialCrawlState = (slice: Slice, runId: string): CrawlState => {
-  const fresh = initialState(slice, runId)
-  return {
-    checkpoint: fresh,
-    started: fresh,
-    loaded: undefined,
-    parts: 0,
-    holesMet: 0,
-    skip: undefined,
-    passPages: 0,
-    fetchedPages: 0,
-    fetchedRows: 0,
-    unknownFields: {}
-  }
-}
-
-/** Rows and rejects committed so far (what a restart must get past). */
-export const committedCount = (state: CrawlState): number => state.checkpoint.rowsCommitted + state.checkpoint.rejectsCommitted

@@ -1,7 +1,7 @@
 /** What crawling one slice did, as the run report and summary show it. */
 import type { CheckpointState } from "./Checkpoint.ts"
 import { openHoles } from "./Holes.ts"
-import type { CrawlState } from "./SliceCrawl.ts"
+import type { Tally } from "./SliceState.ts"
 import type { Slice } from "./Slice.ts"
 
 export interface SliceResult {
@@ -80,10 +80,15 @@ const between = (slice: Slice, status: Counts["status"], before: CheckpointState
 export const skipped = (slice: Slice, done: CheckpointState): Counts => between(slice, "skipped", done, done)
 
 /** What this run did to the slice, from the checkpoint it started at to where it got. */
-export const counts = (slice: Slice, status: "done" | "failed", state: CrawlState, duplicates: number): Counts => ({
-  ...between(slice, status, state.started, state.checkpoint),
+export const counts = (
+  slice: Slice,
+  status: "done" | "failed",
+  state: { readonly checkpoint: CheckpointState; readonly tally: Tally },
+  duplicates: number
+): Counts => ({
+  ...between(slice, status, state.tally.started, state.checkpoint),
   duplicates,
-  holesMet: state.holesMet,
-  parts: state.parts,
-  unknownFields: state.unknownFields
+  holesMet: state.tally.holesMet,
+  parts: state.tally.parts,
+  unknownFields: state.tally.unknownFields
 })

@@ -1,5 +1,5 @@
 /**
- * A rejected record through the crawler (ToRows → ListingPass → CommitPart): the slice finishes
+ * A rejected record through the crawler (ToRows → FetchPage → CommitPart): the slice finishes
  * with the hole counted, is not final, and the next crawl asks for the record again; once it is
  * mapped the slice holds it once and is final. A settled answer (404) is a reject but no hole.
  */
