@@ -18,7 +18,7 @@ import { SqlClient } from "@effect/sql"
 import type { SqlError } from "@effect/sql/SqlError"
 import { Effect, Layer } from "effect"
 import { CheckpointError, type SinkError } from "../Errors.ts"
-import { type CheckpointState, CheckpointStore, type MarkedSlice, checkpointProblem } from "../crawl/Checkpoint.ts"
+import { type CheckpointState, CheckpointStore, type CursorCheck, type MarkedSlice, checkpointProblem } from "../crawl/Checkpoint.ts"
 import { ensureOutputId, readOutputId } from "./OutputId.ts"
 
 interface Row {
@@ -54,21 +54,21 @@ export const makePgCheckpointStore = (out: string): Effect.Effect<CheckpointStor
     const idOrCreate = Effect.suspend(() => (known !== undefined ? Effect.succeed(known) : Effect.tap(ensureOutputId(out), (id) => void (known = id))))
 
     /** The row's state, or the Corrupt error naming it (and its marker written). */
-    const parse = (id: string, row: Row): Effect.Effect<CheckpointState, CheckpointError | SqlError> => {
-      const problem = checkpointProblem(row.state, row.dataset, row.slice)
+    const parse = (id: string, row: Row, cursor?: CursorCheck): Effect.Effect<CheckpointState, CheckpointError | SqlError> => {
+      const problem = checkpointProblem(row.state, row.dataset, row.slice, cursor)
       if (problem === undefined) return Effect.succeed(row.state as CheckpointState)
       return sql`INSERT INTO chainetl_refetch (output_id, dataset, slice) VALUES (${id}, ${row.dataset}, ${row.slice}) ON CONFLICT DO NOTHING`.pipe(
         Effect.andThen(Effect.fail(new CheckpointError({ reason: "Corrupt", slice: row.slice, file: rowName(id, row.dataset, row.slice), detail: problem })))
       )
     }
 
-    const load: CheckpointStore["Type"]["load"] = (slice) =>
+    const load: CheckpointStore["Type"]["load"] = (slice, cursor) =>
       Effect.gen(function* () {
         const id = yield* idIfAny
         if (id === undefined) return undefined
         const rows = yield* sql<Row>`SELECT dataset, slice, state FROM chainetl_checkpoints WHERE output_id = ${id} AND dataset = ${slice.dataset} AND slice = ${slice.id}`
         const row = rows[0]
-        return row === undefined ? undefined : yield* parse(id, row)
+        return row === undefined ? undefined : yield* parse(id, row, cursor)
       }).pipe(Effect.catchTags({ SqlError: (e) => Effect.fail(io(slice.id)(e)), SinkError: (e) => Effect.fail(io(slice.id)(e)) }))
 
     const save: CheckpointStore["Type"]["save"] = (state) =>
@@ -89,7 +89,7 @@ export const makePgCheckpointStore = (out: string): Effect.Effect<CheckpointStor
         return yield* Effect.forEach(rows, (row) => parse(id, row))
       }).pipe(Effect.catchTags({ SqlError: (e) => Effect.fail(io("*")(e)), SinkError: (e) => Effect.fail(io("*")(e)) }))
 
-    const marked: CheckpointStore["Type"]["marked"] = (dataset) =>
+    const marked: CheckpointStore["Type"]["marked"] = (dataset, cursor) =>
       Effect.gen(function* () {
         const id = yield* idIfAny
         if (id === undefined) return []
@@ -102,7 +102,7 @@ export const makePgCheckpointStore = (out: string): Effect.Effect<CheckpointStor
         return rows.map(
           (r): MarkedSlice => ({
             slice: r.slice,
-            checkpoint: !r.present ? "absent" : checkpointProblem(r.state, r.dataset, r.slice) === undefined ? "readable" : "broken"
+            checkpoint: !r.present ? "absent" : checkpointProblem(r.state, r.dataset, r.slice, cursor) === undefined ? "readable" : "broken"
           })
         )
       }).pipe(Effect.catchTags({ SqlError: (e) => Effect.fail(io("*")(e)), SinkError: (e) => Effect.fail(io("*")(e)) }))
