@@ -18,7 +18,8 @@ import { datasets as registry } from "../pipelines/index.ts"
 import { withGrain } from "./crawl/Grain.ts"
 import { type CrawlOptions, type SliceResult, crawlSlice } from "./crawl/Crawler.ts"
 import type { AnyDataset, Backfill } from "./crawl/Dataset.ts"
-import { CheckpointStore, writeFileAtomic } from "./crawl/Checkpoint.ts"
+import { CheckpointStore } from "./crawl/Checkpoint.ts"
+import { replaceFile } from "./files/Durable.ts"
 import { emit } from "./crawl/Progress.ts"
 import type { Slice } from "./crawl/Slice.ts"
 import { SourceStats, type StatsSnapshot } from "./source/SourceStats.ts"
@@ -97,7 +98,7 @@ const reportPath = (out: string, runId: string) => path.join(out, "_runs", `${ru
 
 const saveReport = (out: string, report: RunReport) =>
   Effect.tryPromise({
-    try: () => writeFileAtomic(reportPath(out, report.runId), JSON.stringify(report, null, 2)),
+    try: () => replaceFile(reportPath(out, report.runId), JSON.stringify(report, null, 2)),
     catch: (e) => new SinkError({ reason: "Io", path: reportPath(out, report.runId), detail: e instanceof Error ? e.message : String(e) })
   })
 

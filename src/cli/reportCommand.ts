@@ -10,7 +10,7 @@ import * as fs from "node:fs/promises"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
 import { ConfigError, ReportError } from "../Errors.ts"
-import { writeFileAtomic } from "../crawl/Checkpoint.ts"
+import { replaceFile } from "../files/Durable.ts"
 import { stateLayer } from "../state/StateLayer.ts"
 import { ChartRenderer } from "../report/ChartRenderer.ts"
 import { CatalogReader } from "../report/CatalogReader.ts"
@@ -76,7 +76,7 @@ export const reportCommand = (args: ReportArgs) =>
     const report = yield* collectReport(out, catalogFile, examples, new Date()).pipe(Effect.provide(CatalogReader.layer(catalogFile)), Effect.provide(stateLayer(out)))
     const { html, charts } = yield* renderReport(report).pipe(Effect.provide(ChartRenderer.vega))
     yield* Effect.tryPromise({
-      try: () => writeFileAtomic(target, html),
+      try: () => replaceFile(target, html),
       catch: (e) => new ReportError({ reason: "Write", what: target, detail: e instanceof Error ? e.message : String(e) })
     })
     const n = (count: number, what: string) => `${count} ${what}${count === 1 ? "" : "s"}`

@@ -22,8 +22,8 @@ import * as fs from "node:fs/promises"
 import * as path from "node:path"
 import { SinkError } from "../Errors.ts"
 import { type CatalogDataset, type DatasetFiles, datasetStatements, FILE_COLUMN, latestStatements } from "./CatalogSql.ts"
-import { type CatalogBatch, catalogTemplate, runBatches, sealDatabase, withDatabase } from "./CatalogTemplate.ts"
-import { fsyncPath } from "./Durable.ts"
+import { type CatalogBatch, catalogTemplate, databaseContent, runBatches, withDatabase } from "./CatalogTemplate.ts"
+import { replaceFile } from "../files/Durable.ts"
 import { grainOnDisk } from "./Layout.ts"
 import { fileSet } from "./Manifest.ts"
 import { recordSchema, SCHEMA_TABLE, type SchemaHistory } from "./SchemaVersions.ts"
@@ -148,23 +148,10 @@ const schemaTableStatements = (
 
 const sameStatements = (a: ReadonlyArray<string>, b: ReadonlyArray<string>): boolean => a.length === b.length && a.every((s, i) => s === b[i])
 
-const writeAtomically = async (file: string, text: string): Promise<void> => {
-  const tmp = `${file}.tmp-${process.pid}`
-  await fs.writeFile(tmp, text)
-  await fsyncPath(tmp)
-  await fs.rename(tmp, file)
-}
-
-const removeDatabase = (file: string) =>
-  Promise.all([fs.rm(file, { force: true }), fs.rm(`${file}.wal`, { force: true })])
-
 const build = async (outDirInput: string, datasets: ReadonlyArray<CatalogDataset>): Promise<CatalogBuilt> => {
   const outDir = path.resolve(outDirInput)
   const databasePath = path.join(outDir, CATALOG_FILE)
   const sqlPath = path.join(outDir, CATALOG_SQL_FILE)
-  const tmp = `${databasePath}.tmp-${process.pid}`
-  await fs.mkdir(outDir, { recursive: true })
-  await removeDatabase(tmp)
   const statements: string[] = []
   const empty: string[] = []
   const versions: Array<Parameters<typeof schemaTableStatements>[0][number]> = []
@@ -173,37 +160,37 @@ const build = async (outDirInput: string, datasets: ReadonlyArray<CatalogDataset
   // whose view differs are built here (CatalogTemplate.ts)
   const emptyBatches = datasets.map((d): CatalogBatch => ({ dataset: d.name, statements: [...datasetStatements(d, undefined), ...latestStatements(d)] }))
   const template = await catalogTemplate(emptyBatches)
-  if (template !== undefined) await fs.copyFile(template, tmp)
-  await withDatabase(tmp, async (connection) => {
-    // a dataset's footers are read by its schema pass, then by its view and its latest view: once
-    // with the cache (this instance's only, gone with it; a setting, not stored in the file)
-    await connection.run("SET parquet_metadata_cache = true")
-    // first what the files hold (footers read in parallel), then the DDL in a few batches
-    const batches: CatalogBatch[] = []
-    for (const [i, declared] of datasets.entries()) {
-      const dataset = await layoutOnDisk(outDir, declared)
-      const files = await datasetFiles(connection, outDir, dataset)
-      if (files === undefined) empty.push(dataset.name)
-      else versions.push({ dataset, history: await recordSchema(outDir, dataset.name, dataset.schema, now), files: files.fileColumns })
-      const batch = { dataset: dataset.name, statements: [...datasetStatements(dataset, files), ...latestStatements(dataset)] }
-      statements.push(...batch.statements)
-      const inTemplate = template !== undefined && sameStatements(batch.statements, emptyBatches[i]!.statements)
-      if (!inTemplate) batches.push(batch)
-    }
-    const schemaTable = { dataset: SCHEMA_TABLE, statements: schemaTableStatements(versions) }
-    statements.push(...schemaTable.statements)
-    await runBatches(connection, [...batches, schemaTable])
-  })
-  await sealDatabase(tmp)
-  await fs.rename(tmp, databasePath)
+  const fill = async (tmp: string) => {
+    if (template !== undefined) await fs.copyFile(template, tmp)
+    await withDatabase(tmp, async (connection) => {
+      // a dataset's footers are read by its schema pass, then by its view and its latest view: once
+      // with the cache (this instance's only, gone with it; a setting, not stored in the file)
+      await connection.run("SET parquet_metadata_cache = true")
+      // first what the files hold (footers read in parallel), then the DDL in a few batches
+      const batches: CatalogBatch[] = []
+      for (const [i, declared] of datasets.entries()) {
+        const dataset = await layoutOnDisk(outDir, declared)
+        const files = await datasetFiles(connection, outDir, dataset)
+        if (files === undefined) empty.push(dataset.name)
+        else versions.push({ dataset, history: await recordSchema(outDir, dataset.name, dataset.schema, now), files: files.fileColumns })
+        const batch = { dataset: dataset.name, statements: [...datasetStatements(dataset, files), ...latestStatements(dataset)] }
+        statements.push(...batch.statements)
+        const inTemplate = template !== undefined && sameStatements(batch.statements, emptyBatches[i]!.statements)
+        if (!inTemplate) batches.push(batch)
+      }
+      const schemaTable = { dataset: SCHEMA_TABLE, statements: schemaTableStatements(versions) }
+      statements.push(...schemaTable.statements)
+      await runBatches(connection, [...batches, schemaTable])
+    })
+  }
+  await replaceFile(databasePath, databaseContent(fill))
   const header = [
     "-- chainetl catalog: one view per dataset over its Parquet parts.",
     `-- Paths are absolute (${outDir}): after moving the output folder, run \`chainetl catalog\` again.`,
     "-- Use: duckdb -init catalog.sql   or, in a duckdb shell: .read catalog.sql",
     ""
   ]
-  await writeAtomically(sqlPath, `${header.join("\n")}\n${statements.join("\n")}\n`)
-  await fsyncPath(outDir)
+  await replaceFile(sqlPath, `${header.join("\n")}\n${statements.join("\n")}\n`)
   return { databasePath, sqlPath, empty }
 }
 
@@ -220,8 +207,4 @@ export const buildCatalog = (
         path: path.join(path.resolve(outDir), CATALOG_FILE),
         detail: e instanceof Error ? e.message : String(e)
       })
-  }).pipe(
-    Effect.tapError(() =>
-      Effect.promise(() => removeDatabase(path.join(path.resolve(outDir), `${CATALOG_FILE}.tmp-${process.pid}`)))
-    )
-  )
+  })

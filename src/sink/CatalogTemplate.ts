@@ -21,7 +21,7 @@ import { createHash } from "node:crypto"
 import * as fs from "node:fs/promises"
 import * as os from "node:os"
 import * as path from "node:path"
-import { fsyncPath } from "./Durable.ts"
+import { replaceFile } from "../files/Durable.ts"
 
 /** One dataset's statements (or the schema table's), run as one query. */
 export interface CatalogBatch {
@@ -76,10 +76,18 @@ export const withDatabase = async <A>(file: string, use: (connection: DuckDBConn
   }
 }
 
-/** A closed database built under a temporary name, made durable (no write-ahead log left) before its rename. */
-export const sealDatabase = async (file: string): Promise<void> => {
-  await fs.rm(`${file}.wal`, { force: true })
-  await fsyncPath(file)
+/**
+ * A database as replaceFile's content: `build` makes it at the temporary name (anything a failed
+ * attempt left there goes first), and the write-ahead log DuckDB may leave beside it goes after,
+ * built or not, so the one file renamed into place holds everything.
+ */
+export const databaseContent = (build: (file: string) => Promise<void>) => async (file: string): Promise<void> => {
+  try {
+    await Promise.all([fs.rm(file, { force: true }), fs.rm(`${file}.wal`, { force: true })])
+    await build(file)
+  } finally {
+    await fs.rm(`${file}.wal`, { force: true })
+  }
 }
 
 const PREFIX = "catalog-template-"
@@ -108,18 +116,13 @@ export const catalogTemplate = async (batches: ReadonlyArray<CatalogBatch>): Pro
   // a hit is touched, so the templates in use are the newest when old ones are pruned
   const now = new Date()
   if (await fs.utimes(file, now, now).then(() => true, () => false)) return file
-  const tmp = `${file}.tmp-${process.pid}`
   try {
     await fs.mkdir(dir, { recursive: true, mode: 0o700 })
-    await fs.rm(tmp, { force: true })
-    await withDatabase(tmp, (connection) => runBatches(connection, batches))
-    await sealDatabase(tmp)
     // two processes building it at once build equal catalogs: whichever rename lands last wins
-    await fs.rename(tmp, file)
+    await replaceFile(file, databaseContent((tmp) => withDatabase(tmp, (connection) => runBatches(connection, batches))))
     await prune(dir)
     return file
   } catch {
-    await Promise.all([fs.rm(tmp, { force: true }), fs.rm(`${tmp}.wal`, { force: true })]).catch(() => undefined)
     return undefined
   }
 }

@@ -1,8 +1,7 @@
 /**
  * The compaction manifest of a dataset: which compacted files are live, and which parts each one
  * replaces. One JSON file per dataset under `<out>/_state/manifests/<dataset>.json`, replaced
- * atomically (write aside, fsync, rename, fsync the folder), so a kill leaves the old or the new
- * manifest, never a torn one.
+ * whole (replaceFile), so a kill leaves the old or the new manifest, never a torn one.
  *
  * A dataset's live files are its `part-*.parquet` files that no manifest entry replaces, plus the
  * compacted files the manifest lists. Parts are not listed (a commit of a part writes no manifest:
@@ -12,8 +11,8 @@
  */
 import * as fs from "node:fs/promises"
 import * as path from "node:path"
-import { fsyncPath } from "./Durable.ts"
-import { COMPACTED_PATTERN, PART_PATTERN, partFileName } from "./PartName.ts"
+import { replaceFile } from "../files/Durable.ts"
+import { COMPACTED_PATTERN, PART_PATTERN, partFileName } from "../files/PartName.ts"
 
 export const MANIFEST_DIR = path.join("_state", "manifests")
 
@@ -58,19 +57,7 @@ export const readManifest = async (outDir: string, dataset: string): Promise<Man
 
 /** The commit point of a compaction: after it, the listed files are live and the parts they replace are not. */
 export const writeManifest = async (outDir: string, manifest: Manifest): Promise<void> => {
-  const file = manifestPath(outDir, manifest.dataset)
-  const dir = path.dirname(file)
-  await fs.mkdir(dir, { recursive: true })
-  const tmp = `${file}.tmp-${process.pid}`
-  const handle = await fs.open(tmp, "w")
-  try {
-    await handle.writeFile(`${JSON.stringify(manifest, null, 1)}\n`)
-    await handle.sync()
-  } finally {
-    await handle.close()
-  }
-  await fs.rename(tmp, file)
-  await fsyncPath(dir)
+  await replaceFile(manifestPath(outDir, manifest.dataset), `${JSON.stringify(manifest, null, 1)}\n`)
 }
 
 /** Runs of consecutive seqs per slice, sorted: the compact spelling of a set of parts. */

@@ -16,7 +16,7 @@ import { promises as fs } from "node:fs"
 import * as path from "node:path"
 import { ConfigError } from "../Errors.ts"
 import { LOCK_DIR } from "./OutputLock.ts"
-import { STAGING_DIR } from "./ParquetSink.ts"
+import { STAGING_DIR } from "../files/StagingDir.ts"
 
 const OWN = [LOCK_DIR, path.join(LOCK_DIR, "checkpoints"), path.join(LOCK_DIR, "manifests"), STAGING_DIR, "_runs"]
 

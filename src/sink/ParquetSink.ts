@@ -26,11 +26,12 @@ import * as path from "node:path"
 import type { Row } from "../../schemas/common.ts"
 import { type ConfigError, SinkError } from "../Errors.ts"
 import { OutputStore, type OutputStoreService } from "../store/OutputStore.ts"
-import { fsyncFile, fsyncPath, renameInto } from "./Durable.ts"
+import { fsyncFile, fsyncPath, renameInto } from "../files/Durable.ts"
+import { STAGING_DIR } from "../files/StagingDir.ts"
 import { type PartFence, QUICK_WRITE_MS, isFenceLost, underFence } from "./PartFence.ts"
 import { assertDatasetName, isInside, partitionDir } from "./HivePath.ts"
 import { holdsPartOf, readManifest } from "./Manifest.ts"
-import { SEQ_DIGITS, partFileName } from "./PartName.ts"
+import { SEQ_DIGITS, partFileName } from "../files/PartName.ts"
 import { type OpenPart, makePartWriter } from "./PartWriter.ts"
 import { type CompiledRows, EncodeIssue, compileRows } from "./RowEncoder.ts"
 import { makeStagingAreas } from "./StagingAreas.ts"
@@ -114,7 +115,6 @@ export interface ParquetSinkService {
   readonly close: () => void
 }
 
-export const STAGING_DIR = "_staging"
 const SLICE_ID = /^[a-z0-9_-]{1,80}$/
 
 export { partFileName }

@@ -31,20 +31,13 @@ import * as fs from "node:fs/promises"
 import * as path from "node:path"
 import type { Row } from "../../schemas/common.ts"
 import type { CompiledRows } from "./RowEncoder.ts"
+import { PARQUET_OPTIONS } from "../files/ParquetOptions.ts"
 
 /** DuckDB's vector size: the most a data chunk holds. */
 export const CHUNK_ROWS = 2048
 
 /** Not snake_case (schemas/common.ts), so no schema field can take this name. */
 export const GROUP_COLUMN = "__group"
-
-/**
- * zstd at level 2, not DuckDB's default 3: on the same rows level 2 wrote smaller files for less
- * CPU (one COPY of the staking_transactions 20k rows, 21 groups, threads 1, median of 9: 690 ms
- * and 15.01 MB against 836 ms and 15.20 MB; evm_blocks 100k, median of 7: 286 ms and 9.51 MB
- * against 357 ms and 9.63 MB). The rows read back are the same; see README "Performance".
- */
-export const PARQUET_OPTIONS = "FORMAT parquet, COMPRESSION zstd, COMPRESSION_LEVEL 2"
 
 /**
  * A part whose files hold fewer rows than this on average is written with snappy instead: zstd

@@ -13,7 +13,7 @@ import * as fs from "node:fs/promises"
 import * as path from "node:path"
 import type * as arrow from "../ArrowTypes.ts"
 import { sqlTypeOf } from "./DuckTypes.ts"
-import { fsyncPath } from "./Durable.ts"
+import { replaceFile } from "../files/Durable.ts"
 
 export const SCHEMA_DIR = path.join("_state", "schemas")
 
@@ -63,7 +63,7 @@ export const readHistory = async (outDir: string, dataset: string): Promise<Sche
 
 /**
  * The history with the dataset's current schema as its last version: unchanged when it already
- * is, else appended and written (aside, fsynced, renamed). A schema that returns to an older
+ * is, else appended and the file replaced (replaceFile). A schema that returns to an older
  * shape gets a new version number: versions follow time, not shapes.
  */
 export const recordSchema = async (outDir: string, dataset: string, schema: arrow.Schema, now: Date): Promise<SchemaHistory> => {
@@ -75,12 +75,6 @@ export const recordSchema = async (outDir: string, dataset: string, schema: arro
     dataset,
     versions: [...history.versions, { version: history.versions.length + 1, hash, columns, firstSeen: now.toISOString() }]
   }
-  const file = historyPath(outDir, dataset)
-  await fs.mkdir(path.dirname(file), { recursive: true })
-  const tmp = `${file}.tmp-${process.pid}`
-  await fs.writeFile(tmp, `${JSON.stringify(next, null, 1)}\n`)
-  await fsyncPath(tmp)
-  await fs.rename(tmp, file)
-  await fsyncPath(path.dirname(file))
+  await replaceFile(historyPath(outDir, dataset), `${JSON.stringify(next, null, 1)}\n`)
   return next
 }

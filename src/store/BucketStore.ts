@@ -9,6 +9,7 @@ import { randomUUID } from "node:crypto"
 import * as fs from "node:fs/promises"
 import * as path from "node:path"
 import { ConfigError, SinkError } from "../Errors.ts"
+import { replaceFile } from "../files/Durable.ts"
 import { OUTPUT_ID_FILE } from "../state/OutputId.ts"
 import { type ObjectStoreClient, OutputStore, type OutputStoreService } from "./OutputStore.ts"
 import { type BucketTarget, keyOf, type S3Settings, S3_ENDPOINT_ENV } from "./OutputTarget.ts"
@@ -69,13 +70,7 @@ export const checkBucket = (b: BucketOutput, label: string): Effect.Effect<void,
 
 const ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 
-const writeLocalId = async (dir: string, id: string) => {
-  const file = path.join(dir, OUTPUT_ID_FILE)
-  await fs.mkdir(path.dirname(file), { recursive: true })
-  const tmp = `${file}.tmp-${process.pid}`
-  await fs.writeFile(tmp, `${id}\n`)
-  await fs.rename(tmp, file)
-}
+const writeLocalId = (dir: string, id: string) => replaceFile(path.join(dir, OUTPUT_ID_FILE), `${id}\n`)
 
 /**
  * The output's id (src/state/OutputId.ts) is an object of the bucket: created once with a

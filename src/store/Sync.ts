@@ -16,7 +16,8 @@ import { createReadStream } from "node:fs"
 import * as fs from "node:fs/promises"
 import * as path from "node:path"
 import { MANIFEST_DIR, readManifest, replacedParts } from "../sink/Manifest.ts"
-import { COMPACTED_PATTERN } from "../sink/PartName.ts"
+import { COMPACTED_PATTERN } from "../files/PartName.ts"
+import { replaceFile } from "../files/Durable.ts"
 import type { ObjectInfo, ObjectStoreClient, SyncStats } from "./OutputStore.ts"
 
 /** The catalog for engines that read the bucket: written beside the local catalog, uploaded as `catalog.sql`. */
@@ -107,15 +108,6 @@ export const pool = async <A>(items: ReadonlyArray<A>, limit: number, work: (a: 
   if (failure !== undefined) throw failure.error
 }
 
-const fsyncFile = async (file: string) => {
-  const h = await fs.open(file, "r")
-  try {
-    await h.sync()
-  } finally {
-    await h.close()
-  }
-}
-
 export interface SyncTarget {
   readonly client: ObjectStoreClient
   /** Local working copy. */
@@ -136,18 +128,12 @@ const remoteFiles = async (t: SyncTarget): Promise<Map<string, ObjectInfo>> => {
   return byRel
 }
 
-/** Downloads `key` to `file`: aside, fsynced, renamed, so a reader never sees half a file. */
-export const downloadTo = async (t: SyncTarget, key: string, file: string): Promise<void> => {
-  await fs.mkdir(path.dirname(file), { recursive: true })
-  const tmp = `${file}.pull-${process.pid}`
-  try {
-    await t.client.download(key, tmp)
-    await fsyncFile(tmp)
-    await fs.rename(tmp, file)
-  } finally {
-    await fs.rm(tmp, { force: true })
-  }
-}
+/**
+ * Downloads `key` to `file` through replaceFile, so a reader never sees half a file; its folder is
+ * not fsynced: the working copy is the bucket's, pulled again whatever a power cut took.
+ */
+export const downloadTo = (t: SyncTarget, key: string, file: string): Promise<void> =>
+  replaceFile(file, (tmp) => t.client.download(key, tmp), { syncFolder: false })
 
 /** Makes the working copy equal to the bucket: downloads what differs, deletes what the bucket lacks. */
 export const pull = async (t: SyncTarget): Promise<SyncStats> =>
@@ -191,9 +177,7 @@ export const writeBucketCatalog = async (dir: string, url: string): Promise<stri
   const local = await fs.readFile(path.join(dir, "catalog.sql"), "utf8").catch(() => undefined)
   if (local === undefined) return undefined
   const file = path.join(dir, BUCKET_CATALOG_FILE)
-  const tmp = `${file}.tmp-${process.pid}`
-  await fs.writeFile(tmp, bucketCatalogSql(local, dir, url))
-  await fs.rename(tmp, file)
+  await replaceFile(file, bucketCatalogSql(local, dir, url))
   return file
 }
 

@@ -8,7 +8,8 @@
 import type { RouteDef } from "../../http/contract.ts"
 import { badRequest } from "../../http/errors.ts"
 import { PAGE_SPECS, pageOf, tokenField } from "../../http/pagination.ts"
-import { keysetPage } from "./keyset.ts"
+import type { StakingEntry } from "../../world/primary/stakingView.ts"
+import { sortedPage } from "./keyset.ts"
 import { parseAddresses, readChain, readList, readNetwork, readSortOrder, readTimeWindow } from "./params.ts"
 import { stakingTransaction } from "./wire.ts"
 
@@ -60,16 +61,12 @@ export const stakingRoutes: ReadonlyArray<RouteDef> = [
       const { start, end } = readTimeWindow(ctx)
       const order = readSortOrder(ctx)
       const now = net.now()
-      const entries = net
-        .activeStakingEntries()
-        .filter(
-          (e) =>
-            (types.length === 0 || types.includes(e.txType)) &&
-            (start === undefined || e.blockTimestamp >= start) &&
-            (end === undefined || e.blockTimestamp <= end) &&
-            (wanted.size === 0 || e.addresses().some((a) => wanted.has(Buffer.from(a).toString("hex"))))
-        )
-      const page = pageOf(ctx, PAGE_SPECS.standard, (cursor, limit) => keysetPage(entries, (e) => [e.blockTimestamp, e.txId], order, cursor, limit))
+      const keep = (e: StakingEntry): boolean =>
+        (types.length === 0 || types.includes(e.txType)) && (wanted.size === 0 || e.addresses().some((a) => wanted.has(Buffer.from(a).toString("hex"))))
+      // the entries come sorted by (block timestamp, tx id), once per instant: a page costs its own items
+      const page = pageOf(ctx, PAGE_SPECS.standard, (cursor, limit) =>
+        sortedPage(net.activeStakingEntries(), (e) => [e.blockTimestamp, e.txId], order, cursor, limit, keep, { from: start, to: end })
+      )
       return {
         ...tokenField(page.nextPageToken),
         transactions: page.items.map((e) => stakingTransaction(net, e.tx(), now)),

@@ -253,7 +253,8 @@ export class PrimaryNetwork {
 
   /**
    * Route 4: txs staking now — validations and delegations whose period runs, and the L1 txs
-   * behind the L1 validators active now (see L1View.activeStakingEntries).
+   * behind the L1 validators active now (see L1View.activeStakingEntries) — sorted by block
+   * timestamp, then tx id.
    */
   activeStakingEntries(): ReadonlyArray<StakingEntry> {
     // every page of a route 4 listing filters the same entries while the clock stands still, and
@@ -261,7 +262,9 @@ export class PrimaryNetwork {
     // minutes to page through instead of hours
     const now = this.now()
     if (this.stakingEntries?.at !== now) {
-      this.stakingEntries = { at: now, entries: [...this.stakingView.activeStakingEntries(), ...this.l1View.activeStakingEntries()] }
+      const entries = [...this.stakingView.activeStakingEntries(), ...this.l1View.activeStakingEntries()]
+      entries.sort((a, b) => a.blockTimestamp - b.blockTimestamp || (a.txId < b.txId ? -1 : a.txId > b.txId ? 1 : 0))
+      this.stakingEntries = { at: now, entries }
     }
     return this.stakingEntries.entries
   }

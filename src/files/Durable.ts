@@ -1,5 +1,5 @@
 /**
- * The few filesystem steps that make a part durable before a checkpoint may point past it: fsync
+ * The few filesystem steps that make a file durable before anything may point at it: fsync
  * the file's bytes, rename it into place (atomic on one filesystem), fsync the directory so the
  * new name itself survives a power cut.
  */
@@ -14,6 +14,7 @@ const open = promisify(fsc.open)
 const fsync = promisify(fsc.fsync)
 const fstat = promisify(fsc.fstat)
 const close = promisify(fsc.close)
+const writeFd = promisify(fsc.writeFile)
 
 /** fsyncs `p` and returns what `read` makes of its open descriptor. */
 const synced = async <A>(p: string, read: (fd: number) => Promise<A>): Promise<A> => {
@@ -59,4 +60,47 @@ export const renameInto = async (staged: string, dest: string): Promise<void> =>
     await ensureDir(path.dirname(dest))
     await fs.rename(staged, dest)
   }
+}
+
+/** Writes `text` to a new file `p` and fsyncs it, on one descriptor. */
+const writeSynced = async (p: string, text: string): Promise<void> => {
+  const fd = await open(p, "w")
+  try {
+    await writeFd(fd, text)
+    await fsync(fd)
+  } finally {
+    await close(fd)
+  }
+}
+
+/**
+ * Replaces `file` whole: the new content is written aside (`<file>.tmp-<pid>`), fsynced, renamed
+ * over the old one, and the folder fsynced, so a kill or a power cut leaves the old file or the
+ * new one, never a torn one. `content` is the text, or writes the temporary file itself (a
+ * database built there, a download). A failure removes the temporary file; those a kill leaves
+ * in the output's own folders are cleared by the next run (sink/Leftovers.ts).
+ *
+ * `syncFolder: false` leaves the rename unsynced, for a copy that is not the truth (a download
+ * of a bucket's object, pulled again after a power cut): the file is still whole or absent.
+ */
+export const replaceFile = async (
+  file: string,
+  content: string | ((tmp: string) => Promise<void>),
+  options: { readonly syncFolder?: boolean } = {}
+): Promise<void> => {
+  const dir = path.dirname(file)
+  await ensureDir(dir)
+  const tmp = `${file}.tmp-${process.pid}`
+  try {
+    if (typeof content === "string") await writeSynced(tmp, content)
+    else {
+      await content(tmp)
+      await fsyncPath(tmp)
+    }
+    await fs.rename(tmp, file)
+  } catch (e) {
+    await fs.rm(tmp, { force: true }).catch(() => undefined)
+    throw e
+  }
+  if (options.syncFolder !== false) await fsyncPath(dir)
 }
