@@ -1,10 +1,11 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as arrow from "apache-arrow"
-import { Effect, Exit } from "effect"
+import { Effect, Exit, Layer } from "effect"
+import { CheckpointStore } from "../../src/crawl/Checkpoint.ts"
 import { crawlSlice } from "../../src/crawl/Crawler.ts"
 import { type DatasetDef, RecordError } from "../../src/crawl/Dataset.ts"
 import { makeSlice } from "../../src/crawl/Slice.ts"
-import { SourceError } from "../../src/Errors.ts"
+import { CheckpointError, SourceError } from "../../src/Errors.ts"
 import { KillSwitch, layers, newDisk, rowsOf, type Staging } from "./fakes.ts"
 
 /** A listing of `total` records, `perPage` a page, cursor = index of the next record. */
@@ -153,6 +154,27 @@ describe("crawlSlice", () => {
       const resumed = yield* crawlSlice(dataset(listing(25, 3, [])), slice, options).pipe(Effect.provide(layers(disk, new KillSwitch(undefined))))
       expect(resumed).toMatchObject({ status: "done", rows: 19 })
       expect(rowsOf(disk, "things", "id")).toHaveLength(25)
+    })
+  )
+})
+
+describe("crawlSlice and a checkpoint it cannot read", () => {
+  it.effect("given a store whose read fails (EACCES), when the slice is crawled, then it fails with the reason, fetches nothing and saves nothing over the checkpoint", () =>
+    Effect.gen(function* () {
+      const disk = newDisk()
+      yield* crawlSlice(dataset(listing(9, 3, [])), slice, options).pipe(Effect.provide(layers(disk, new KillSwitch(undefined))))
+      const before = disk.checkpoints.get(`things/${slice.id}`)
+      const log: Array<string | undefined> = []
+      const unreadable = Layer.succeed(CheckpointStore, {
+        ...(yield* Effect.provide(CheckpointStore, layers(disk, new KillSwitch(undefined)))),
+        load: () => Effect.fail(new CheckpointError({ reason: "Io", slice: slice.id, detail: "EACCES: permission denied" }))
+      })
+      const result = yield* crawlSlice({ ...dataset(listing(9, 3, log)), rerun: "always" }, slice, options).pipe(
+        Effect.provide(Layer.merge(layers(disk, new KillSwitch(undefined)), unreadable))
+      )
+      expect(result).toMatchObject({ status: "failed", pages: 0, rows: 0, error: `checkpoint of ${slice.id}: Io: EACCES: permission denied` })
+      expect(log).toEqual([])
+      expect(disk.checkpoints.get(`things/${slice.id}`)).toBe(before)
     })
   )
 })
