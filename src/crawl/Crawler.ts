@@ -1,24 +1,32 @@
 /**
  * Crawls one slice, resuming from its checkpoint: the protocol, top to bottom. The slice's state
- * is one value (SliceState.ts), each live state names one effect, and the effect's outcome goes
- * to a pure transition that makes the next state; `crawlSlice` repeats that until the slice is
- * over. In order:
- *  1. Opening: read the checkpoint, the cursor decoded with the listing's codec (Cursor.ts);
- *     a slice an earlier run finished for good is Final.
+ * is one value (SliceState.ts); each live state names one effect, whose outcome (a failure
+ * included) goes to a pure transition that makes the next state, until the slice is over:
+ *  1. Opening: read the checkpoint, its cursor judged by the listing's codec (Cursor.ts); a slice
+ *     an earlier run finished for good is Final.
  *  2. Recovering: delete parts written after the checkpoint (a crash between rename and
- *     checkpoint) and those a finished replacing listing superseded, then save the slice running
- *     before any part is written, so this run rewrites exactly those names.
- *  3. Ready: a pass begins from the checkpoint's cursor (one older than the listing's TTL is not
- *     reused: the listing restarts); one that may meet keys on disk reads them to skip.
- *  4. Listing: fetch the next page, map it (malformed records to `_rejects`), let the guard
- *     admit it (ListingGuard.ts: keys already seen are not written again; a listing that repeats a
- *     token or stops bringing new keys fails) and stage its rows in the sink (FetchPage.ts). Pages
- *     are buffered up to `partRows` rows or `partBytes` staged bytes (PartSize.ts).
- *  5. Committing: data first (write, fsync, rename), checkpoint second (CommitPart.ts).
- *  6. Restarting: on an expired cursor, what is buffered is committed, the restart is saved and
- *     the listing starts over from its first page, skipping keys already committed; a second
- *     restart that makes no progress fails instead of looping.
- *  7. Over: Done, Final, or Failed (its checkpoint saved failed, with the reason).
+ *     checkpoint) and those a finished replacing listing superseded, then save the slice running.
+ *  3. Ready: a pass begins from the checkpoint's cursor, or the listing starts over when that
+ *     cursor outlived the listing's TTL; a pass that may meet keys on disk reads them to skip.
+ *  4. Listing: fetch the next page, map it, let the guard admit it, stage its rows (FetchPage.ts);
+ *     buffer it, and when a part is due, go to 5; the service's "token expired" goes to 6.
+ *  5. Committing: the part, then its checkpoint (CommitPart.ts); then on to 4, 6, or Done.
+ *  6. Restarting: the restart is saved and the next pass begins from the first page.
+ *  7. Over: Done, Final, or Failed, whose checkpoint is saved failed with the reason.
+ *
+ * - **Rules.** Data first, checkpoint second: no part is written before "running" is on disk,
+ *   no checkpoint moves past data that is not durable, no page is asked for again before a
+ *   restart is saved. Every page goes through the slice's ListingGuard: a key already seen or
+ *   committed is not written again, and a listing that repeats a token or stops bringing new
+ *   keys fails (ListingGuard.ts). A restart commits what is buffered first (not a replacing
+ *   listing's), and a second one that gains nothing fails the slice instead of looping.
+ * - **Memory.** A page's rows are staged in the sink as it arrives and live only inside the
+ *   fetch's effect; the state holds counts, rejects and hole keys of the buffered pages, the
+ *   guard's bounded key digests and, after a restart or a resume, the slice's committed keys.
+ * - **Failure modes.** A failed effect ends the slice Failed with its checkpoint where the disk
+ *   has it; staged rows are discarded whatever ends the crawl, a kill or defect included. A
+ *   checkpoint that could not be read is never written over (a broken one names its file and
+ *   the fix). A refusal of our credentials marks the result `stopsRun` (RunStop.ts).
  */
 import { Clock, Effect, Option } from "effect"
 import type { SinkError } from "../Errors.ts"
