@@ -34,7 +34,8 @@ import { OutputStore } from "./store/OutputStore.ts"
 import { catalogEntries } from "./catalogEntries.ts"
 import { type CheckpointError, SinkError } from "./Errors.ts"
 import { refetchDeleted } from "./crawl/Refetch.ts"
-import { type CompactionReport, compactTables, compactionTables, finishCompaction, recoverCompaction } from "./compact/Compaction.ts"
+import { type CompactionReport, finishCompaction, recoverCompaction } from "./compact/Compaction.ts"
+import { compactDatasets, compactionTables } from "./CompactionPolicy.ts"
 import { type CompactSettings, DEFAULT_SETTINGS } from "./compact/Compactor.ts"
 
 export interface RunOptions {
@@ -248,7 +249,7 @@ export const finishRun = (options: RunOptions, selected: ReadonlyArray<AnyDatase
     // 5. compaction failing (a full disk) leaves the parts as they were: the run reports it
     const compaction = options.compact === undefined
       ? Either.right<CompactionReport>({ tables: [], garbage: [] })
-      : yield* Effect.either(compactTables(options.out, compactionTables(selected), options.compact))
+      : yield* Effect.either(compactDatasets(options.out, selected, options.compact))
     // 6. a catalog that cannot be rebuilt fails the run, but the report still says so; what
     // compaction replaced goes only once a catalog that does not read it is in place
     const catalog = yield* Effect.either(buildCatalog(options.out, catalogEntries()))

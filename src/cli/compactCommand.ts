@@ -8,7 +8,8 @@ import * as fs from "node:fs/promises"
 import * as path from "node:path"
 import { datasets as registry } from "../../pipelines/index.ts"
 import { catalogEntries } from "../catalogEntries.ts"
-import { allTables, compactTables, compactionTables, finishCompaction, recoverCompaction } from "../compact/Compaction.ts"
+import { finishCompaction, recoverCompaction } from "../compact/Compaction.ts"
+import { allTables, compactDatasets, compactionTables } from "../CompactionPolicy.ts"
 import { type CompactSettings, DEFAULT_SETTINGS } from "../compact/Compactor.ts"
 import { SinkError } from "../Errors.ts"
 import { newRunId } from "../Runner.ts"
@@ -68,7 +69,7 @@ const compactFolder = (args: CompactArgs) => {
       yield* clearDeadTemps(out)
       const catalog = buildCatalog(out, catalogEntries())
       yield* recoverCompaction(out, allTables().map((t) => t.name), catalog)
-      const report = yield* compactTables(out, compactionTables(chosen), compactSettings(args))
+      const report = yield* compactDatasets(out, chosen, compactSettings(args))
       yield* catalog
       yield* finishCompaction(report)
       // merged files, then manifests, then the catalog, then deletes (store/Sync.ts)

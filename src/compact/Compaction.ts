@@ -1,20 +1,16 @@
 /**
- * Compaction of an output folder, for `chainetl compact` and the nightly run: which tables, the
- * recovery of a killed compaction, and the order that keeps every reader's view exact
- * (Compactor.ts has the recipe of one table). The caller holds the writer lock.
+ * Compaction of an output folder, for `chainetl compact` and the nightly run: the recovery of a
+ * killed compaction, the tables compacted on one DuckDB connection, and the order that keeps
+ * every reader's view exact (Compactor.ts has the recipe of one table). Which tables, and which of
+ * their parts may be merged, is the caller's (src/CompactionPolicy.ts). The caller holds the
+ * writer lock.
  */
 import { DuckDBInstance, quotedString } from "@duckdb/node-api"
 import { Effect, Runtime } from "effect"
 import * as path from "node:path"
-import { datasets as registry } from "../../pipelines/index.ts"
-import type { CheckpointState } from "../crawl/Checkpoint.ts"
-import { CheckpointStore } from "../crawl/Checkpoint.ts"
-import type { AnyDataset } from "../crawl/Dataset.ts"
 import { SinkError } from "../Errors.ts"
 import { STAGING_DIR } from "../files/StagingDir.ts"
-import { rejectsDataset } from "../transform/Rejects.ts"
-import { type CompactSettings, type CompactTable, type CompactionEvent, type TableResult, compactTable, deleteFiles, garbageOf } from "./Compactor.ts"
-import type { Owner } from "./Eligible.ts"
+import { type CompactSettings, type CompactTable, type CompactionEvent, type MayMerge, type TableResult, compactTable, deleteFiles, garbageOf } from "./Compactor.ts"
 
 /**
  * One thread; each merge sets its own memory limit (MergeMemory.ts). Freed memory stays with
@@ -26,33 +22,6 @@ import type { Owner } from "./Eligible.ts"
  * (2026-11-27, two runs each, alternated). README "Compaction".
  */
 const COMPACTION_SETTINGS = ["SET threads = 1"]
-
-const ownerOf = (d: AnyDataset): Owner => ({ rerun: d.rerun ?? "never", excludesCommitted: d.listing.excludesCommitted === true })
-
-/** The folders of these datasets: each dataset, its child tables, and its folder of `_rejects`. */
-export const compactionTables = (datasets: ReadonlyArray<AnyDataset>): CompactTable[] => {
-  const tables: CompactTable[] = []
-  for (const d of datasets) {
-    const owned = { dataset: d.name, owner: ownerOf(d) }
-    tables.push({ name: d.name, sortBy: d.sortBy ?? d.key, tieBreak: d.key, ownerOf: () => owned })
-    for (const c of d.children ?? []) tables.push({ name: c.name, sortBy: c.sortBy ?? d.sortBy ?? [], ownerOf: () => owned })
-  }
-  const byName = new Map(datasets.map((d) => [d.name, d]))
-  tables.push({
-    name: rejectsDataset.name,
-    sortBy: ["slice", "page"].filter((c) => rejectsDataset.schema.fields.some((f) => f.name === c)),
-    // `_rejects/dataset=<name>`: dataset names are plain snake_case, never percent-encoded
-    ownerOf: (rel) => {
-      const m = /^dataset=([a-z0-9_]+)$/.exec(rel)
-      const d = m === null ? undefined : byName.get(m[1]!)
-      return d === undefined ? undefined : { dataset: d.name, owner: ownerOf(d) }
-    }
-  })
-  return tables
-}
-
-/** Every registered dataset's tables (what `chainetl compact` without arguments takes). */
-export const allTables = (): CompactTable[] => compactionTables(registry)
 
 const sinkError = (where: string) => (e: unknown) =>
   e instanceof SinkError ? e : new SinkError({ reason: "Io", path: where, detail: `compaction: ${e instanceof Error ? e.message : String(e)}` })
@@ -82,23 +51,12 @@ export interface CompactionReport {
 }
 
 /**
- * Steps 1–3 of the recipe for every table; the caller rebuilds the catalog, then calls
- * `finishCompaction`. Needs the checkpoints (what may be merged).
+ * Steps 1–3 of the recipe for every table, merging only what `mayMerge` allows; the caller
+ * rebuilds the catalog, then calls `finishCompaction`.
  */
-export const compactTables = (outDir: string, tables: ReadonlyArray<CompactTable>, settings: CompactSettings) =>
+export const compactTables = (outDir: string, tables: ReadonlyArray<CompactTable>, settings: CompactSettings, mayMerge: MayMerge) =>
   Effect.gen(function* () {
-    const store = yield* CheckpointStore
     const runtime = yield* Effect.runtime<never>()
-    const cache = new Map<string, ReadonlyMap<string, CheckpointState>>()
-    const checkpoints = async (dataset: string) => {
-      const hit = cache.get(dataset)
-      if (hit !== undefined) return hit
-      // a dataset with a broken checkpoint has nothing merged until it is mended: no checkpoint, no merge
-      const list = await Runtime.runPromise(runtime)(store.list(dataset).pipe(Effect.catchIf((e) => e.reason === "Corrupt", () => Effect.succeed([]))))
-      const made = new Map(list.map((c) => [c.slice, c]))
-      cache.set(dataset, made)
-      return made
-    }
     const onEvent = (e: CompactionEvent) =>
       Runtime.runPromise(runtime)(
         Effect.logDebug(e.type === "merged" ? `compaction: ${e.table} merged ${e.inputs} files into ${e.file} (${e.way})` : `compaction: ${e.table} manifest committed (${e.files} files)`)
@@ -120,7 +78,7 @@ export const compactTables = (outDir: string, tables: ReadonlyArray<CompactTable
           try: async () => {
             const conn = async () => (await (lazy.opened ??= open())).conn
             const results: TableResult[] = []
-            for (const table of tables) results.push(await compactTable(outDir, table, settings, { conn, checkpoints, onEvent }))
+            for (const table of tables) results.push(await compactTable(outDir, table, settings, { conn, mayMerge, onEvent }))
             return results
           },
           catch: sinkError(outDir)

@@ -1,6 +1,7 @@
 /**
  * Compacts one table folder: in each partition folder, merges the small files compaction may
- * take (Eligible.ts; earlier compacted files included) into files toward a target size, rows
+ * take (the caller's `mayMerge`: src/CompactionPolicy.ts; earlier compacted files included) into
+ * files toward a target size, rows
  * sorted by the table's natural order, then commits them in the table's manifest. The recipe,
  * each step durable before the next (README "Compaction"):
  *  1. write each merged file to `_staging/`, check its row count against its inputs, fsync it;
@@ -18,13 +19,11 @@ import { quotedIdentifier, quotedString } from "@duckdb/node-api"
 import { createHash } from "node:crypto"
 import * as fs from "node:fs/promises"
 import * as path from "node:path"
-import type { CheckpointState } from "../crawl/Checkpoint.ts"
 import { fsyncPath } from "../files/Durable.ts"
-import { type CompactedFile, type Manifest, type PartRun, fileSet, parsePartName, readManifest, toRuns, writeManifest } from "../sink/Manifest.ts"
+import { type CompactedFile, type Manifest, type PartRun, fileSet, parsePartName, readManifest, toRuns, writeManifest } from "./Manifest.ts"
 import { STAGING_DIR } from "../files/StagingDir.ts"
 import { PARQUET_OPTIONS } from "../files/ParquetOptions.ts"
 import { compactedFileName } from "../files/PartName.ts"
-import { type Owner, mergeable } from "./Eligible.ts"
 import { type MergePlan, PROBE_COLUMNS, inOrder, orderBy, planMerge } from "./MergeOrder.ts"
 import { MERGE_MEMORY, type MergeMemory, machineLimit, outOfMemory, runWithinMemory, setMemoryLimit } from "./MergeMemory.ts"
 import { concatParquet, concatenable, readFooter } from "./ParquetConcat.ts"
@@ -42,12 +41,24 @@ export interface CompactTable {
    */
   readonly tieBreak?: ReadonlyArray<string>
   /**
-   * Whose checkpoints own the parts of a partition folder (its path below the table, `/`-separated):
-   * the dataset itself, a child table's parent, or the dataset a `_rejects` folder names; undefined
-   * leaves the folder alone.
+   * The dataset whose slices own the parts of a partition folder (its path below the table,
+   * `/`-separated): the dataset itself, a child table's parent, or the dataset a `_rejects` folder
+   * names; undefined leaves the folder alone.
    */
-  readonly ownerOf: (relDir: string) => { readonly dataset: string; readonly owner: Owner } | undefined
+  readonly ownerOf: (relDir: string) => string | undefined
 }
+
+/** A part file's slice and seq (`part-<slice>-<seq>.parquet`). */
+export interface PartId {
+  readonly slice: string
+  readonly seq: number
+}
+
+/**
+ * Which parts of a dataset's folders compaction may merge: those no later step of the crawler
+ * needs as files of their own, which only the crawl's checkpoints tell (src/CompactionPolicy.ts).
+ */
+export type MayMerge = (dataset: string) => Promise<(part: PartId) => boolean>
 
 export interface CompactSettings {
   /** A merged file holds at most this many rows… */
@@ -217,8 +228,7 @@ const writeMerged = async (
 export interface CompactDeps {
   /** The connection merges run on, asked for at the first merge: most runs merge nothing. */
   readonly conn: () => Promise<DuckDBConnection>
-  /** The checkpoints of a dataset, by slice id. */
-  readonly checkpoints: (dataset: string) => Promise<ReadonlyMap<string, CheckpointState>>
+  readonly mayMerge: MayMerge
   readonly onEvent?: (event: CompactionEvent) => Promise<void> | void
   /** Default MERGE_MEMORY. */
   readonly memory?: MergeMemory
@@ -251,12 +261,10 @@ export const compactTable = async (outDir: string, table: CompactTable, settings
   let filesIn = 0
   for (const [dir, files] of [...byDir].sort(([a], [b]) => a.localeCompare(b))) {
     const rel = path.relative(root, dir).split(path.sep).join("/")
-    const owned = table.ownerOf(rel)
-    if (owned === undefined) continue
-    const checkpoints = await deps.checkpoints(owned.dataset)
-    const chosen = files.filter((f) =>
-      f.entry !== undefined ? true : !dead.has(f.abs) && f.part !== undefined && mergeable(f.part.seq, checkpoints.get(f.part.slice), owned.owner)
-    )
+    const owner = table.ownerOf(rel)
+    if (owner === undefined) continue
+    const mayMerge = await deps.mayMerge(owner)
+    const chosen = files.filter((f) => (f.entry !== undefined ? true : !dead.has(f.abs) && f.part !== undefined && mayMerge(f.part)))
     if (chosen.length < Math.max(2, settings.minFiles)) continue
     const rows = await rowsOf(await deps.conn(), chosen.filter((f) => f.entry === undefined).map((f) => f.abs))
     const candidates: Candidate[] = []

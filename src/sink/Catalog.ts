@@ -25,7 +25,7 @@ import { type CatalogDataset, type DatasetFiles, datasetStatements, FILE_COLUMN,
 import { type CatalogBatch, catalogTemplate, databaseContent, runBatches, withDatabase } from "./CatalogTemplate.ts"
 import { replaceFile } from "../files/Durable.ts"
 import { grainOnDisk } from "./Layout.ts"
-import { fileSet } from "./Manifest.ts"
+import { fileSet } from "../compact/Manifest.ts"
 import { recordSchema, SCHEMA_TABLE, type SchemaHistory } from "./SchemaVersions.ts"
 
 export type { CatalogDataset, CatalogPartitionKey, LatestSpec, PartitionKeyType } from "./CatalogSql.ts"

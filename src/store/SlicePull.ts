@@ -15,7 +15,7 @@
  */
 import * as fs from "node:fs/promises"
 import * as path from "node:path"
-import { MANIFEST_DIR } from "../sink/Manifest.ts"
+import { MANIFEST_DIR } from "../compact/Manifest.ts"
 import { SEQ_DIGITS } from "../files/PartName.ts"
 import type { ObjectInfo, SyncStats } from "./OutputStore.ts"
 import { type LocalFile, mirror, type SyncTarget } from "./Sync.ts"

@@ -11,11 +11,11 @@ import { defineSchema, int64, lineage, str } from "../../schemas/common.ts"
 import type { Row } from "../../schemas/common.ts"
 import { type CompactSettings, type CompactTable, type CompactionEvent, DEFAULT_SETTINGS, binsOf, compactTable, deleteFiles, garbageOf } from "../../src/compact/Compactor.ts"
 import { MERGED_ROW_GROUP_ROWS } from "../../src/compact/RowGroups.ts"
-import { type Owner, mergeable } from "../../src/compact/Eligible.ts"
+import { type Owner, mergeable, mergeableParts } from "../../src/CompactionPolicy.ts"
 import type { CheckpointState } from "../../src/crawl/Checkpoint.ts"
 import { checkpoint, withConn } from "./fixtures.ts"
 import { type CatalogDataset, buildCatalog } from "../../src/sink/Catalog.ts"
-import { holdsPartOf, readManifest, replacedParts, toRuns } from "../../src/sink/Manifest.ts"
+import { holdsPartOf, readManifest, replacedParts, toRuns } from "../../src/compact/Manifest.ts"
 import { ParquetSink } from "../../src/sink/ParquetSink.ts"
 
 const schema = defineSchema([int64("height", "Block height", { nullable: false }), str("tag", "Which part wrote it")], "Blocks for compaction tests")
@@ -24,7 +24,7 @@ const dataset: CatalogDataset = { name: "blocks", schema, partitionKeys: [{ key:
 const rows = (tag: string, heights: ReadonlyArray<number>): Row[] => heights.map((h) => ({ height: BigInt(h), tag, ...lineage("run-c", new Date(0)) }))
 
 const NEVER: Owner = { rerun: "never", excludesCommitted: false }
-const table = (owner: Owner = NEVER): CompactTable => ({ name: "blocks", sortBy: ["height"], ownerOf: () => ({ dataset: "blocks", owner }) })
+const table: CompactTable = { name: "blocks", sortBy: ["height"], ownerOf: () => "blocks" }
 
 const run = <A, E>(effect: Effect.Effect<A, E, ParquetSink>): Promise<A> => Effect.runPromise(Effect.scoped(Effect.provide(effect, ParquetSink.layerTest)))
 
@@ -33,11 +33,12 @@ const write = (slice: string, seq: number, tag: string, heights: ReadonlyArray<n
     sink.writePart({ dataset: "blocks", slice, seq, schema, rows: rows(tag, heights), partitionBy: [{ key: "chain", value: () => chain }] })
   )
 
-const compact = (outDir: string, checkpoints: ReadonlyArray<CheckpointState>, t = table(), settings: CompactSettings = DEFAULT_SETTINGS, onEvent?: (e: CompactionEvent) => void) =>
+/** What the slices of these checkpoints may merge, their dataset's listing never rerun. */
+const mayMergeOf = (checkpoints: ReadonlyArray<CheckpointState>) => async () => mergeableParts(new Map(checkpoints.map((c) => [c.slice, c])), NEVER)
+
+const compact = (outDir: string, checkpoints: ReadonlyArray<CheckpointState>, t = table, settings: CompactSettings = DEFAULT_SETTINGS, onEvent?: (e: CompactionEvent) => void) =>
   Effect.promise(() =>
-    withConn((conn) =>
-      compactTable(outDir, t, settings, { conn: async () => conn, checkpoints: async () => new Map(checkpoints.map((c) => [c.slice, c])), ...(onEvent === undefined ? {} : { onEvent }) })
-    )
+    withConn((conn) => compactTable(outDir, t, settings, { conn: async () => conn, mayMerge: mayMergeOf(checkpoints), ...(onEvent === undefined ? {} : { onEvent }) }))
   )
 
 /** Heights read through a catalog file (a reader holding it open), sorted. */
@@ -272,9 +273,9 @@ describe("compactTable", () => {
             const direct = await conn
               .run(`COPY (SELECT * FROM read_parquet(['${files.join("','")}']) ORDER BY height) TO '${path.join(sink.outDir, "direct.parquet")}' (FORMAT parquet, ROW_GROUP_SIZE ${MERGED_ROW_GROUP_ROWS})`)
               .then(() => "written", (e: unknown) => String(e))
-            const result = await compactTable(sink.outDir, table(), DEFAULT_SETTINGS, {
+            const result = await compactTable(sink.outDir, table, DEFAULT_SETTINGS, {
               conn: async () => conn,
-              checkpoints: async () => new Map([checkpoint("a"), checkpoint("b")].map((c) => [c.slice, c])),
+              mayMerge: mayMergeOf([checkpoint("a"), checkpoint("b")]),
               memory: { sort: ["8MB"], concatenation: ["8MB"] }
             })
             const manifest = await readManifest(sink.outDir, "blocks")
@@ -347,7 +348,7 @@ describe("compactTable", () => {
         yield* write("c", 0, "c0", heights(300, 300), "small")
         yield* write("d", 0, "d0", heights(0, 300), "small")
         const ways: string[] = []
-        const result = yield* compact(sink.outDir, [checkpoint("a"), checkpoint("b"), checkpoint("c"), checkpoint("d")], table(), DEFAULT_SETTINGS, (e) => {
+        const result = yield* compact(sink.outDir, [checkpoint("a"), checkpoint("b"), checkpoint("c"), checkpoint("d")], table, DEFAULT_SETTINGS, (e) => {
           if (e.type === "merged") ways.push(`${e.file.split("/")[0]}: ${e.way}`)
         })
         const files = (yield* Effect.promise(() => readManifest(sink.outDir, "blocks"))).files
@@ -379,12 +380,12 @@ describe("compactTable", () => {
         yield* write("a", 0, "a0", [1])
         yield* write("a", 1, "a1", [2])
         return yield* Effect.promise(() =>
-          compactTable(sink.outDir, table(), { ...DEFAULT_SETTINGS, minFiles: 3 }, {
+          compactTable(sink.outDir, table, { ...DEFAULT_SETTINGS, minFiles: 3 }, {
             conn: () => {
               asked++
               return Promise.reject(new Error("no merge needs a connection"))
             },
-            checkpoints: async () => new Map([[checkpoint("a").slice, checkpoint("a")]])
+            mayMerge: mayMergeOf([checkpoint("a")])
           })
         )
       })

@@ -14,7 +14,8 @@ import { type CompactTable, DEFAULT_SETTINGS, compactTable } from "../../src/com
 import { planMerge } from "../../src/compact/MergeOrder.ts"
 import { dataset as staking } from "../../pipelines/staking_transactions.ts"
 import { checkpoint, withConn } from "./fixtures.ts"
-import { readManifest } from "../../src/sink/Manifest.ts"
+import { mergeableParts } from "../../src/CompactionPolicy.ts"
+import { readManifest } from "../../src/compact/Manifest.ts"
 import { ParquetSink } from "../../src/sink/ParquetSink.ts"
 
 const schema = defineSchema([int64("height", "Block height", { nullable: false }), str("tag", "Second key column")], "Blocks for merge order tests")
@@ -42,13 +43,13 @@ const mergedOver = (rounds: ReadonlyArray<Parts>, sortBy: ReadonlyArray<string> 
       Effect.provide(
         Effect.gen(function* () {
           const sink = yield* ParquetSink
-          const table: CompactTable = { name: "blocks", sortBy, ...(tieBreak === undefined ? {} : { tieBreak }), ownerOf: () => ({ dataset: "blocks", owner: { rerun: "never", excludesCommitted: false } }) }
+          const table: CompactTable = { name: "blocks", sortBy, ...(tieBreak === undefined ? {} : { tieBreak }), ownerOf: () => "blocks" }
           let filesIn = 0
           for (const parts of rounds) {
             for (const [slice, seq, keys] of parts) yield* part(slice, seq, keys)
             const slices = [...new Set(parts.map(([s]) => s))]
             const result = yield* Effect.promise(() =>
-              withConn((conn) => compactTable(sink.outDir, table, DEFAULT_SETTINGS, { conn: async () => conn, checkpoints: async () => new Map(slices.map((s) => [s, checkpoint(s, { lastSeq: 9 })])) }))
+              withConn((conn) => compactTable(sink.outDir, table, DEFAULT_SETTINGS, { conn: async () => conn, mayMerge: async () => mergeableParts(new Map(slices.map((s) => [s, checkpoint(s, { lastSeq: 9 })])), { rerun: "never", excludesCommitted: false }) }))
             )
             filesIn = result.filesIn
           }

@@ -8,7 +8,7 @@ import { promises as fs } from "node:fs"
 import * as path from "node:path"
 import { attachOutputs, columnsOf, diffRows, ident, LINEAGE, rowCount, type RowCounts, viewsOf } from "../../scripts/rowDiff.ts"
 import type { CheckpointState } from "../../src/crawl/Checkpoint.ts"
-import { fileSet } from "../../src/sink/Manifest.ts"
+import { fileSet } from "../../src/compact/Manifest.ts"
 
 export { LINEAGE }
 
