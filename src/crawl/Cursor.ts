@@ -3,15 +3,16 @@
  * listing's own (a height walk's `{next, end, islands}`, a route and its token) that the checkpoint
  * keeps as text.
  *
- * - **Rules.** A listing whose cursor is a value declares its codec (`cursor` on the listing,
- *   written with `cursorListing`); its fetch is then handed that value, decoded, and returns the
- *   next one, never text it parses itself. The checkpoint stores the encoded text, and the crawler
- *   hands the codec to the checkpoint store, which decodes the cursor when it reads the checkpoint
- *   (Checkpoint.ts `checkpointProblem`): once per slice, before any request. A cursor the listing
- *   cannot read is a broken checkpoint like any other bad field: the slice fails with the error
- *   naming the file and the fix, the file is not written over, and the refetch marker is left
- *   (Refetch.ts), so deleting the file refetches the slice without doubling a row. A listing that
- *   wraps another's cursor in its own declares its own codec.
+ * - **Rules.** A listing declares how its cursor reads (`cursor` on the listing): a page token or
+ *   key as it was handed out (`tokenCursor`, which restListing and keyedListing declare), or a
+ *   value of its own, written with `cursorListing`, whose fetch is then handed the value decoded
+ *   and returns the next one, never text it parses itself. The checkpoint stores the encoded text,
+ *   and the crawler hands the codec to the checkpoint store, which decodes the cursor when it reads
+ *   the checkpoint (Checkpoint.ts `checkpointProblem`): once per slice, before any request. A
+ *   cursor the listing cannot read is a broken checkpoint like any other bad field: the slice fails
+ *   with the error naming the file and the fix, the file is not written over, and the refetch
+ *   marker is left (Refetch.ts), so deleting the file refetches the slice without doubling a row.
+ *   A listing that wraps another's cursor in its own declares its own codec.
  * - **Memory.** A cursor is a few fields; its text is decoded once more at each page's fetch (a
  *   JSON parse of that text and a check of its fields), nothing is kept between pages.
  * - **Failure modes.** A checkpoint's cursor that does not decode fails its slice as above. A
@@ -50,6 +51,12 @@ export const jsonCursor = <C, I>(schema: Schema.Schema<C, I, never>): CursorCode
   const decode = Schema.decodeUnknownEither(json)
   const encode = Schema.encodeSync(json)
   return { decode: (text) => Either.mapLeft(decode(text), describe), encode }
+}
+
+/** A service's page token (or a keyed listing's last key), kept as it was sent: any text but the empty one, which no listing hands out. */
+export const tokenCursor: CursorCodec<string> = {
+  decode: (text) => (text === "" ? Either.left("an empty page token") : Either.right(text)),
+  encode: (token) => token
 }
 
 /**

@@ -8,6 +8,7 @@
 import { Effect } from "effect"
 import { SourceError } from "../Errors.ts"
 import type { SinkError } from "../Errors.ts"
+import { type CursorCodec, tokenCursor } from "./Cursor.ts"
 import { NotFoundRecord, type Listing } from "./Dataset.ts"
 import type { Slice } from "./Slice.ts"
 
@@ -31,8 +32,10 @@ export interface KeyedListingSpec<R> {
 const orNotFound = (key: string) => (e: SourceError) =>
   e.reason === "HttpStatus" && e.status === 404 ? Effect.succeed([new NotFoundRecord(key, e.request)]) : Effect.fail(e)
 
-export const keyedListing = <R>(spec: KeyedListingSpec<R>): Listing<R> => ({
+export const keyedListing = <R>(spec: KeyedListingSpec<R>): Listing<R> & { readonly cursor: CursorCodec<string> } => ({
   ...(spec.excludesCommitted === true ? { excludesCommitted: true } : {}),
+  // the cursor is a key as nextKeys handed it out
+  cursor: tokenCursor,
   // nextKeys from the start yields every key not written (a fan-out leaves out only settled
   // answers), so a pass from the first page asks again for the keys whose records were rejected
   revisits: () => true,

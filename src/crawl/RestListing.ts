@@ -6,6 +6,7 @@
 import { Effect } from "effect"
 import { SourceError } from "../Errors.ts"
 import { RestClient } from "../source/RestClient.ts"
+import { type CursorCodec, tokenCursor } from "./Cursor.ts"
 import type { Listing, Page } from "./Dataset.ts"
 import type { Slice } from "./Slice.ts"
 
@@ -34,8 +35,9 @@ export const listPage = (body: unknown, items: string, request: string): Effect.
   return Effect.succeed({ records, next: typeof token === "string" && token.length > 0 ? token : undefined })
 }
 
-export const restListing = (spec: RestListingSpec): Listing<RestClient> => ({
+export const restListing = (spec: RestListingSpec): Listing<RestClient> & { readonly cursor: CursorCodec<string> } => ({
   ...(spec.tokenTtlSeconds === undefined ? {} : { tokenTtlSeconds: spec.tokenTtlSeconds }),
+  cursor: tokenCursor,
   // the route lists the slice's whole query from its first page: a rejected record comes again
   revisits: () => true,
   fetch: (slice, cursor) =>

@@ -12,8 +12,10 @@ import * as os from "node:os"
 import * as path from "node:path"
 import { checkpointsRoot, CheckpointStore, writeFileAtomic } from "../../src/crawl/Checkpoint.ts"
 import { crawlSlice } from "../../src/crawl/Crawler.ts"
-import { cursorListing, cursorProblem, DecimalText, jsonCursor } from "../../src/crawl/Cursor.ts"
+import { cursorListing, cursorProblem, DecimalText, jsonCursor, tokenCursor } from "../../src/crawl/Cursor.ts"
 import type { DatasetDef } from "../../src/crawl/Dataset.ts"
+import { keyedListing } from "../../src/crawl/KeyedListing.ts"
+import { restListing } from "../../src/crawl/RestListing.ts"
 import { makeSlice } from "../../src/crawl/Slice.ts"
 import { KillSwitch, layers, newDisk, rowsOf } from "./fakes.ts"
 
@@ -124,4 +126,12 @@ describe("a listing with a typed cursor", () => {
       yield* Effect.promise(() => fs.rm(out, { recursive: true }))
     })
   )
+})
+
+describe("a page token", () => {
+  it("given a REST listing's or a keyed listing's cursor, when checked, then any token reads as itself and only the empty one, which no listing hands out, is refused", () => {
+    expect(tokenCursor.decode("eyJvZmZzZXQiOjEwMH0=")).toEqual(Either.right("eyJvZmZzZXQiOjEwMH0="))
+    expect(cursorProblem(restListing({ service: "data", path: () => "/v1/x", items: "xs" }).cursor)("")).toBe("an empty page token")
+    expect(cursorProblem(keyedListing({ nextKeys: () => Effect.succeed([]), fetch: () => Effect.succeed([]), batch: 1, concurrency: 1 }).cursor)("0x12")).toBeUndefined()
+  })
 })
