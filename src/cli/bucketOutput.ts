@@ -25,6 +25,7 @@ export interface OpenedBucket {
   readonly settings: S3Settings
   /** The working copy every command reads and writes. */
   readonly dir: string
+  /** The bucket as the output store; it also provides the sink's PartPublisher (src/sink/Publisher.ts), which the sink looks for. */
   readonly store: Layer.Layer<OutputStore>
   /** Creates (or reads) the output's id in the bucket and copies it into the working copy. */
   readonly ensureId: Effect.Effect<void, SinkError>

@@ -10,6 +10,7 @@ import * as fs from "node:fs/promises"
 import * as path from "node:path"
 import { ConfigError, SinkError } from "../Errors.ts"
 import { replaceFile } from "../files/Durable.ts"
+import { PartPublisher } from "../sink/Publisher.ts"
 import { OUTPUT_ID_FILE } from "../state/OutputId.ts"
 import { type ObjectStoreClient, OutputStore, type OutputStoreService } from "./OutputStore.ts"
 import { type BucketTarget, keyOf, type S3Settings, S3_ENDPOINT_ENV } from "./OutputTarget.ts"
@@ -129,4 +130,8 @@ export const bucketStore = (b: BucketOutput): OutputStoreService => ({
   )
 })
 
-export const bucketStoreLayer = (b: BucketOutput): Layer.Layer<OutputStore> => Layer.succeed(OutputStore, bucketStore(b))
+/** The bucket as the output store and as the sink's publisher (src/sink/Publisher.ts). */
+export const bucketStoreLayer = (b: BucketOutput): Layer.Layer<OutputStore | PartPublisher> => {
+  const store = bucketStore(b)
+  return Layer.merge(Layer.succeed(OutputStore, store), Layer.succeed(PartPublisher, store))
+}

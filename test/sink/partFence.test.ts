@@ -13,7 +13,8 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest"
 import { defineSchema, int64, lineage, str } from "../../schemas/common.ts"
 import type { Row } from "../../schemas/common.ts"
 import type { SinkError } from "../../src/Errors.ts"
-import { type SinkPublisher, type WritePartInput, makeParquetSink } from "../../src/sink/ParquetSink.ts"
+import { type WritePartInput, makeParquetSink } from "../../src/sink/ParquetSink.ts"
+import type { PartPublisherService } from "../../src/sink/Publisher.ts"
 import { type PartFence, fenceLost, isFenceLost } from "../../src/sink/PartFence.ts"
 
 const schema = defineSchema([str("chain", "Chain name", { nullable: false }), int64("height", "Block height", { nullable: false })], "Fence test rows")
@@ -60,7 +61,7 @@ describe("a fenced part", () => {
     await fs.rm(dir, { recursive: true, force: true })
   })
 
-  const write = (input: WritePartInput, publisher?: SinkPublisher) => {
+  const write = (input: WritePartInput, publisher?: PartPublisherService) => {
     const sink = makeParquetSink(dir, db, publisher)
     return Effect.runPromise(Effect.either(sink.writePart(input))).finally(() => sink.close())
   }
@@ -101,7 +102,7 @@ describe("a fenced part", () => {
   /** A publisher whose uploads take `ms` (forever when undefined), noting whether they were interrupted and what was unpublished. */
   const slowPublisher = (ms?: number) => {
     const seen = { interrupted: false, published: 0, unpublished: [] as string[] }
-    const publisher: SinkPublisher = {
+    const publisher: PartPublisherService = {
       publish: (files) =>
         (ms === undefined ? Effect.never : Effect.sleep(ms)).pipe(
           Effect.andThen(Effect.sync(() => void (seen.published += files.length))),
