@@ -7,7 +7,7 @@
 import { initialState, type CheckpointState } from "../src/crawl/Checkpoint.ts"
 import { makeSlice } from "../src/crawl/Slice.ts"
 import { planWindows } from "../src/crawl/Windows.ts"
-import { statusOf } from "../src/cli/status/model.ts"
+import { statusOf } from "../src/status/model.ts"
 import { isoSeconds } from "../src/Time.ts"
 
 const DAY = 86_400

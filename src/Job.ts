@@ -7,7 +7,7 @@ import { Either, ParseResult, Schema } from "effect"
 import { LosslessNumber, parse as parseLossless } from "lossless-json"
 import { promises as fs } from "node:fs"
 import { ConfigError } from "./Errors.ts"
-import { closest } from "./cli/suggest.ts"
+import { closest } from "./DidYouMean.ts"
 import { DURATION_PATTERN, INSTANT_PATTERN, parseInstant } from "./Time.ts"
 
 export const Network = Schema.Literal("mainnet", "fuji")

@@ -13,7 +13,7 @@ import { ConfigError } from "../Errors.ts"
 import { parseAsOf } from "./asOf.ts"
 import { emulatorFlags } from "./emulatorOptions.ts"
 import { BACKFILLABLE, datasetNames } from "./services.ts"
-import { closest } from "./suggest.ts"
+import { closest } from "../DidYouMean.ts"
 
 // text, not Options.directory: its existence check throws a raw ENOTDIR for a path under a
 // file; outPath.ts checks the folder and names the cause

@@ -5,7 +5,7 @@
  * the commands' `--help` by test/cli/argv.test.ts.
  */
 import { ConfigError } from "../Errors.ts"
-import { didYouMean } from "./suggest.ts"
+import { didYouMean } from "../DidYouMean.ts"
 
 const crawl = ["--network", "--job", "--out", "--emulator", "--emulator-seed", "--emulator-scale", "--as-of", "--part-rows", "--part-mb", "--concurrency", "--dry-run", "--quiet", "--json", "--no-compact", "--distributed"]
 

@@ -4,7 +4,7 @@
  * could not phone home either). Every figure printed sits in a cell with `data-figure` and its
  * exact `data-value`, so a test (or a script) reads the page as data.
  */
-import { AS_OF_AHEAD, behind, span } from "../cli/status/lag.ts"
+import { AS_OF_AHEAD, behind, span } from "../status/lag.ts"
 import { bytesText, cell, esc, figure, grouped, instant } from "./format.ts"
 import { exampleCaptions } from "./examples.ts"
 import type { DatasetFigures, Report } from "./model.ts"

@@ -4,7 +4,7 @@
  * sizes and heights are decimal strings as DuckDB returns them (exact whatever their size); the
  * charts convert them for drawing only.
  */
-import type { DatasetStatus, ListingStatus, RunLine } from "../cli/status/model.ts"
+import type { DatasetStatus, ListingStatus, RunLine } from "../status/model.ts"
 import type { CoveredRange, DayRange } from "./gaps.ts"
 
 /** Which day a dataset's rows are counted by. */

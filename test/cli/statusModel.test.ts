@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest"
 import { type CheckpointState, initialState } from "../../src/crawl/Checkpoint.ts"
 import { makeSlice } from "../../src/crawl/Slice.ts"
-import { statusOf } from "../../src/cli/status/model.ts"
+import { statusOf } from "../../src/status/model.ts"
 
 const at = (iso: string) => Date.parse(iso) / 1000
 const state = (dataset: string, params: Record<string, string>, status: CheckpointState["status"], completedAsOf: number | null, extra: Partial<CheckpointState> = {}): CheckpointState => ({

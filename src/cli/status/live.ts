@@ -9,8 +9,8 @@ import { envNames, loadSourceSettings, type Service, SourceConfig } from "../../
 import { ConfigError } from "../../Errors.ts"
 import { sourceLayer } from "../../source/SourceLayer.ts"
 import { servicesFor, servicesOf } from "../services.ts"
-import { type HeightLine, isUnreachable, TIP_BELOW, type Unreachable } from "./lag.ts"
-import type { ListingStatus } from "./model.ts"
+import { type HeightLine, isUnreachable, TIP_BELOW, type Unreachable } from "../../status/lag.ts"
+import type { ListingStatus } from "../../status/model.ts"
 
 /**
  * `--live` asks each service once per listing with this timeout and no retry: a monitoring probe

@@ -1,7 +1,7 @@
 /**
  * Writes the registry's metadata for `chainetl status` (src/crawl/DatasetMeta.ts) into the folder
  * given as its argument: an entry of scripts/build.mjs, run once per build, so the compiled CLI
- * finds it beside its modules (./registry.ts).
+ * finds it beside its modules (src/status/registry.ts).
  */
 import { writeFileSync } from "node:fs"
 import * as path from "node:path"

@@ -6,9 +6,9 @@
 import { Effect } from "effect"
 import { promises as fs } from "node:fs"
 import * as path from "node:path"
-import type { DatasetMeta } from "../../crawl/DatasetMeta.ts"
-import { scannedHeights } from "../../crawl/Heights.ts"
-import type { RunReport } from "../../Runner.ts"
+import type { DatasetMeta } from "../crawl/DatasetMeta.ts"
+import { scannedHeights } from "../crawl/Heights.ts"
+import type { RunReport } from "../Runner.ts"
 import type { HeightLine } from "./lag.ts"
 
 /** Every run report of `out/_runs`, in no particular order. */

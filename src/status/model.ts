@@ -7,10 +7,10 @@
  * last runs and every failed slice with its error. A hole (crawl/Holes.ts: a rejected record not
  * written since) keeps its window or slice from counting as complete.
  */
-import type { CheckpointState } from "../../crawl/Checkpoint.ts"
-import { isComplete, openHoles } from "../../crawl/Holes.ts"
-import { FROM, TO, type Interval, windowOf } from "../../crawl/Windows.ts"
-import type { RunReport } from "../../Runner.ts"
+import type { CheckpointState } from "../crawl/Checkpoint.ts"
+import { isComplete, openHoles } from "../crawl/Holes.ts"
+import { FROM, TO, type Interval, windowOf } from "../crawl/Windows.ts"
+import type { RunReport } from "../Runner.ts"
 
 export interface ListingStatus {
   readonly dataset: string

@@ -7,11 +7,11 @@
  */
 import { Effect } from "effect"
 import { promises as fs } from "node:fs"
-import { DATASET_META_FILE, type DatasetMeta, metaOf } from "../../crawl/DatasetMeta.ts"
+import { DATASET_META_FILE, type DatasetMeta, metaOf } from "../crawl/DatasetMeta.ts"
 
 export const datasetMeta: Effect.Effect<ReadonlyArray<DatasetMeta>> = Effect.promise(async () => {
   const built = await fs.readFile(new URL(`./${DATASET_META_FILE}`, import.meta.url), "utf8").catch(() => undefined)
   if (built !== undefined) return JSON.parse(built) as ReadonlyArray<DatasetMeta>
-  const { datasets } = await import("../../../pipelines/index.ts")
+  const { datasets } = await import("../../pipelines/index.ts")
   return metaOf(datasets)
 })
