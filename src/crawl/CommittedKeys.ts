@@ -9,7 +9,7 @@ import { Context, Effect, Layer } from "effect"
 import { promises as fs } from "node:fs"
 import * as path from "node:path"
 import { SinkError } from "../Errors.ts"
-import { holdsPartOf, readManifest } from "../sink/Manifest.ts"
+import { holdsPartOf, readManifest } from "../compact/Manifest.ts"
 import { KeyDigests } from "./KeyDigests.ts"
 
 export class CommittedKeys extends Context.Tag("chainetl/CommittedKeys")<
