@@ -10,6 +10,7 @@
  * slice. The columns are decoded from the bytes by src/decode/utxo.ts, as utxos' are.
  */
 import { Effect, Schema } from "effect"
+import { type CursorCodec, cursorListing, jsonCursor } from "../src/crawl/Cursor.ts"
 import { type DatasetDef, type Listing, RecordError } from "../src/crawl/Dataset.ts"
 import { OutputReader } from "../src/crawl/OutputReader.ts"
 import { makeSlice, type Slice } from "../src/crawl/Slice.ts"
@@ -30,6 +31,11 @@ interface Cursor {
   /** The previous page's endIndex: the next page starts after it; absent at a chunk's start. */
   readonly startIndex?: { readonly address: string; readonly utxo: string }
 }
+
+/** How the checkpoint keeps the cursor (src/crawl/Cursor.ts): a resumed listing is handed it back checked. */
+const cursor: CursorCodec<Cursor> = jsonCursor(
+  Schema.Struct({ chunk: Schema.Int.pipe(Schema.nonNegative()), startIndex: Schema.optional(Schema.Struct({ address: Schema.String, utxo: Schema.String })) })
+)
 
 const Page = Schema.Struct({
   numFetched: Schema.optional(NodeInt),
@@ -62,10 +68,9 @@ const decodeListed = (hex: string, network: string): Listed => {
   }
 }
 
-const fetchUtxos = (slice: Slice, cursor: string | undefined) =>
+const fetchUtxos = (slice: Slice, at: Cursor | undefined) =>
   Effect.gen(function* () {
     const p = slice.params
-    const at = cursor === undefined ? undefined : (JSON.parse(cursor) as Cursor)
     const chunk = at?.chunk ?? 0
     const addresses = chunks(slice)[chunk] ?? []
     if (addresses.length === 0) return { records: [], next: undefined }
@@ -84,7 +89,7 @@ const fetchUtxos = (slice: Slice, cursor: string | undefined) =>
         : chunk + 1 < chunks(slice).length
           ? { chunk: chunk + 1 }
           : undefined
-    return { records, next: next === undefined ? undefined : JSON.stringify(next) }
+    return { records, next }
   })
 
 /** utxo_ids this slice already committed (a resumed listing drops their repeats). */
@@ -100,7 +105,7 @@ const committedIds = (slice: Slice) =>
   })
 
 const listing: Listing<JsonRpcClient | OutputReader> = onNodeNetwork(
-  distinctRecords({ fetch: fetchUtxos }, (r) => (r as Listed).decoded?.utxoId, committedIds)
+  distinctRecords(cursorListing({ cursor, fetch: fetchUtxos }), (r) => (r as Listed).decoded?.utxoId, committedIds)
 )
 
 const sourceChainId = (slice: Slice): string | null => {

@@ -14,6 +14,7 @@
  * for again, and the open window of the previous run is re-crawled only from its new blocks.
  */
 import { Effect, Schema } from "effect"
+import { type CursorCodec, cursorListing, DecimalText, jsonCursor } from "../src/crawl/Cursor.ts"
 import { RecordError, type DatasetDef, type SourceClients } from "../src/crawl/Dataset.ts"
 import { OutputReader } from "../src/crawl/OutputReader.ts"
 import { restListing } from "../src/crawl/RestListing.ts"
@@ -44,6 +45,9 @@ interface Cursor {
   readonly from: string
   readonly latest: string
 }
+
+/** How the checkpoint keeps the cursor (src/crawl/Cursor.ts): a resumed listing is handed it back checked. */
+const cursor: CursorCodec<Cursor> = jsonCursor(Schema.Struct({ from: DecimalText, latest: DecimalText }))
 
 /** Seed Limits: 100 per page on route 6; startBlock inclusive, endBlock exclusive. */
 const pages = restListing({
@@ -100,16 +104,14 @@ export const dataset: DatasetDef<SourceClients> = withGrain({
   heights: { listing: ["chain_id", "token_address"], column: "block_number", reach: { chain_id: "chain_id", token_address: "address" }, latest: (l) => latestBlock(l["chain_id"] ?? "") },
   slices: (job) =>
     distinctContracts(job.tokenContracts).map((c) => makeSlice("token_transfers", { chain_id: c.chainId, address: c.address, window: job.transferBlockWindow })),
-  listing: {
+  listing: cursorListing({
+    cursor,
     // a run starts after what is committed, so it never yields a committed transfer
     excludesCommitted: true,
-    fetch: (slice, cursor) =>
+    fetch: (slice, resumed) =>
       Effect.gen(function* () {
         const chain = String(slice.params["chain_id"])
-        const at: Cursor =
-          cursor === undefined
-            ? { from: yield* resumeFrom(chain, String(slice.params["address"])), latest: String(yield* latestBlock(chain)) }
-            : (JSON.parse(cursor) as Cursor)
+        const at: Cursor = resumed ?? { from: yield* resumeFrom(chain, String(slice.params["address"])), latest: String(yield* latestBlock(chain)) }
         const from = BigInt(at.from)
         const latest = BigInt(at.latest)
         // reach: the blocks scanned so far (status reports it; transfers are sparse in them)
@@ -119,9 +121,9 @@ export const dataset: DatasetDef<SourceClients> = withGrain({
         const boundary = (from / size + 1n) * size
         const to = boundary < latest + 1n ? boundary : latest + 1n
         const records = yield* windowTransfers(slice, from, to)
-        return { records, next: to <= latest ? JSON.stringify({ from: String(to), latest: at.latest } satisfies Cursor) : undefined, reach: String(to - 1n) }
+        return { records, next: to <= latest ? { from: String(to), latest: at.latest } : undefined, reach: String(to - 1n) }
       })
-  },
+  }),
   toRow: (raw, slice) => {
     const t = decode(raw)
     const nft = t.erc721Token ?? t.erc1155Token
