@@ -1,8 +1,9 @@
 /**
- * Issue 14 item 7: a broken checkpoint is that slice's problem. After a clean run, three
+ * Issue 14 item 7: a broken checkpoint is that slice's problem. After a clean run, four
  * checkpoints are tampered with: delegators' cut in half (truncated JSON), utxos' with a count
  * that is text (ill-typed), one staking_transactions window's replaced by bytes that are not JSON
- * (garbled). The next run fails exactly those (the windowed dataset whole: which range its broken
+ * (garbled), token_transfers' left mid-listing with a cursor its listing cannot read (a block
+ * that is not a height: src/crawl/Cursor.ts). The next run fails exactly those (the windowed dataset whole: which range its broken
  * window held is unknown), names each file and the fix, overwrites none of them, and runs
  * chain_metrics (its open month is fetched again each run). Deleting the three files, as the
  * errors say, then refetches those slices (in bigger parts, so old part files would not simply be
@@ -18,16 +19,16 @@ import { campaignJob, tempDir } from "./campaign.ts"
 import { compareCatalogs, filesBelow } from "./compare.ts"
 import { runInProcess } from "./support.ts"
 
-const DATASETS = ["staking_transactions", "delegators", "utxos", "chain_metrics"]
+const DATASETS = ["staking_transactions", "delegators", "utxos", "token_transfers", "chain_metrics"]
 
-describe("garbled, truncated and ill-typed checkpoints", () => {
+describe("garbled, truncated and ill-typed checkpoints, and a cursor its listing cannot read", () => {
   let emu: RunningEmulator
   let job: Partial<Job>
   let out: string
   let reference: string
   let broken: RunReport
   let mended: RunReport
-  const files: Record<"truncated" | "illTyped" | "garbled", string> = { truncated: "", illTyped: "", garbled: "" }
+  const files: Record<"truncated" | "illTyped" | "garbled" | "badCursor", string> = { truncated: "", illTyped: "", garbled: "", badCursor: "" }
   const tampered = new Map<string, string>()
   const afterBrokenRun = new Map<string, string>()
   let markersAfterBroken: string[] = []
@@ -44,10 +45,13 @@ describe("garbled, truncated and ill-typed checkpoints", () => {
     files.truncated = (await of("delegators"))[0]!
     files.illTyped = (await of("utxos"))[0]!
     files.garbled = (await of("staking_transactions"))[0]!
+    files.badCursor = (await of("token_transfers"))[0]!
     const text = await fs.readFile(files.truncated, "utf8")
     tampered.set(files.truncated, text.slice(0, Math.floor(text.length / 2)))
     tampered.set(files.illTyped, JSON.stringify({ ...JSON.parse(await fs.readFile(files.illTyped, "utf8")), rowsCommitted: "many" }))
     tampered.set(files.garbled, "\u0000\u00ff{{ not json")
+    const transfers = JSON.parse(await fs.readFile(files.badCursor, "utf8")) as Record<string, unknown>
+    tampered.set(files.badCursor, JSON.stringify({ ...transfers, status: "running", cursor: BAD_CURSOR, cursorIssuedAt: null }))
     for (const [f, t] of tampered) await fs.writeFile(f, t)
     broken = await runInProcess(out, emu, { datasets: DATASETS, job })
     for (const f of tampered.keys()) afterBrokenRun.set(f, await fs.readFile(f, "utf8"))
@@ -61,15 +65,18 @@ describe("garbled, truncated and ill-typed checkpoints", () => {
     await emu?.close()
   })
 
-  it("given three broken checkpoints, when the next run meets them, then exactly those fail, each naming its file and the fix, and chain_metrics runs", () => {
+  it("given four broken checkpoints, when the next run meets them, then exactly those fail, each naming its file and the fix, and chain_metrics runs", () => {
     expect(broken.status).toBe("failed")
     const failed = broken.slices.filter((s) => s.status === "failed")
     const fix = "Fix: delete it to refetch that slice (the next run removes the slice's parts and fetches it again)"
     expect(failed.map((s) => [s.dataset, s.error])).toEqual([
       ["staking_transactions", expect.stringMatching(new RegExp(`^staking_transactions not planned: checkpoint ${files.garbled} is broken \\(not valid JSON: .*\\)\\. ${fix.replace(/[().]/g, "\\$&")}$`))],
       ["delegators", `checkpoint ${files.truncated} is broken (not valid JSON: ${errorOf(tampered.get(files.truncated)!)}). ${fix}`],
-      ["utxos", `checkpoint ${files.illTyped} is broken ("rowsCommitted" is "many", expected a non-negative integer). ${fix}`]
+      ["utxos", `checkpoint ${files.illTyped} is broken ("rowsCommitted" is "many", expected a non-negative integer). ${fix}`],
+      ["token_transfers", `checkpoint ${files.badCursor} is broken ("cursor" is ${JSON.stringify(BAD_CURSOR)}, which its listing cannot read: from: expected an integer as decimal text). ${fix}`]
     ])
+    // the slice with the unreadable cursor asked nothing of the service
+    expect(broken.slices.find((s) => s.dataset === "token_transfers")?.requests).toBe(0)
     const metrics = broken.slices.filter((s) => s.dataset === "chain_metrics")
     expect(metrics.length).toBeGreaterThan(0)
     // its open month runs again, settled ones are final
@@ -81,17 +88,20 @@ describe("garbled, truncated and ill-typed checkpoints", () => {
   it("given the failing run, when it ends, then the broken files are as they were and a marker stands beside each", () => {
     for (const [f, t] of tampered) expect(afterBrokenRun.get(f)).toBe(t)
     const rel = (f: string) => path.relative(path.join(out, "_state", "checkpoints"), f).replace(/\.json$/, ".refetch")
-    expect(markersAfterBroken).toEqual([files.truncated, files.illTyped, files.garbled].map(rel).sort())
+    expect(markersAfterBroken).toEqual([files.truncated, files.illTyped, files.garbled, files.badCursor].map(rel).sort())
   })
 
-  it("given the three files deleted as the errors say, when the next run ends, then it succeeds and the output equals a clean crawl, nothing lost or doubled", async () => {
+  it("given the four files deleted as the errors say, when the next run ends, then it succeeds and the output equals a clean crawl, nothing lost or doubled", async () => {
     expect(mended.status).toBe("succeeded")
     expect(markersAfterMended).toEqual([])
     const diffs = await compareCatalogs(reference, out)
     expect(diffs.filter((d) => d.onlyA !== 0 || d.onlyB !== 0 || d.rowsA !== d.rowsB)).toEqual([])
-    for (const name of ["staking_transactions", "delegators", "utxos", "chain_metrics"]) expect(diffs.find((d) => d.dataset === name)!.rowsA).toBeGreaterThan(0)
+    for (const name of DATASETS) expect(diffs.find((d) => d.dataset === name)!.rowsA).toBeGreaterThan(0)
   })
 })
+
+/** token_transfers' cursor ({from, latest}) with a first block that is not a height. */
+const BAD_CURSOR = '{"from":"ten","latest":"9000"}'
 
 const errorOf = (text: string): string => {
   try {
