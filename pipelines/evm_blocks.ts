@@ -8,18 +8,12 @@
  * any island above them a listing cut short (an expired token) left behind.
  */
 import { Effect } from "effect"
-import type { DatasetDef, SourceClients } from "../src/crawl/Dataset.ts"
 import { OutputReader } from "../src/crawl/OutputReader.ts"
 import { restListing } from "../src/crawl/RestListing.ts"
 import { makeSlice } from "../src/crawl/Slice.ts"
-import { wireDecoder } from "../src/transform/WireColumns.ts"
-import { schema } from "../schemas/evm_blocks.ts"
-import { columnKey, utcDate } from "./_shared/partitions.ts"
+import { defineDataset } from "../src/transform/DefineDataset.ts"
+import { table } from "../schemas/evm_blocks.ts"
 import { latestBlock } from "./_evm.ts"
-import { withGrain } from "../src/crawl/Grain.ts"
-
-// every column but chain_id is read as its schema declares (`from`)
-const wire = wireDecoder(schema)
 
 /** What was committed when a run's listing began, and where it is in the route's pages. */
 interface Cursor {
@@ -64,16 +58,14 @@ const heightOf = (record: unknown): bigint | undefined => {
 /** Seed Limits: 100 per page on route 10. */
 const pages = restListing({ service: "data", path: (s) => `/v1/chains/${s.params["chain_id"]}/blocks`, items: "blocks", pageSize: 100 })
 
-export const dataset: DatasetDef<SourceClients> = withGrain({
+export const dataset = defineDataset(table, {
   name: "evm_blocks",
   description: "EVM blocks of the job's chains (chain-data route 10), every block once, new blocks added each run",
-  schema,
-  partitionBy: [
-    columnKey("chain_id")
-  ],
+  services: ["data"],
+  partitionBy: ["chain_id"],
   // Grain: day. A C-chain day is ~40k blocks (2 s blocks), ~20 MB of Parquet: a day folder is
   // already a well-sized read, a month (~600 MB) would make every date filter open 30× the files
-  timePartition: { day: utcDate("block_timestamp"), grain: "day" },
+  timePartition: { column: "block_timestamp", grain: "day" },
   key: ["block_hash"],
   // compacted files are sorted so: height order: a block-number filter reads the row groups of its range
   sortBy: ["block_number"],
@@ -99,6 +91,5 @@ export const dataset: DatasetDef<SourceClients> = withGrain({
         const more = page.next !== undefined && (lowest === undefined || lowest > floor + 1n)
         return { records, next: more ? JSON.stringify({ ...at, token: page.next } satisfies Cursor) : undefined }
       })
-  },
-  toRow: (raw, slice) => wire(raw, { chain_id: slice.params["chain_id"] })
+  }
 })

@@ -120,6 +120,7 @@ const child = (name: string, description: string, childSchema: ChildDataset["sch
   description,
   schema: childSchema,
   partitionBy,
+  key: ["tx_hash", name === "evm_internal_transactions" ? "trace_index" : "log_index"],
   toRows: (raw, slice) => {
     const d = decode(raw)
     const tx = txOf(d, slice)

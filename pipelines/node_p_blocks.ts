@@ -15,22 +15,15 @@
  * about 2·log2(tip) calls, once per run.
  */
 import { Effect, Schema } from "effect"
-import { type DatasetDef, RecordError, type Row } from "../src/crawl/Dataset.ts"
-import type { OutputReader } from "../src/crawl/OutputReader.ts"
+import { RecordError } from "../src/crawl/Dataset.ts"
 import { decodePBlock, pBytesFromNodeHex, PvmDecodeError } from "../src/decode/pvm/index.ts"
-import type { JsonRpcClient } from "../src/source/JsonRpcClient.ts"
-import { decoder } from "../src/transform/Decode.ts"
-import { schema } from "../schemas/node_p_blocks.ts"
+import { read } from "../src/transform/ColumnDecoder.ts"
+import { defineDataset } from "../src/transform/DefineDataset.ts"
+import { table } from "../schemas/node_p_blocks.ts"
 import { blockHeaderColumns, nodeBlockSlices, heightWalk } from "./_shared/heightWalk.ts"
 import { isHandlerError, rpc, rpcDecoded, rpcObject } from "./_shared/nodeRpc.ts"
 import { NodeUint } from "./_shared/nodeValues.ts"
-import { columnKey } from "./_shared/partitions.ts"
 import { pTxRow } from "./_shared/pTxRow.ts"
-import { withGrain } from "../src/crawl/Grain.ts"
-
-/** The height asked for and the node's answer, "0x" + the block's bytes + checksum. */
-const Record = Schema.Struct({ height: Schema.String, block: Schema.String })
-const decode = decoder(Record)
 
 /**
  * The `date` of an Apricot-era block: its bytes carry no time (the chain's time moved by
@@ -39,8 +32,6 @@ const decode = decoder(Record)
  * a fixed day, so a rerun writes the same files. Its block_timestamp stays null.
  */
 export const TIMELESS_DAY = "2020-09-10"
-
-const blockDay = (row: Row): string => (row["block_timestamp"] instanceof Date ? row["block_timestamp"].toISOString().slice(0, 10) : TIMELESS_DAY)
 
 /**
  * The seed types platform.getBlockByHeight's height as an integer: a JSON number, exact up to
@@ -87,14 +78,14 @@ const decodeBlock = (hex: string) => {
   }
 }
 
-export const dataset: DatasetDef<JsonRpcClient | OutputReader> = withGrain({
+export const dataset = defineDataset(table, {
   name: "node_p_blocks",
   description: "P-chain blocks from the node's platform.getBlockByHeight (hex, decoded with avalanchego's codec) with their transactions, walked in height windows up to the tip at run time",
-  schema,
-  partitionBy: [columnKey("network")],
+  services: ["node"],
+  partitionBy: ["network"],
   // Grain: month. ~2k P-chain blocks a day, a few hundred KB: a month is ~10-20 MB, by day each
   // folder held one small file (158 files for 200 rows in the emulator run)
-  timePartition: { day: blockDay, grain: "month" },
+  timePartition: { column: "block_timestamp", grain: "month", untimed: () => TIMELESS_DAY },
   key: ["height"],
   // compacted files are sorted so: height order
   sortBy: ["height"],
@@ -108,13 +99,10 @@ export const dataset: DatasetDef<JsonRpcClient | OutputReader> = withGrain({
     block: (h) => Effect.map(rpcObject("P", "platform.getBlockByHeight", { height: heightParam(h), encoding: "hex" }), (r) => ({ height: h.toString(), block: r["block"] })),
     concurrency: 8
   }),
-  toRow: (raw, slice) => {
-    const { height, block: hex } = decode(raw)
-    const block = decodeBlock(hex)
-    return {
-      ...blockHeaderColumns(height, block, slice),
-      block_type: block.type,
-      txs: block.txs.map(pTxRow)
-    }
+  // the height asked for and the node's answer, "0x" + the block's bytes + checksum
+  reads: { height: read("height", Schema.String), hex: read("block", Schema.String) },
+  compute: ({ wire }) => {
+    const block = decodeBlock(wire.hex)
+    return { ...blockHeaderColumns(wire.height, block), block_type: block.type, txs: block.txs.map(pTxRow) }
   }
 })

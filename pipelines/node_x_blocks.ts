@@ -6,33 +6,25 @@
  * the job's first, checked against the node (see nodeNetwork).
  */
 import { Effect, Schema } from "effect"
-import type { DatasetDef } from "../src/crawl/Dataset.ts"
-import type { OutputReader } from "../src/crawl/OutputReader.ts"
-import type { JsonRpcClient } from "../src/source/JsonRpcClient.ts"
-import { decoder } from "../src/transform/Decode.ts"
-import { schema } from "../schemas/node_x_blocks.ts"
-import { blockHeaderColumns, blockRecord, nodeBlockSlices, heightWalk } from "./_shared/heightWalk.ts"
+import { RecordError } from "../src/crawl/Dataset.ts"
+import { read } from "../src/transform/ColumnDecoder.ts"
+import { defineDataset } from "../src/transform/DefineDataset.ts"
+import { table } from "../schemas/node_x_blocks.ts"
+import { blockRecord, nodeBlockSlices, heightWalk } from "./_shared/heightWalk.ts"
 import { rpcDecoded } from "./_shared/nodeRpc.ts"
-import { XStandardBlock } from "./_shared/nodeTx.ts"
 import { NodeUint } from "./_shared/nodeValues.ts"
-import { blockDay, columnKey } from "./_shared/partitions.ts"
-import { withGrain } from "../src/crawl/Grain.ts"
-
-const Tx = Schema.Struct({ id: Schema.String })
-const Record = Schema.Struct({ height: Schema.String, block: XStandardBlock(Tx) })
-const decode = decoder(Record)
 
 /** The X-chain's last accepted height. */
 export const xTip = Effect.map(rpcDecoded("X", "avm.getHeight", {}, Schema.Struct({ height: NodeUint })), (r) => r.height)
 
-export const dataset: DatasetDef<JsonRpcClient | OutputReader> = withGrain({
+export const dataset = defineDataset(table, {
   name: "node_x_blocks",
   description: "X-chain blocks from the node's avm.getBlockByHeight (json), walked in height windows up to the tip at run time",
-  schema,
-  partitionBy: [columnKey("network")],
+  services: ["node"],
+  partitionBy: ["network"],
   // Grain: month. X-chain blocks are few (hundreds a day at most), KBs a day: by day each
   // folder held one file of a few KB (175 files for 200 rows in the emulator run)
-  timePartition: { day: blockDay("block_timestamp"), grain: "month" },
+  timePartition: { column: "block_timestamp", grain: "month" },
   key: ["height"],
   // compacted files are sorted so: height order
   sortBy: ["height"],
@@ -47,13 +39,9 @@ export const dataset: DatasetDef<JsonRpcClient | OutputReader> = withGrain({
     block: (h) => blockRecord("X", "avm.getBlockByHeight", h, h.toString()),
     concurrency: 8
   }),
-  toRow: (raw, slice) => {
-    const { height, block } = decode(raw)
-    return {
-      ...blockHeaderColumns(height, block, slice),
-      // the AVM registers one block type (vms/avm/block/parser.go); the decoder above holds its shape
-      block_type: "StandardBlock",
-      tx_ids: block.txs.map((t) => t.id)
-    }
+  reads: { asked: read("height", Schema.String), height: read("block.height", NodeUint) },
+  compute: ({ wire, read }) => {
+    if (wire.height.toString() !== wire.asked) throw new RecordError(`asked for height ${wire.asked}, the node answered block ${wire.height}`)
+    return { height: wire.height, block_type: "StandardBlock", tx_count: read.tx_ids.length }
   }
 })

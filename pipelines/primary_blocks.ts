@@ -4,19 +4,12 @@
  * re-cut history by `chainetl backfill`. The head window is topped up from its last completion
  * minus the lookback until a run completes it an hour past its end.
  */
-import type { DatasetDef } from "../src/crawl/Dataset.ts"
 import { windowListing } from "../src/crawl/WindowListing.ts"
 import { type WindowSpec, windowSlices } from "../src/crawl/Windows.ts"
-import type { RestClient } from "../src/source/RestClient.ts"
-import { wireDecoder } from "../src/transform/WireColumns.ts"
-import { schema } from "../schemas/primary_blocks.ts"
-import { columnKey, utcDate } from "./_shared/partitions.ts"
+import { defineDataset } from "../src/transform/DefineDataset.ts"
+import { table } from "../schemas/primary_blocks.ts"
 import { latestPrimaryBlockTime } from "./_shared/restListings.ts"
 import { DAY, HOUR, NETWORK_LAUNCH } from "./_shared/time.ts"
-import { withGrain } from "../src/crawl/Grain.ts"
-
-// every column but the Hive keys is read as its schema declares (`from`)
-const wire = wireDecoder(schema)
 
 const windows: WindowSpec = {
   bases: (job) => job.networks.flatMap((network) => job.primaryBlockchains.map((blockchain) => ({ network, blockchain }))),
@@ -24,21 +17,18 @@ const windows: WindowSpec = {
   latest: (base) => latestPrimaryBlockTime(base["network"] ?? "", base["blockchain"] ?? ""),
 }
 
-export const dataset: DatasetDef<RestClient> = withGrain({
+export const dataset = defineDataset(table, {
   name: "primary_blocks",
   description: "Primary-network blocks of the P-, X- and C-chain (chain-data route 12)",
-  schema,
-  partitionBy: [
-    columnKey("network"),
-    columnKey("blockchain")
-  ],
+  services: ["data"],
+  partitionBy: ["network", "blockchain"],
   // Grain: month. A P-chain day is ~2k blocks and an X-chain day far fewer: a few hundred KB,
   // so by day the folders held tiny files (735 files for 3,544 rows in the emulator run, listing
   // them cost more than reading them). A P-chain month is ~10-20 MB. C-chain days are bigger
   // (~40k blocks) but its files are bounded by --part-rows, not by the folder, and the `date`
   // column inside the file lets min/max statistics skip other days. One grain per dataset:
   // the many small P/X days decide it
-  timePartition: { day: utcDate("block_timestamp"), grain: "month" },
+  timePartition: { column: "block_timestamp", grain: "month" },
   key: ["block_hash"],
   // compacted files are sorted so: blocks in height order: a block-number filter reads the row groups of its range
   sortBy: ["block_number"],
@@ -51,6 +41,5 @@ export const dataset: DatasetDef<RestClient> = withGrain({
     items: "blocks",
     timeField: "blockTimestamp",
     pageSize: 100
-  }),
-  toRow: (raw, slice) => wire(raw, { network: slice.params["network"], blockchain: slice.params["blockchain"] })
+  })
 })

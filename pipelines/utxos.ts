@@ -7,21 +7,19 @@
  * on a later page is written once.
  */
 import { Effect, Option, Schema } from "effect"
-import { type DatasetDef, type Listing, RecordError } from "../src/crawl/Dataset.ts"
+import { type Listing, RecordError } from "../src/crawl/Dataset.ts"
 import { OutputReader } from "../src/crawl/OutputReader.ts"
 import { makeSlice, type Slice } from "../src/crawl/Slice.ts"
 import { type ChainLetter, type DecodedUtxo, UtxoDecodeError, decodeUtxoHex } from "../src/decode/utxo.ts"
 import { SourceError } from "../src/Errors.ts"
 import { RestClient } from "../src/source/RestClient.ts"
-import { IntegerLike, UnixSeconds, decoder } from "../src/transform/Decode.ts"
-import { schema } from "../schemas/utxos.ts"
+import { read, type ReadValues } from "../src/transform/ColumnDecoder.ts"
+import { DecimalString, IntegerLike } from "../src/transform/Decode.ts"
+import { defineDataset } from "../src/transform/DefineDataset.ts"
+import { table } from "../schemas/utxos.ts"
 import { decodedUtxoColumns } from "./_shared/nodeValues.ts"
-import { columnKey } from "./_shared/partitions.ts"
 import { distinctRecords } from "./_shared/restListings.ts"
-import { AssetAmount, Utxo as PChainUtxo, utxoLifecycleColumns } from "./_shared/restUtxo.ts"
 import { listPage } from "../src/crawl/RestListing.ts"
-
-const opt = Schema.optional
 
 /** Bech32 prefixes of the networks' addresses (reference: network-constants.json). */
 const HRP: Readonly<Record<string, string>> = { mainnet: "avax", fuji: "fuji" }
@@ -94,46 +92,25 @@ const listing: Listing<RestClient | OutputReader> = distinctRecords({ fetch: fet
 
 // — records —
 
-/** The document's Utxo (X- and C-chain listings); PChainUtxo is the shared Utxo. */
-const ChainUtxo = Schema.Struct({
-  addresses: Schema.Array(Schema.String),
-  asset: AssetAmount,
-  consumedOnChainId: Schema.String,
-  createdOnChainId: Schema.String,
-  utxoId: Schema.String,
-  utxoBytes: opt(Schema.String),
-  consumingTxHash: opt(Schema.String),
-  consumingTxTimestamp: opt(UnixSeconds),
-  creationTxHash: Schema.String,
-  credentials: opt(Schema.Array(Schema.Struct({ signature: opt(Schema.String), publicKey: opt(Schema.String) }))),
-  groupId: opt(Schema.Number.pipe(Schema.int())),
-  locktime: IntegerLike,
-  // a string in the document ("38"), a number in PChainUtxo
-  outputIndex: Schema.Union(Schema.Number.pipe(Schema.int()), Schema.NumberFromString.pipe(Schema.int())),
-  payload: opt(Schema.String),
-  threshold: Schema.Number.pipe(Schema.int()),
-  timestamp: UnixSeconds,
-  utxoType: Schema.String
-})
-
-const decodeP = decoder(PChainUtxo)
-const decodeChain = decoder(ChainUtxo)
-
-/** What the service says about the output itself: what the bytes must agree with. */
-interface Claimed {
-  readonly utxoId: string
-  readonly txId: string
-  readonly outputIndex: number
-  readonly assetId: string
-  readonly amount: bigint
-  readonly threshold: number | undefined
-  readonly locktime: bigint | undefined
-  readonly stakeableLocktime: bigint | undefined
-  readonly addresses: ReadonlyArray<string>
-  /** PChainUtxo's deprecated top-level copies, when sent. */
-  readonly deprecatedAssetId: string | undefined
-  readonly deprecatedAmount: bigint | undefined
+/** What the service says about the output itself, in either shape: what the bytes must agree with. */
+const claimed = {
+  utxoId: read("utxoId", Schema.String),
+  txId: read({ p: "txHash", chain: "creationTxHash" }, Schema.String),
+  // a number in PChainUtxo, a string in the document's Utxo ("38")
+  outputIndex: read("outputIndex", Schema.Union(Schema.Number.pipe(Schema.int()), Schema.NumberFromString.pipe(Schema.int()))),
+  assetId: read("asset.assetId", Schema.String),
+  amount: read("asset.amount", DecimalString),
+  threshold: read({ p: "threshold?", chain: "threshold" }, Schema.Number.pipe(Schema.int())),
+  locktime: read({ p: "platformLocktime?", chain: "locktime" }, IntegerLike),
+  stakeableLocktime: read({ p: "stakeableLocktime?", chain: null }, IntegerLike),
+  addresses: read("addresses", Schema.Array(Schema.String)),
+  // PChainUtxo's deprecated top-level copies, when sent
+  deprecatedAssetId: read({ p: "assetId?", chain: null }, Schema.String),
+  deprecatedAmount: read({ p: "amount?", chain: null }, DecimalString),
+  hex: read("utxoBytes?", Schema.String)
 }
+
+type Claimed = ReadValues<typeof claimed>
 
 const bare = (a: string): string => a.replace(/^[PXC]-/, "")
 const sameOwners = (a: ReadonlyArray<string>, b: ReadonlyArray<string>): boolean =>
@@ -160,9 +137,9 @@ const differences = (d: DecodedUtxo, c: Claimed): string[] => {
 }
 
 /** The decoded columns: from the bytes when sent (and consistent), else from the service's fields. */
-const outputColumns = (c: Claimed, hex: string | undefined, slice: Slice) => {
+const outputColumns = (c: Claimed, slice: Slice) => {
   const chain = CHAIN[slice.params["blockchain"] ?? ""] ?? "P"
-  if (hex === undefined) {
+  if (c.hex === undefined) {
     return {
       utxo_id: c.utxoId,
       tx_id: c.txId,
@@ -179,7 +156,7 @@ const outputColumns = (c: Claimed, hex: string | undefined, slice: Slice) => {
   }
   let d: DecodedUtxo
   try {
-    d = decodeUtxoHex(hex, HRP[slice.params["network"] ?? ""] ?? "avax", chain)
+    d = decodeUtxoHex(c.hex, HRP[slice.params["network"] ?? ""] ?? "avax", chain)
   } catch (e) {
     if (e instanceof UtxoDecodeError) throw new RecordError(e.message)
     throw e
@@ -189,74 +166,12 @@ const outputColumns = (c: Claimed, hex: string | undefined, slice: Slice) => {
   return decodedUtxoColumns(d)
 }
 
-const assetColumns = (a: typeof AssetAmount.Type) => ({ asset_name: a.name, asset_symbol: a.symbol, asset_denomination: a.denomination, asset_type: a.type })
-
-const pChainRow = (raw: unknown, slice: Slice) => {
-  const u = decodeP(raw)
-  const claimed: Claimed = {
-    utxoId: u.utxoId,
-    txId: u.txHash,
-    outputIndex: u.outputIndex,
-    assetId: u.asset.assetId,
-    amount: u.asset.amount,
-    threshold: u.threshold,
-    locktime: u.platformLocktime,
-    stakeableLocktime: u.stakeableLocktime,
-    addresses: u.addresses,
-    deprecatedAssetId: u.assetId,
-    deprecatedAmount: u.amount
-  }
-  return {
-    ...outputColumns(claimed, u.utxoBytes, slice),
-    ...assetColumns(u.asset),
-    ...utxoLifecycleColumns(u),
-    group_id: null,
-    payload: null,
-    credentials: []
-  }
-}
-
-const chainRow = (raw: unknown, slice: Slice) => {
-  const u = decodeChain(raw)
-  const claimed: Claimed = {
-    utxoId: u.utxoId,
-    txId: u.creationTxHash,
-    outputIndex: u.outputIndex,
-    assetId: u.asset.assetId,
-    amount: u.asset.amount,
-    threshold: u.threshold,
-    locktime: u.locktime,
-    stakeableLocktime: undefined,
-    addresses: u.addresses,
-    deprecatedAssetId: undefined,
-    deprecatedAmount: undefined
-  }
-  return {
-    ...outputColumns(claimed, u.utxoBytes, slice),
-    ...assetColumns(u.asset),
-    utxo_type: u.utxoType,
-    reward_type: null,
-    staked: null,
-    block_number: null,
-    block_timestamp: u.timestamp,
-    consuming_tx_hash: u.consumingTxHash ?? null,
-    consuming_block_number: null,
-    consuming_block_timestamp: u.consumingTxTimestamp ?? null,
-    created_on_chain_id: u.createdOnChainId,
-    consumed_on_chain_id: u.consumedOnChainId,
-    utxo_start_timestamp: null,
-    utxo_end_timestamp: null,
-    group_id: u.groupId ?? null,
-    payload: u.payload ?? null,
-    credentials: (u.credentials ?? []).map((c) => ({ signature: c.signature ?? null, public_key: c.publicKey ?? null }))
-  }
-}
-
-export const dataset: DatasetDef<RestClient | OutputReader> = {
+export const dataset = defineDataset(table, {
   name: "utxos",
   description: "UTXOs of the job's address sets (chain-data routes 2/3), decoded from their node bytes, one snapshot per run day",
-  schema,
-  partitionBy: [columnKey("network"), columnKey("blockchain"), columnKey("snapshot_date", "DATE")],
+  services: ["data"],
+  partitionBy: ["network", "blockchain", "snapshot_date"],
+  sliceColumns: ["address_set"],
   key: ["utxo_id"],
   // the listing needs the addresses and the spent flag: they travel in the slice (and its id)
   slices: (job, { runDate }) =>
@@ -273,11 +188,7 @@ export const dataset: DatasetDef<RestClient | OutputReader> = {
         })
       ),
   listing,
-  toRow: (raw, slice) => ({
-    network: slice.params["network"],
-    blockchain: slice.params["blockchain"],
-    snapshot_date: slice.params["snapshot_date"],
-    address_set: slice.params["address_set"],
-    ...(slice.params["blockchain"] === "p-chain" ? pChainRow(raw, slice) : chainRow(raw, slice))
-  })
-}
+  variant: (slice) => (slice.params["blockchain"] === "p-chain" ? "p" : "chain"),
+  reads: claimed,
+  compute: ({ wire, slice }) => outputColumns(wire, slice)
+})

@@ -2,33 +2,31 @@
  * node_p_blocks: P-chain blocks from the node's platform.getBlockByHeight (hex, decoded), crawled
  * in height windows, with their transactions nested (the node has no P-chain getTx in the seed).
  * Hive keys: network, month (of the block's time; Apricot-era blocks, which carry none, of the
- * P-chain's genesis day).
+ * P-chain's genesis day). Every column is computed from the block's bytes.
  */
-import { amount, defineSchema, hash, list, str, struct, ts } from "./common.ts"
-import { blockFields } from "./node_x_blocks.ts"
-import { outputStruct, txFields } from "./node_transactions.ts"
+import { blockColumns, outputStruct, txColumns } from "./_node.ts"
+import { col, defineTable, type ValueOf } from "./columns.ts"
 
-export const schema = defineSchema(
-  [
-    ...blockFields,
-    list(
-      "txs",
-      struct(
-        "item",
-        [
-          ...txFields,
-          list("stake", outputStruct("item", "Output"), "Staker txs: the staked outputs"),
-          str("node_id", "Staker and subnet-validator txs: the validator's node id (NodeID-…)"),
-          ts("start_time", "Staker txs: validation start (UTC)"),
-          ts("end_time", "Staker txs: validation end (UTC)"),
-          amount("weight", "Staker txs: stake weight (nAVAX, or the subnet's unit)"),
-          hash("subnet_id", "Subnet the tx concerns (subnet validators, permissionless staking, chains, L1s)"),
-          hash("rewarded_tx_id", "RewardValidatorTx, RewardAutoRenewedValidatorTx: the staker tx it rewards")
-        ],
-        "Transaction"
-      ),
-      "Transactions in block order, from the block's json"
-    )
-  ],
-  "P-chain blocks from the node's platform.getBlockByHeight (hex, decoded with avalanchego's codec) with their transactions, by height window; a closed window is never fetched again"
+export const pTxStruct = col.struct(
+  {
+    ...txColumns,
+    stake: col.list(outputStruct, "Staker txs: the staked outputs"),
+    node_id: col.str("Staker and subnet-validator txs: the validator's node id (NodeID-…)").nullable(),
+    start_time: col.ts("Staker txs: validation start (UTC)").nullable(),
+    end_time: col.ts("Staker txs: validation end (UTC)").nullable(),
+    weight: col.amount("Staker txs: stake weight (nAVAX, or the subnet's unit)").nullable(),
+    subnet_id: col.hash("Subnet the tx concerns (subnet validators, permissionless staking, chains, L1s)").nullable(),
+    rewarded_tx_id: col.hash("RewardValidatorTx, RewardAutoRenewedValidatorTx: the staker tx it rewards").nullable()
+  },
+  "Transaction"
+)
+
+export type PTxRow = ValueOf<typeof pTxStruct>
+
+export const table = defineTable(
+  "P-chain blocks from the node's platform.getBlockByHeight (hex, decoded with avalanchego's codec) with their transactions, by height window; a closed window is never fetched again",
+  {
+    ...blockColumns,
+    txs: col.list(pTxStruct, "Transactions in block order, from the block's json")
+  }
 )

@@ -1,20 +1,23 @@
 /**
  * node_x_blocks: X-chain blocks from the node's avm.getBlockByHeight (json), crawled in height
- * windows. Hive keys: network, date (UTC day of the block's time). Transactions are in
- * node_transactions, by the ids listed here.
+ * windows. Hive keys: network, month (of the block's time). Transactions are in
+ * node_transactions, by the ids listed here. The record is the height asked for and the node's
+ * block: vms/avm/block/standard_block.go, the AVM's one block type (id, parentID, height, time,
+ * merkleRoot, txs, every field always written).
  */
-import { defineSchema, hash, int32, int64, list, str, ts } from "./common.ts"
+import { blockColumns } from "./_node.ts"
+import { col, defineTable } from "./columns.ts"
+import { Ids, NodeTime } from "./wire.ts"
 
-export const blockFields = [
-  int64("height", "Block height", { nullable: false }),
-  hash("block_id", "Block id: cb58 of the sha256 of the block's bytes", { nullable: false }),
-  hash("parent_id", "Parent block id (cb58)", { nullable: false }),
-  str("block_type", "Block type, avalanchego's struct name: on the P-chain ApricotProposalBlock, ApricotCommitBlock, ApricotAbortBlock, ApricotStandardBlock, ApricotAtomicBlock, BanffProposalBlock, BanffCommitBlock, BanffAbortBlock or BanffStandardBlock (from the codec's type id); on the X-chain StandardBlock, its one type since it became a chain of blocks (Cortina)", { nullable: false }),
-  ts("block_timestamp", "Block time (UTC); null for P-chain blocks of the Apricot era, whose bytes carry no time (their date is the P-chain's genesis day, 2020-09-10)"),
-  int32("tx_count", "Transactions in the block", { nullable: false })
-]
-
-export const schema = defineSchema(
-  [...blockFields, list("tx_ids", hash("item", "Transaction id"), "Transaction ids in block order (details: node_transactions)")],
-  "X-chain blocks from the node's avm.getBlockByHeight (json), by height window; a closed window is never fetched again"
-)
+export const table = defineTable("X-chain blocks from the node's avm.getBlockByHeight (json), by height window; a closed window is never fetched again", {
+  network: blockColumns.network,
+  // checked against the height asked for
+  height: blockColumns.height,
+  block_id: blockColumns.block_id.from("block.id"),
+  parent_id: blockColumns.parent_id.from("block.parentID"),
+  // the AVM registers one block type (vms/avm/block/parser.go)
+  block_type: blockColumns.block_type,
+  block_timestamp: col.ts("Block time (UTC)").from("block.time", { wire: NodeTime }),
+  tx_count: blockColumns.tx_count,
+  tx_ids: col.list(col.hash("Transaction id"), "Transaction ids in block order (details: node_transactions)").from("block.txs", { wire: Ids })
+})

@@ -1,115 +1,69 @@
 /**
  * staking_transactions: P-chain staking transactions (route 4), with consumed/emitted UTXOs and
- * amounts as nested lists. Hive keys: network, date (UTC day of block_timestamp).
+ * amounts as nested lists. Hive keys: network, month (of block_timestamp).
  */
-import { address, amount, bool, defineSchema, hash, int32, int64, list, str, struct, ts } from "./common.ts"
+import { IntegerLike } from "../src/transform/Decode.ts"
+import { assetAmount, pChainUtxo } from "./_restUtxo.ts"
+import { col, defineTable } from "./columns.ts"
+import { JsonText } from "./wire.ts"
 
-const assetAmount = (name: string, comment: string) =>
-  list(
-    name,
-    struct(
-      "item",
-      [
-        hash("asset_id", "Asset id (cb58)"),
-        str("name", "Asset name"),
-        str("symbol", "Asset symbol"),
-        int32("denomination", "Decimal places of the asset"),
-        str("type", "Asset type, e.g. secp256k1"),
-        amount("amount", "Amount in the asset's smallest unit")
-      ],
-      "Asset amount"
-    ),
-    comment
-  )
+const assetAmounts = (path: string, comment: string) => col.list(assetAmount, comment).from(path)
 
-const utxos = (name: string, comment: string) =>
-  list(
-    name,
-    struct(
-      "item",
-      [
-        hash("utxo_id", "UTXO id (cb58)"),
-        hash("tx_hash", "Transaction that created the UTXO"),
-        int32("output_index", "Output index within that transaction"),
-        hash("asset_id", "Asset id (cb58)"),
-        amount("amount", "Amount in the asset's smallest unit"),
-        list("addresses", address("item", "Address"), "Addresses that can spend the output"),
-        int32("threshold", "Signatures required to spend"),
-        str("utxo_type", "UTXO type, e.g. STAKE, TRANSFER"),
-        str("reward_type", "Reward type for reward UTXOs"),
-        bool("staked", "Whether the UTXO is staked"),
-        amount("block_number", "Height of the block that created the UTXO"),
-        ts("block_timestamp", "Timestamp of the block that created the UTXO"),
-        hash("consuming_tx_hash", "Transaction that consumed the UTXO"),
-        amount("consuming_block_number", "Height of the consuming block"),
-        ts("consuming_block_timestamp", "Timestamp of the consuming block"),
-        hash("created_on_chain_id", "Blockchain on which the output was created"),
-        hash("consumed_on_chain_id", "Blockchain on which the output is consumed"),
-        int64("platform_locktime", "Unix time after which the UTXO can be consumed"),
-        int64("stakeable_locktime", "Unix time before which the UTXO can only be staked"),
-        ts("utxo_start_timestamp", "When a staked UTXO was locked"),
-        ts("utxo_end_timestamp", "When a staked UTXO unlocks"),
-        str("utxo_bytes", "Raw UTXO bytes, 0x hex with checksum, as the service sent them")
-      ],
-      "UTXO"
-    ),
-    comment
-  )
-
-export const schema = defineSchema(
-  [
-    hash("tx_hash", "P-chain transaction id (cb58)"),
-    str("tx_type", "Transaction type, e.g. AddPermissionlessValidatorTx"),
-    ts("block_timestamp", "Timestamp of the including block (UTC)"),
-    amount("block_number", "Height of the including block"),
-    hash("block_hash", "Id of the including block"),
-    utxos("consumed_utxos", "UTXOs consumed by the transaction"),
-    utxos("emitted_utxos", "UTXOs created by the transaction"),
-    hash("source_chain", "Source chain of an atomic transaction"),
-    hash("destination_chain", "Destination chain of an atomic transaction"),
-    assetAmount("value", "Value of the newly created UTXOs per asset"),
-    assetAmount("amount_burned", "Amount burned per asset"),
-    assetAmount("amount_staked", "Amount staked per asset"),
-    assetAmount("amount_l1_validator_balance_burned", "Amount locked for L1 validator balances per asset"),
-    ts("start_timestamp", "Staking start (UTC)"),
-    ts("end_timestamp", "Staking end (UTC)"),
-    str("delegation_fee_percent", "Delegation fee in percent, exact text as sent"),
-    str("node_id", "Validator node id"),
-    hash("subnet_id", "Subnet id"),
-    hash("l1_validator_manager_blockchain_id", "Blockchain of the L1 validator manager contract"),
-    address("l1_validator_manager_contract_address", "Address of the L1 validator manager contract"),
-    list(
-      "l1_validator_details",
-      struct(
-        "item",
-        [
-          hash("validation_id", "L1 validation id (cb58)"),
-          str("validation_id_hex", "L1 validation id (hex)"),
-          str("node_id", "Validator node id"),
-          hash("subnet_id", "Subnet id"),
-          amount("weight", "Validator weight"),
-          amount("remaining_balance", "Remaining balance (nAVAX)"),
-          amount("balance_change", "Balance change in this transaction (nAVAX); negative when the balance is returned", { signed: true }),
-          str("bls_public_key", "BLS public key"),
-          str("bls_proof_of_possession", "BLS proof of possession")
-        ],
+export const table = defineTable("P-chain staking transactions from the chain-data service, route 4", {
+  network: col.str("Network of the listing: mainnet or fuji").fromSlice(),
+  tx_hash: col.hash("P-chain transaction id (cb58)").from("txHash"),
+  tx_type: col.str("Transaction type, e.g. AddPermissionlessValidatorTx").from("txType"),
+  block_timestamp: col.ts("Timestamp of the including block (UTC)").from("blockTimestamp"),
+  block_number: col.amount("Height of the including block").from("blockNumber"),
+  block_hash: col.hash("Id of the including block").from("blockHash"),
+  consumed_utxos: col.list(pChainUtxo, "UTXOs consumed by the transaction").from("consumedUtxos"),
+  emitted_utxos: col.list(pChainUtxo, "UTXOs created by the transaction").from("emittedUtxos"),
+  source_chain: col.hash("Source chain of an atomic transaction").from("sourceChain?"),
+  destination_chain: col.hash("Destination chain of an atomic transaction").from("destinationChain?"),
+  value: assetAmounts("value", "Value of the newly created UTXOs per asset"),
+  amount_burned: assetAmounts("amountBurned", "Amount burned per asset"),
+  amount_staked: assetAmounts("amountStaked", "Amount staked per asset"),
+  amount_l1_validator_balance_burned: assetAmounts("amountL1ValidatorBalanceBurned", "Amount locked for L1 validator balances per asset"),
+  start_timestamp: col.ts("Staking start (UTC)").from("startTimestamp?"),
+  end_timestamp: col.ts("Staking end (UTC)").from("endTimestamp?"),
+  delegation_fee_percent: col.str("Delegation fee in percent, exact text as sent").from("delegationFeePercent?"),
+  node_id: col.str("Validator node id").from("nodeId?"),
+  subnet_id: col.hash("Subnet id").from("subnetId?"),
+  l1_validator_manager_blockchain_id: col.hash("Blockchain of the L1 validator manager contract").from("l1ValidatorManagerDetails?.blockchainId"),
+  l1_validator_manager_contract_address: col.address("Address of the L1 validator manager contract").from("l1ValidatorManagerDetails?.contractAddress"),
+  l1_validator_details: col
+    .list(
+      col.struct(
+        {
+          validation_id: col.hash("L1 validation id (cb58)").from("validationId"),
+          validation_id_hex: col.str("L1 validation id (hex)").from("validationIdHex"),
+          node_id: col.str("Validator node id").from("nodeId"),
+          subnet_id: col.hash("Subnet id").from("subnetId"),
+          // JSON integers, unlike the string amounts
+          weight: col.amount("Validator weight").from("weight", { wire: IntegerLike }),
+          remaining_balance: col.amount("Remaining balance (nAVAX)").from("remainingBalance", { wire: IntegerLike }),
+          balance_change: col
+            .amount("Balance change in this transaction (nAVAX); negative when the balance is returned", { signed: true })
+            .from("balanceChange?", { wire: IntegerLike }),
+          bls_public_key: col.str("BLS public key").from("blsCredentials?.publicKey?"),
+          bls_proof_of_possession: col.str("BLS proof of possession").from("blsCredentials?.proofOfPossession?")
+        },
         "L1 validator detail"
       ),
       "L1 validators registered or changed by the transaction"
-    ),
-    amount("estimated_reward", "Estimated reward in nAVAX"),
-    hash("reward_tx_hash", "Reward transaction id"),
-    list("reward_addresses", address("item", "Address"), "Reward addresses"),
-    str("memo", "Memo"),
-    hash("staking_tx_hash", "Staking transaction of a RewardValidatorTx"),
-    int64("subnet_owner_locktime", "Subnet owner locktime"),
-    int32("subnet_owner_threshold", "Subnet owner threshold"),
-    list("subnet_owner_addresses", address("item", "Address"), "Subnet owner addresses"),
-    str("bls_public_key", "BLS public key of a new validator"),
-    str("bls_proof_of_possession", "BLS proof of possession of a new validator"),
-    str("blockchain_name", "Name of the chain created by a CreateChainTx"),
-    str("blockchain_vm_id", "VM id of the chain created by a CreateChainTx"),
-    str("blockchain_genesis_data", "Genesis data of the created chain, as JSON text")
-  ],
-  "P-chain staking transactions from the chain-data service, route 4"
-)
+    )
+    .from("l1ValidatorDetails?", { orElse: [] }),
+  estimated_reward: col.amount("Estimated reward in nAVAX").from("estimatedReward?"),
+  reward_tx_hash: col.hash("Reward transaction id").from("rewardTxHash?"),
+  reward_addresses: col.list(col.address("Address"), "Reward addresses").from("rewardAddresses?", { orElse: [] }),
+  memo: col.str("Memo").from("memo?"),
+  staking_tx_hash: col.hash("Staking transaction of a RewardValidatorTx").from("stakingTxHash?"),
+  subnet_owner_locktime: col.int64("Subnet owner locktime").from("subnetOwnershipInfo?.locktime"),
+  subnet_owner_threshold: col.int32("Subnet owner threshold").from("subnetOwnershipInfo?.threshold"),
+  subnet_owner_addresses: col.list(col.address("Address"), "Subnet owner addresses").from("subnetOwnershipInfo?.addresses", { orElse: [] }),
+  bls_public_key: col.str("BLS public key of a new validator").from("blsCredentials?.publicKey"),
+  bls_proof_of_possession: col.str("BLS proof of possession of a new validator").from("blsCredentials?.proofOfPossession"),
+  blockchain_name: col.str("Name of the chain created by a CreateChainTx").from("blockchainInfo?.chainName?"),
+  blockchain_vm_id: col.str("VM id of the chain created by a CreateChainTx").from("blockchainInfo?.vmId?"),
+  blockchain_genesis_data: col.str("Genesis data of the created chain, as JSON text").from("blockchainInfo?.genesisData?", { wire: JsonText })
+})

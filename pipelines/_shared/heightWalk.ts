@@ -134,17 +134,15 @@ export const heightWalk = (spec: HeightWalkSpec): Listing<JsonRpcClient | Output
 export const blockRecord = (chain: "X" | "P", method: string, height: bigint, heightParam: string | number) =>
   Effect.map(rpcObject(chain, method, { height: heightParam, encoding: "json" }), (r) => ({ height: height.toString(), block: r["block"] }))
 
-/** The columns both node block datasets share, once the node is known to have answered the height asked for. */
+/** The columns both node block datasets compute alike, once the node is known to have answered the height asked for. */
 export const blockHeaderColumns = (
   height: string,
-  block: { readonly height: bigint; readonly id?: string | undefined; readonly parentID: string; readonly time?: bigint | undefined; readonly txs: ReadonlyArray<unknown> },
-  slice: Slice
+  block: { readonly height: bigint; readonly id: string; readonly parentID: string; readonly time?: bigint | undefined; readonly txs: ReadonlyArray<unknown> }
 ) => {
   if (block.height.toString() !== height) throw new RecordError(`asked for height ${height}, the node answered block ${block.height}`)
   return {
-    network: slice.params["network"],
     height: block.height,
-    block_id: block.id ?? null,
+    block_id: block.id,
     parent_id: block.parentID,
     block_timestamp: block.time === undefined ? null : nodeTime(block.time),
     tx_count: block.txs.length

@@ -7,9 +7,12 @@
  */
 import type { PTx, SubnetValidatorJson, TransferableInputJson, TransferableOutputJson } from "../../src/decode/pvm/index.ts"
 import { cb58 } from "../../src/decode/pvm/text.ts"
-import { jsonText, nodeTime } from "./nodeValues.ts"
+import type { InputRow, OutputRow } from "../../schemas/_node.ts"
+import type { PTxRow } from "../../schemas/node_p_blocks.ts"
+import { jsonText } from "../../schemas/wire.ts"
+import { nodeTime } from "./nodeValues.ts"
 
-export const outputRow = (o: TransferableOutputJson) => {
+export const outputRow = (o: TransferableOutputJson): OutputRow => {
   const locked = "output" in o.output ? o.output : undefined
   const t = locked === undefined ? (o.output as Exclude<typeof o.output, { output: unknown }>) : locked.output
   return {
@@ -24,7 +27,7 @@ export const outputRow = (o: TransferableOutputJson) => {
   }
 }
 
-export const inputRow = (i: TransferableInputJson) => {
+export const inputRow = (i: TransferableInputJson): InputRow => {
   const locked = "input" in i.input ? i.input : undefined
   const t = locked === undefined ? (i.input as Exclude<typeof i.input, { input: unknown }>) : locked.input
   return {
@@ -85,7 +88,7 @@ const nodeIdOf = (type: PTx["type"], u: Columned): string | null => {
 
 const takesNodeId = (type: PTx["type"]): boolean => type === "RemoveSubnetValidatorTx" || type === "AddAutoRenewedValidatorTx"
 
-export const pTxRow = (tx: PTx) => {
+export const pTxRow = (tx: PTx): PTxRow => {
   const u = tx.unsignedTx as Columned
   const other = Object.entries(tx.unsignedTx).filter(([k]) => !COLUMNED.has(k) && !(k === "nodeID" && takesNodeId(tx.type)) && !(k === "txID" && REWARDS.has(tx.type)))
   const v = u.validator

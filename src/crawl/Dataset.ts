@@ -6,6 +6,7 @@
  */
 import type * as arrow from "../ArrowTypes.ts"
 import type { Effect } from "effect"
+import type { Service } from "../Config.ts"
 import type { SinkError, SourceError } from "../Errors.ts"
 import type { Job } from "../Job.ts"
 import type { JsonRpcClient } from "../source/JsonRpcClient.ts"
@@ -71,6 +72,8 @@ export interface PartitionKey {
   /** DuckDB type of the Hive key, declared so the catalog does not guess (chain_id is text). */
   readonly type: "VARCHAR" | "DATE"
   readonly value: (row: Row) => string
+  /** The catalog's comment of the key: its column's (src/transform/DefineDataset.ts). */
+  readonly comment?: string
 }
 
 /**
@@ -117,10 +120,14 @@ export interface ChildDataset {
   readonly description: string
   readonly schema: arrow.Schema
   readonly partitionBy: ReadonlyArray<PartitionKey>
+  /** Identifies a row within its parent's slice (a transfer: its transaction and log index); the `_latest` view's key. */
+  readonly key: ReadonlyArray<string>
   /** Natural order of rows inside a compacted file (see DatasetDef.sortBy); the key when absent. */
   readonly sortBy?: ReadonlyArray<string>
-  /** Rows of this child in one parent record (throw RecordError to reject the whole record). */
-  readonly toRows: (record: unknown, slice: Slice) => ReadonlyArray<Row>
+  /** The path of the parent record's list whose items are the rows: a field of the record the parent reads too. */
+  readonly items?: ReadonlyArray<{ readonly key: string; readonly optional: boolean }>
+  /** Rows of this child in one parent record, given the parent's row (throw RecordError to reject the whole record). */
+  readonly toRows: (record: unknown, slice: Slice, parent: Row) => ReadonlyArray<Row>
   /** Columns computed from a finished row, lineage included (set by the grain, see Grain.ts). */
   readonly derive?: (row: Row) => void
 }
@@ -128,6 +135,12 @@ export interface ChildDataset {
 export interface DatasetDef<R = unknown> {
   readonly name: string
   readonly description: string
+  /**
+   * The services its listing calls, so a run asks only for their settings (the CLI reads them as
+   * plain data: DatasetMeta.ts). Every registered dataset declares them (defineDataset requires
+   * it); a definition without them is taken to call all three.
+   */
+  readonly services?: ReadonlyArray<Service>
   readonly schema: arrow.Schema
   /** Hive keys besides the time key of `timePartition`, which the grain adds (see Grain.ts). */
   readonly partitionBy: ReadonlyArray<PartitionKey>
@@ -142,6 +155,12 @@ export interface DatasetDef<R = unknown> {
   readonly derive?: (row: Row) => void
   /** Columns that identify a row within a slice: a restarted listing skips keys already committed. */
   readonly key: ReadonlyArray<string>
+  /**
+   * Columns that, besides the Hive keys, name the listing a slice crawls (its slice params that are
+   * columns: utxos' address_set): a `key` is unique only within its slice, so these join it in the
+   * entity key of the `_latest` view, and a snapshot's latest snapshot_date is taken per listing.
+   */
+  readonly sliceColumns?: ReadonlyArray<string>
   /**
    * The dataset's natural order (block number, timestamp…): compaction sorts a compacted file's
    * rows by these columns, so each row group covers a narrow range and min/max statistics skip

@@ -85,7 +85,7 @@ export const toRows = (
         dataset.children === undefined
           ? NO_CHILDREN
           : dataset.children.map((c, i) => {
-              const own = c.toRows(record, slice)
+              const own = c.toRows(record, slice, row)
               for (const r of own) {
                 const outOfRange = childInRange![i]!(r)
                 if (outOfRange !== undefined) throw new OutOfRange(`${c.name}.${outOfRange.column}`, outOfRange.detail)

@@ -1,0 +1,32 @@
+/**
+ * Named derivations: wire types that read a column's value from a field the service spells other
+ * than the column's type would (schemas/columns.ts `.from(path, { wire })`). Each is one Effect
+ * schema, so a value that does not decode is a reject with Effect's reason, and the compiled fast
+ * path (src/transform/CompiledDecode.ts) runs its own function.
+ */
+import { Schema } from "effect"
+import { withCompiled } from "../src/transform/CompiledDecode.ts"
+import { DecimalStringOrInteger } from "../src/transform/Decode.ts"
+
+/** JSON text of a value that may hold bigints (the lossless parser's): a shape kept as text. */
+export const jsonText = (v: unknown): string => JSON.stringify(v, (_k, x) => (typeof x === "bigint" ? x.toString() : x))
+
+/** Any JSON value, kept as its JSON text. */
+export const JsonText = withCompiled(
+  Schema.transform(Schema.Unknown, Schema.String, { strict: true, decode: jsonText, encode: (s) => JSON.parse(s) as unknown }),
+  jsonText
+)
+
+/** Unix seconds as the node writes them (a decimal string, or a JSON integer): the instant. */
+export const NodeTime = Schema.transform(DecimalStringOrInteger, Schema.DateFromSelf, {
+  strict: true,
+  decode: (s) => new Date(Number(s) * 1000),
+  encode: (d) => BigInt(Math.floor(d.getTime() / 1000))
+})
+
+/** The ids of a list of objects that have one (a block's txs). */
+export const Ids = Schema.transform(Schema.Array(Schema.Struct({ id: Schema.String })), Schema.Array(Schema.String), {
+  strict: true,
+  decode: (xs) => xs.map((x) => x.id),
+  encode: (ids) => ids.map((id) => ({ id }))
+})
