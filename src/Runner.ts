@@ -5,7 +5,8 @@
  *  3. plan every selected dataset's slices from the job, the as-of and the checkpoints on disk
  *     (windowed datasets plan around the windows they hold; a backfill asks for its range);
  *  4. for each dataset in registry order, crawl its slices (bounded concurrency, one shared
- *     limiter per host);
+ *     limiter per host), here or, in a distributed run, by workers (SliceExecution.ts: steps 1
+ *     and 4 are the only ones that differ);
  *  5. compact partitions past the threshold (unless `compact` is off): merged files and manifests
  *     committed, the files they replace still in place;
  *  6. rebuild the DuckDB catalog atomically, then delete what compaction replaced (no view reads it);
@@ -17,7 +18,9 @@ import * as path from "node:path"
 import { datasets as registry } from "../pipelines/index.ts"
 import { withGrain } from "./crawl/Grain.ts"
 import { type CrawlOptions, type SliceResult, crawlSlice } from "./crawl/Crawler.ts"
-import type { AnyDataset, Backfill } from "./crawl/Dataset.ts"
+import { makeRunStop } from "./crawl/RunStop.ts"
+import type { AnyDataset, Backfill, SourceClients } from "./crawl/Dataset.ts"
+import type { CommittedKeys } from "./crawl/CommittedKeys.ts"
 import { CheckpointStore } from "./crawl/Checkpoint.ts"
 import { replaceFile } from "./files/Durable.ts"
 import { emit } from "./crawl/Progress.ts"
@@ -34,6 +37,7 @@ import { OutputStore } from "./store/OutputStore.ts"
 import { catalogEntries } from "./catalogEntries.ts"
 import { type CheckpointError, SinkError } from "./Errors.ts"
 import { refetchDeleted } from "./crawl/Refetch.ts"
+import type { PlannedDataset, SliceExecution, SliceRun } from "./SliceExecution.ts"
 import { type CompactionReport, finishCompaction, recoverCompaction } from "./compact/Compaction.ts"
 import { compactDatasets, compactionTables } from "./CompactionPolicy.ts"
 import { type CompactSettings, DEFAULT_SETTINGS } from "./compact/Compactor.ts"
@@ -124,7 +128,7 @@ export const planRun = (datasets: ReadonlyArray<AnyDataset>, job: Job, asOf: num
   Effect.gen(function* () {
     const store = yield* CheckpointStore
     const runDate = new Date(asOf * 1000).toISOString().slice(0, 10)
-    const plan: Array<{ readonly dataset: AnyDataset; readonly slices: ReadonlyArray<Slice>; readonly error?: CheckpointError }> = []
+    const plan: PlannedDataset[] = []
     for (const dataset of datasets) {
       const listed = dataset.windows === undefined && dataset.backfill !== "height" ? undefined : yield* Effect.either(store.list(dataset.name))
       if (listed !== undefined && Either.isLeft(listed)) {
@@ -169,7 +173,7 @@ export const notPlanned = (dataset: string, error: CheckpointError | SinkError |
 })
 
 /** Steps 2–3 of a run, once its writer lock is held: leftovers cleared, slices planned. */
-export const prepareRun = (options: RunOptions, started: Date) =>
+const prepareRun = (options: RunOptions, started: Date) =>
   Effect.gen(function* () {
     const selected = selectDatasets(options.datasets, options.job)
     // an s3:// output: the working copy is made equal to the bucket once the lock is held, so
@@ -218,7 +222,7 @@ export const startReport = (options: RunOptions, runId: string, started: Date, s
 })
 
 /** A report that cannot be written (a full disk) must not stop the run: the slices say more. */
-export const saveStartReport = (out: string, report: RunReport) =>
+const saveStartReport = (out: string, report: RunReport) =>
   Effect.gen(function* () {
     const outputStore = yield* Effect.serviceOption(OutputStore)
     yield* saveReport(out, report).pipe(
@@ -233,18 +237,18 @@ export const saveStartReport = (out: string, report: RunReport) =>
  * they finished): read before they are crawled, so their new version is reported `replacing`.
  * (A broken checkpoint among them is its own slice's failure, not the run's: read as none.)
  */
-export const replacingBefore = (dataset: AnyDataset) =>
+const replacingBefore = (dataset: AnyDataset) =>
   Effect.gen(function* () {
     const store = yield* CheckpointStore
     const listed = dataset.rerun === "replace" ? yield* store.list(dataset.name).pipe(Effect.orElseSucceed(() => [])) : []
     return new Set(listed.filter((c) => c.keepFromSeq !== null).map((c) => c.slice))
   })
 
-export const markReplacing = (previous: ReadonlySet<string>, done: ReadonlyArray<SliceResult>): ReadonlyArray<RunSlice> =>
+const markReplacing = (previous: ReadonlySet<string>, done: ReadonlyArray<SliceResult>): ReadonlyArray<RunSlice> =>
   done.map((r): RunSlice => (r.status === "done" && previous.has(r.slice) ? { ...r, replacing: true } : r))
 
 /** Steps 5–7, once every slice has its outcome: compaction, the catalog, the final report. */
-export const finishRun = (options: RunOptions, selected: ReadonlyArray<AnyDataset>, started: Date, begun: RunReport, results: ReadonlyArray<RunSlice>, stoppedBy: SliceResult | undefined) =>
+const finishRun = (options: RunOptions, selected: ReadonlyArray<AnyDataset>, started: Date, begun: RunReport, results: ReadonlyArray<RunSlice>, stoppedBy: SliceResult | undefined) =>
   Effect.gen(function* () {
     // 5. compaction failing (a full disk) leaves the parts as they were: the run reports it
     const compaction = options.compact === undefined
@@ -291,43 +295,60 @@ export const finishRun = (options: RunOptions, selected: ReadonlyArray<AnyDatase
   })
 
 /** Nothing is written through a link planted in the output, the lock included. */
-export const refuseOutputLinks = (options: RunOptions) =>
+const refuseOutputLinks = (options: RunOptions) =>
   refuseLinks(
     options.out,
     compactionTables(registry).map((t) => t.name),
     compactionTables(selectDatasets(options.datasets, options.job)).map((t) => t.name)
   )
 
-export const run = (options: RunOptions) =>
+/**
+ * Steps 1 and 4 in this process: the writer lock, then each dataset's slices crawled here,
+ * `sliceConcurrency` at a time. Once a slice stops the run, no slice starts (RunStop.ts).
+ */
+export const localSlices = (sliceConcurrency: number): SliceExecution<SinkError, WriterLock | SourceClients | ParquetSink | CheckpointStore | CommittedKeys> => ({
+  hold: (out, runId) =>
+    Effect.gen(function* () {
+      yield* (yield* WriterLock).acquire(out, runId)
+      return (run: SliceRun) =>
+        Effect.gen(function* () {
+          const stop = yield* makeRunStop
+          const crawl: CrawlOptions = { runId: run.runId, asOf: run.asOf, ingestedAt: run.started, partRows: run.partRows, ...(run.partBytes === undefined ? {} : { partBytes: run.partBytes }) }
+          const results: Array<ReadonlyArray<SliceResult>> = []
+          for (const { dataset, slices } of run.plan) {
+            const crawled = (slice: Slice) => Effect.map(stop.unlessStopped(crawlSlice(dataset, slice, crawl)), (r) => r ?? notRun(slice))
+            results.push(yield* Effect.forEach(slices, crawled, { concurrency: sliceConcurrency }))
+          }
+          return { results, stoppedBy: yield* stop.stoppedBy }
+        })
+    })
+})
+
+/** A run whose slices are crawled by `execution`; the rest of the recipe is this module's. */
+export const runWith = <E, R>(options: RunOptions, execution: SliceExecution<E, R>) =>
   Effect.scoped(
     Effect.gen(function* () {
       const started = new Date(yield* Clock.currentTimeMillis)
       const runId = newRunId(started)
       // 1.
       yield* refuseOutputLinks(options)
-      yield* (yield* WriterLock).acquire(options.out, runId)
+      const crawl = yield* execution.hold(options.out, runId)
       const { selected, asOf, plan } = yield* prepareRun(options, started)
       const planned = plan.reduce((n, p) => n + p.slices.length, 0)
       const report = startReport(options, runId, started, selected, asOf, planned)
       yield* saveStartReport(options.out, report)
       yield* emit({ type: "run_started", at: started.getTime(), runId, mode: report.mode, datasets: report.datasets, slices: planned })
       // 4.
-      const crawl: CrawlOptions = { runId, asOf, ingestedAt: started, partRows: options.partRows, ...(options.partBytes === undefined ? {} : { partBytes: options.partBytes }) }
-      const results: RunSlice[] = []
-      // a service that refused our credentials stops the run: no slice starts after that
-      let stoppedBy: SliceResult | undefined
-      const crawlOrNot = (dataset: AnyDataset, slice: Slice) =>
-        stoppedBy !== undefined
-          ? Effect.succeed(notRun(slice))
-          : crawlSlice(dataset, slice, crawl).pipe(Effect.tap((r) => Effect.sync(() => void (r.stopsRun === true && stoppedBy === undefined ? (stoppedBy = r) : undefined))))
-      for (const { dataset, slices, error } of plan) {
-        if (error !== undefined) results.push(notPlanned(dataset.name, error))
-        const previous = yield* replacingBefore(dataset)
-        const done = yield* Effect.forEach(slices, (slice) => crawlOrNot(dataset, slice), {
-          concurrency: options.sliceConcurrency
-        })
-        results.push(...markReplacing(previous, done))
-      }
-      return yield* finishRun(options, selected, started, report, results, stoppedBy)
+      const previous: Array<ReadonlySet<string>> = []
+      for (const { dataset } of plan) previous.push(yield* replacingBefore(dataset))
+      const crawled = yield* crawl({ runId, asOf, started, partRows: options.partRows, ...(options.partBytes === undefined ? {} : { partBytes: options.partBytes }), plan })
+      const results = plan.flatMap(({ dataset, error }, i): RunSlice[] => [
+        ...(error === undefined ? [] : [notPlanned(dataset.name, error)]),
+        ...markReplacing(previous[i]!, crawled.results[i] ?? [])
+      ])
+      return yield* finishRun(options, selected, started, report, results, crawled.stoppedBy)
     })
   )
+
+/** A run in this process (`chainetl run`, `backfill`). */
+export const run = (options: RunOptions) => runWith(options, localSlices(options.sliceConcurrency))

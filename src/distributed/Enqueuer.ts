@@ -1,17 +1,18 @@
 /**
- * `chainetl run --distributed` and `backfill --distributed`: the run of Runner.ts with its crawl
- * step handed to `chainetl worker` processes through the queue. The recipe:
+ * `chainetl run --distributed` and `backfill --distributed`: the run of Runner.ts with its slices
+ * crawled by `chainetl worker` processes through the queue (`queuedSlices`, a SliceExecution).
+ * Steps 2–3 and 5–7 are the local run's; this does:
  *  1. hold the output (one distributed run at a time; the writer lock exclusive, as a local run);
- *  2–3. clear leftovers and plan exactly as a local run does (Runner.prepareRun);
  *  4. let the workers in (the writer lock shared), enqueue one job per slice (its key fixed by
  *     output, dataset and slice: enqueueing again joins the jobs already queued), and wait for
- *     every job to finish, reporting slices as workers finish them;
- *  5–7. once every job has finished, take the writer lock exclusive again (no worker writes),
- *     pull the bucket (an s3:// output: the workers' parts are there, not in this working copy),
- *     clear what killed workers staged, compact, rebuild the catalog, push, and write the run report
- *     (Runner.finishRun): the enqueuer, not a worker, since it alone knows when all are done.
+ *     every job to finish, reporting slices as workers finish them; then take the writer lock
+ *     exclusive again (no worker writes), pull the bucket (an s3:// output: the workers' parts
+ *     are there, not in this working copy) and clear what killed workers staged, so that
+ *     compaction, the catalog and the run report (the enqueuer's, since it alone knows when all
+ *     are done) see every part.
  * A 401/403 reported by a worker stops the run as locally: the jobs still waiting are withdrawn.
  */
+import type { SqlClient } from "@effect/sql"
 import { Clock, Effect, Option, Schedule } from "effect"
 import { SourceConfig } from "../Config.ts"
 import type { ApiKey } from "../source/ApiKeys.ts"
@@ -21,99 +22,85 @@ import { OutputStore } from "../store/OutputStore.ts"
 import { emit } from "../crawl/Progress.ts"
 import { ParquetSink } from "../sink/ParquetSink.ts"
 import { ensureOutputId } from "../state/OutputId.ts"
-import {
-  type RunOptions,
-  type RunSlice,
-  finishRun,
-  markReplacing,
-  newRunId,
-  notPlanned,
-  notRun,
-  prepareRun,
-  refuseOutputLinks,
-  replacingBefore,
-  saveStartReport,
-  startReport
-} from "../Runner.ts"
+import type { SliceResult } from "../crawl/SliceResult.ts"
+import { type RunOptions, notPlanned, notRun, runWith } from "../Runner.ts"
+import type { SliceExecution, SliceRun } from "../SliceExecution.ts"
+import type { SinkError } from "../Errors.ts"
 import type { DistributedSettings } from "./Settings.ts"
-import { type JobOutcome, SliceQueue } from "./SliceQueue.ts"
+import { type JobOutcome, type QueueError, SliceQueue } from "./SliceQueue.ts"
 import { jobId, type SliceJob } from "./SliceJob.ts"
 import { holdRun } from "./SliceLocks.ts"
 
-export const runDistributed = (options: RunOptions, settings: DistributedSettings) =>
-  Effect.scoped(
+/**
+ * Steps 1 and 4 through the queue (SliceExecution.ts): the output held in PostgreSQL, shared with
+ * the workers while they crawl, and each planned slice a job some worker crawls.
+ */
+export const queuedSlices = (
+  options: RunOptions,
+  settings: DistributedSettings
+): SliceExecution<SinkError | QueueError, SqlClient.SqlClient | SourceConfig | ParquetSink | SliceQueue> => ({
+  hold: (out, runId) =>
     Effect.gen(function* () {
-      const started = new Date(yield* Clock.currentTimeMillis)
-      const runId = newRunId(started)
-      const queue = yield* SliceQueue
       // 1.
-      yield* refuseOutputLinks(options)
-      const outputId = yield* ensureOutputId(options.out)
-      const hold = yield* holdRun(options.out, outputId, runId)
-      // 2–3.
-      const { selected, asOf, plan } = yield* prepareRun(options, started)
-      const planned = plan.reduce((n, p) => n + p.slices.length, 0)
-      const report = startReport(options, runId, started, selected, asOf, planned)
-      yield* saveStartReport(options.out, report)
-      yield* emit({ type: "run_started", at: started.getTime(), runId, mode: report.mode, datasets: report.datasets, slices: planned })
-      // 4.
-      const previous = new Map<string, ReadonlySet<string>>()
-      for (const { dataset } of plan) previous.set(dataset.name, yield* replacingBefore(dataset))
-      // the job's key budgets travel with each job (workers read no job file); the rows already
-      // have them, written when this process's layers were built
-      const keyBudgets = jobKeyBudgets(options, (yield* SourceConfig).apiKeys)
-      const jobs = plan.flatMap(({ dataset, slices }) =>
-        slices.map((slice) => {
-          const job: SliceJob = {
-            outputId,
-            runId,
-            dataset: dataset.name,
-            grain: dataset.grain,
-            slice,
-            asOf,
-            ingestedAt: started.toISOString(),
-            partRows: options.partRows,
-            ...(options.partBytes === undefined ? {} : { partBytes: options.partBytes }),
-            ...(keyBudgets.length === 0 ? {} : { keyBudgets })
+      const outputId = yield* ensureOutputId(out)
+      const hold = yield* holdRun(out, outputId, runId)
+      return (run: SliceRun) =>
+        Effect.gen(function* () {
+          const queue = yield* SliceQueue
+          // 4. the job's key budgets travel with each job (workers read no job file); the rows
+          // already have them, written when this process's layers were built
+          const keyBudgets = jobKeyBudgets(options, (yield* SourceConfig).apiKeys)
+          const jobs = run.plan.flatMap(({ dataset, slices }) =>
+            slices.map((slice) => {
+              const job: SliceJob = {
+                outputId,
+                runId,
+                dataset: dataset.name,
+                grain: dataset.grain,
+                slice,
+                asOf: run.asOf,
+                ingestedAt: run.started.toISOString(),
+                partRows: run.partRows,
+                ...(run.partBytes === undefined ? {} : { partBytes: run.partBytes }),
+                ...(keyBudgets.length === 0 ? {} : { keyBudgets })
+              }
+              return { id: jobId(outputId, dataset.name, slice.id), job }
+            })
+          )
+          // workers in first: a job taken while the output is still exclusive would only be handed back
+          yield* hold.share
+          yield* queue.enqueue(jobs)
+          const outcomes = yield* waitForJobs(jobs.map((j) => j.job), jobs.map((j) => j.id), settings)
+          // back to exclusive before steps 5–7 (no worker writes)
+          yield* hold.exclusive(2 * settings.leaseSeconds + 30)
+          // an s3:// output: the workers published their parts to the bucket, not to this copy; it is
+          // made equal to the bucket before compaction and the catalog read it (a folder: nothing)
+          const outputStore = yield* Effect.serviceOption(OutputStore)
+          if (Option.isSome(outputStore)) yield* outputStore.value.pull
+          // no worker writes now: what killed workers left staged can go
+          yield* (yield* ParquetSink).clearStaging()
+          const results = run.plan.map(({ dataset, slices }) =>
+            slices.map((slice): SliceResult => {
+              const outcome = outcomes.get(jobId(outputId, dataset.name, slice.id))
+              if (outcome?.result !== undefined) return outcome.result
+              if (outcome?.state === "failed" && outcome.error === WITHDRAWN) return notRun(slice)
+              return { ...notPlanned(dataset.name, undefined), slice: slice.id, params: slice.params, error: `job queue gave the slice up: ${outcome?.error ?? "no outcome"}` }
+            })
+          )
+          // the requests were the workers': their slices' counters, summed under one entry
+          const stats = yield* Effect.serviceOption(SourceStats)
+          if (Option.isSome(stats)) {
+            for (const r of results.flat()) {
+              yield* stats.value.add(WORKERS_HOST, { requests: r.requests, retries: r.retries, rateLimited: r.rateLimited, bytesReceived: r.bytes, limiterWaitMs: r.waitMs })
+            }
           }
-          return { id: jobId(outputId, dataset.name, slice.id), job }
+          return { results, stoppedBy: results.flat().find((r) => r.stopsRun === true) }
         })
-      )
-      // workers in first: a job taken while the output is still exclusive would only be handed back
-      yield* hold.share
-      yield* queue.enqueue(jobs)
-      const outcomes = yield* waitForJobs(jobs.map((j) => j.job), jobs.map((j) => j.id), settings)
-      // 5–7.
-      yield* hold.exclusive(2 * settings.leaseSeconds + 30)
-      // an s3:// output: the workers published their parts to the bucket, not to this copy; it is
-      // made equal to the bucket before compaction and the catalog read it (a folder: nothing)
-      const outputStore = yield* Effect.serviceOption(OutputStore)
-      if (Option.isSome(outputStore)) yield* outputStore.value.pull
-      // no worker writes now: what killed workers left staged can go
-      yield* (yield* ParquetSink).clearStaging()
-      const results: RunSlice[] = []
-      let stoppedBy: RunSlice | undefined
-      for (const { dataset, slices, error } of plan) {
-        if (error !== undefined) results.push(notPlanned(dataset.name, error))
-        const done = slices.map((slice): RunSlice => {
-          const outcome = outcomes.get(jobId(outputId, dataset.name, slice.id))
-          if (outcome?.result !== undefined) return outcome.result
-          if (outcome?.state === "failed" && outcome.error === WITHDRAWN) return notRun(slice)
-          return { ...notPlanned(dataset.name, undefined), slice: slice.id, params: slice.params, error: `job queue gave the slice up: ${outcome?.error ?? "no outcome"}` }
-        })
-        stoppedBy ??= done.find((r) => r.stopsRun === true)
-        results.push(...markReplacing(previous.get(dataset.name) ?? new Set(), done))
-      }
-      // the requests were the workers': their slices' counters, summed under one entry
-      const stats = yield* Effect.serviceOption(SourceStats)
-      if (Option.isSome(stats)) {
-        for (const r of results) {
-          yield* stats.value.add(WORKERS_HOST, { requests: r.requests, retries: r.retries, rateLimited: r.rateLimited, bytesReceived: r.bytes, limiterWaitMs: r.waitMs })
-        }
-      }
-      return yield* finishRun(options, selected, started, report, results, stoppedBy)
     })
-  )
+})
+
+/** `chainetl run --distributed` and `backfill --distributed`. */
+export const runDistributed = (options: RunOptions, settings: DistributedSettings) => runWith(options, queuedSlices(options, settings))
 
 /** The keys the job gives a budget (`apiKeys`), as they travel in a job: by digest, never the secret. */
 const jobKeyBudgets = (options: RunOptions, keys: ReadonlyArray<ApiKey>): ReadonlyArray<KeyBudgetOf> => {
