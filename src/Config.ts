@@ -6,7 +6,7 @@
  */
 import { Config, Context, Effect, Either, Layer, Option, Redacted } from "effect"
 import { ConfigError } from "./Errors.ts"
-import { type ApiKey, type KeyBudgetInput, resolveApiKeys } from "./source/ApiKeys.ts"
+import { type ApiKey, type KeyBudgetInput, resolveApiKeys } from "./ApiKeys.ts"
 
 /** Backoff and Retry-After tuning. Not in the environment: tests shrink it to run fast. */
 export interface RetryTuning {
@@ -30,7 +30,7 @@ export interface SourceSettings {
   /** Node root, without trailing slash; /ext/bc/<chain> is appended. */
   readonly nodeUrl: string
   /**
-   * The chain-data service's keys with their budgets (source/ApiKeys.ts): none, the one of
+   * The chain-data service's keys with their budgets (ApiKeys.ts): none, the one of
    * CHAINETL_API_KEY (named `default`), or those of CHAINETL_API_KEYS.
    */
   readonly apiKeys: ReadonlyArray<ApiKey>

@@ -15,7 +15,7 @@
 import type { SqlClient } from "@effect/sql"
 import { Clock, Effect, Option, Schedule } from "effect"
 import { SourceConfig } from "../Config.ts"
-import type { ApiKey } from "../source/ApiKeys.ts"
+import type { ApiKey } from "../ApiKeys.ts"
 import type { KeyBudgetOf } from "../source/KeyBuckets.ts"
 import { SourceStats } from "../source/SourceStats.ts"
 import { OutputStore } from "../store/OutputStore.ts"

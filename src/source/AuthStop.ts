@@ -21,7 +21,7 @@ const serviceOf = (settings: SourceSettings, url: string): { readonly name: stri
 export const authError = (settings: SourceSettings, url: string, failure: SourceError, scrub: (text: string) => string): SourceError => {
   const service = serviceOf(settings, url)
   const keys = settings.apiKeys
-  // one key named `default` is CHAINETL_API_KEY's (source/ApiKeys.ts)
+  // one key named `default` is CHAINETL_API_KEY's (src/ApiKeys.ts)
   const several = keys.length > 1 || (keys.length === 1 && keys[0]!.name !== "default")
   const key =
     keys.length === 0

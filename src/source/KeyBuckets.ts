@@ -15,7 +15,7 @@
  * within the key's budget.
  */
 import { Clock, Context, Data, Effect, Layer } from "effect"
-import type { ApiKey } from "./ApiKeys.ts"
+import type { ApiKey } from "../ApiKeys.ts"
 
 /** Tokens of one key, each with the wait before its request may be sent. */
 export interface Reservation {

@@ -19,7 +19,7 @@
 import { Clock, Context, Deferred, Effect, Layer, Queue } from "effect"
 import { SourceConfig } from "../Config.ts"
 import { SourceError } from "../Errors.ts"
-import type { ApiKey } from "./ApiKeys.ts"
+import type { ApiKey } from "../ApiKeys.ts"
 import { KeyBuckets, type KeyStoreError } from "./KeyBuckets.ts"
 import { SourceStats } from "./SourceStats.ts"
 

@@ -6,7 +6,7 @@
 import { Clock, Context, Effect, Either, Layer, Redacted, Schedule } from "effect"
 import { SourceConfig } from "../Config.ts"
 import { SourceError } from "../Errors.ts"
-import { type ApiKey, scrubKeys } from "./ApiKeys.ts"
+import { type ApiKey, scrubKeys } from "../ApiKeys.ts"
 import type { KeyStoreError } from "./KeyBuckets.ts"
 import { KeyLimiter } from "./KeyLimiter.ts"
 import { RateLimiter } from "./RateLimiter.ts"

@@ -21,7 +21,7 @@ import type { SqlError } from "@effect/sql/SqlError"
 import { Effect, Layer, type Redacted } from "effect"
 import { SourceConfig } from "../Config.ts"
 import type { ConfigError } from "../Errors.ts"
-import type { ApiKey } from "../source/ApiKeys.ts"
+import type { ApiKey } from "../ApiKeys.ts"
 import { KeyBuckets, type KeyBucketsService, KeyStoreError } from "../source/KeyBuckets.ts"
 import { pgDatabase, sqlDetail } from "./PgDatabase.ts"
 

@@ -27,7 +27,7 @@ import { type RunningEmulator, startEmulator } from "../../src/emulator/index.ts
 import type { RunReport } from "../../src/Runner.ts"
 import { buildCatalog } from "../../src/sink/Catalog.ts"
 import { fileSet, readManifest } from "../../src/compact/Manifest.ts"
-import { keyId } from "../../src/source/ApiKeys.ts"
+import { keyId } from "../../src/ApiKeys.ts"
 import { tempDir } from "../reliability/campaign.ts"
 import { queryPg, until } from "./support.ts"
 import { type CliExit, type CliProcess, runCli, startCli } from "../reliability/cli.ts"

@@ -13,7 +13,7 @@
  */
 import { Either, Redacted } from "effect"
 import { createHash } from "node:crypto"
-import { ConfigError } from "../Errors.ts"
+import { ConfigError } from "./Errors.ts"
 
 export const API_KEY_ENV = "CHAINETL_API_KEY"
 export const API_KEYS_ENV = "CHAINETL_API_KEYS"
