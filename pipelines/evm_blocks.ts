@@ -7,7 +7,8 @@
  * then committed) still stop at the same place: the heights 0..floor that are all present, and
  * any island above them a listing cut short (an expired token) left behind.
  */
-import { Effect } from "effect"
+import { Effect, Schema } from "effect"
+import { type CursorCodec, cursorListing, DecimalText, jsonCursor } from "../src/crawl/Cursor.ts"
 import { OutputReader } from "../src/crawl/OutputReader.ts"
 import { restListing } from "../src/crawl/RestListing.ts"
 import { makeSlice } from "../src/crawl/Slice.ts"
@@ -24,6 +25,11 @@ interface Cursor {
   /** Page token of the next page; absent on the first. */
   readonly token?: string
 }
+
+/** How the checkpoint keeps the cursor (src/crawl/Cursor.ts): a resumed listing is handed it back checked. */
+const cursor: CursorCodec<Cursor> = jsonCursor(
+  Schema.Struct({ floor: DecimalText, islands: Schema.Array(Schema.Tuple(DecimalText, DecimalText)), token: Schema.optional(Schema.String) })
+)
 
 const committed = (chain: string) =>
   Effect.gen(function* () {
@@ -72,12 +78,13 @@ export const dataset = defineDataset(table, {
   rerun: "always",
   heights: { listing: ["chain_id"], column: "block_number", latest: (l) => latestBlock(l["chain_id"] ?? "") },
   slices: (job) => [...new Set(job.evmChains)].map((chain_id) => makeSlice("evm_blocks", { chain_id })),
-  listing: {
+  listing: cursorListing({
+    cursor,
     // the listing skips what is committed itself, reading only aggregates, not every key
     excludesCommitted: true,
-    fetch: (slice, cursor) =>
+    fetch: (slice, resumed) =>
       Effect.gen(function* () {
-        const at: Cursor = cursor === undefined ? yield* committed(String(slice.params["chain_id"])) : (JSON.parse(cursor) as Cursor)
+        const at: Cursor = resumed ?? (yield* committed(String(slice.params["chain_id"])))
         const page = yield* pages.fetch(slice, at.token)
         const floor = BigInt(at.floor)
         const islands = at.islands.map(([lo, hi]) => [BigInt(lo), BigInt(hi)] as const)
@@ -89,7 +96,7 @@ export const dataset = defineDataset(table, {
         })
         const lowest = page.records.map(heightOf).reduce<bigint | undefined>((m, h) => (h === undefined || (m !== undefined && m < h) ? m : h), undefined)
         const more = page.next !== undefined && (lowest === undefined || lowest > floor + 1n)
-        return { records, next: more ? JSON.stringify({ ...at, token: page.next } satisfies Cursor) : undefined }
+        return { records, next: more ? { ...at, token: page.next } : undefined }
       })
-  }
+  })
 })

@@ -7,6 +7,7 @@
  * on a later page is written once.
  */
 import { Effect, Option, Schema } from "effect"
+import { type CursorCodec, cursorListing, jsonCursor } from "../src/crawl/Cursor.ts"
 import { type Listing, RecordError } from "../src/crawl/Dataset.ts"
 import { OutputReader } from "../src/crawl/OutputReader.ts"
 import { makeSlice, type Slice } from "../src/crawl/Slice.ts"
@@ -36,19 +37,20 @@ interface Cursor {
   readonly token: string | undefined
 }
 
-const readCursor = (cursor: string | undefined): Cursor => (cursor === undefined ? { route: "post", token: undefined } : (JSON.parse(cursor) as Cursor))
+/** How the checkpoint keeps the cursor (src/crawl/Cursor.ts): a resumed listing is handed it back checked. */
+const cursor: CursorCodec<Cursor> = jsonCursor(Schema.Struct({ route: Schema.Literal("post", "get"), token: Schema.UndefinedOr(Schema.String) }))
 
 /** A POST route that is not there: the service answers 404 ("Cannot POST") or 405. */
 const unavailable = (e: unknown): e is SourceError => e instanceof SourceError && e.reason === "HttpStatus" && (e.status === 404 || e.status === 405)
 
-const fetchUtxos = (slice: Slice, cursor: string | undefined) =>
+const fetchUtxos = (slice: Slice, resumed: Cursor | undefined) =>
   Effect.gen(function* () {
     const client = yield* RestClient
     const p = slice.params
     const path = `/v1/networks/${p["network"]}/blockchains/${p["blockchain"]}/utxos`
     const query = { includeSpent: p["include_spent"] === "true", sortBy: "timestamp", sortOrder: "asc" }
     const addresses = p["addresses"] ?? ""
-    let at = readCursor(cursor)
+    let at: Cursor = resumed ?? { route: "post", token: undefined }
     if (at.route === "post") {
       const body = yield* client.post("data", path, { ...query, pageSize: PAGE_SIZE.post, pageToken: at.token }, { addresses }).pipe(
         Effect.map(Option.some),
@@ -67,7 +69,7 @@ const fetchUtxos = (slice: Slice, cursor: string | undefined) =>
 const pageOf = (body: unknown, route: Route, request: string) =>
   Effect.map(listPage(body, "utxos", request), (page) => ({
     records: page.records,
-    next: page.next === undefined ? undefined : JSON.stringify({ route, token: page.next } satisfies Cursor)
+    next: page.next === undefined ? undefined : ({ route, token: page.next } satisfies Cursor)
   }))
 
 /** utxo_ids this slice already committed (a resumed listing drops their repeats). */
@@ -88,7 +90,7 @@ const utxoIdOf = (record: unknown): string | undefined => {
   return typeof id === "string" ? id : undefined
 }
 
-const listing: Listing<RestClient | OutputReader> = distinctRecords({ fetch: fetchUtxos }, utxoIdOf, committedIds)
+const listing: Listing<RestClient | OutputReader> = distinctRecords(cursorListing({ cursor, fetch: fetchUtxos }), utxoIdOf, committedIds)
 
 // — records —
 

@@ -14,7 +14,8 @@
  * names its heights, Page.keys), the slice is not final while it has one, and the next walk of
  * the range asks for it again with the other missing heights (src/crawl/Holes.ts).
  */
-import { Effect } from "effect"
+import { Effect, Schema } from "effect"
+import { type CursorCodec, cursorListing, DecimalText, jsonCursor } from "../../src/crawl/Cursor.ts"
 import { type Listing, RecordError, type SliceContext } from "../../src/crawl/Dataset.ts"
 import { isComplete } from "../../src/crawl/Holes.ts"
 import { heightsAfter, keyHeight } from "../../src/crawl/KeyedListing.ts"
@@ -33,6 +34,11 @@ export interface HeightCursor {
   /** Committed height ranges [lo, hi] within the range, ascending. */
   readonly islands: ReadonlyArray<readonly [string, string]>
 }
+
+/** How the checkpoint keeps the cursor (src/crawl/Cursor.ts): a resumed walk is handed it back checked. */
+const heightCursor: CursorCodec<HeightCursor> = jsonCursor(
+  Schema.Struct({ next: DecimalText, end: DecimalText, islands: Schema.Array(Schema.Tuple(DecimalText, DecimalText)) })
+)
 
 export interface HeightWalkSpec {
   readonly dataset: string
@@ -93,7 +99,8 @@ const committedIslands = (dataset: string, network: string, from: bigint, end: b
   })
 
 export const heightWalk = (spec: HeightWalkSpec): Listing<JsonRpcClient | OutputReader> =>
-  onNodeNetwork({
+  onNodeNetwork(cursorListing({
+    cursor: heightCursor,
     // the walk starts after what is committed, so it never yields a committed height
     excludesCommitted: true,
     // and every pass asks for each height of the range not committed, a rejected one included
@@ -109,7 +116,7 @@ export const heightWalk = (spec: HeightWalkSpec): Listing<JsonRpcClient | Output
           const end = bound < tip + 1n ? bound : tip + 1n
           const islands = from < end ? yield* committedIslands(spec.dataset, p["network"] ?? "", from, end) : []
           at = { next: String(from), end: String(end), islands }
-        } else at = JSON.parse(cursor) as HeightCursor
+        } else at = cursor
         const end = BigInt(at.end)
         const islands = at.islands.map(([lo, hi]) => [BigInt(lo), BigInt(hi)] as const)
         const committed = (h: bigint) => islands.some(([lo, hi]) => h >= lo && h <= hi)
@@ -125,10 +132,10 @@ export const heightWalk = (spec: HeightWalkSpec): Listing<JsonRpcClient | Output
           records,
           // the key of each record is its height, as the dataset's key column spells it
           keys: heights.map(String),
-          next: stop < end ? JSON.stringify({ ...at, next: String(stop) } satisfies HeightCursor) : undefined
+          next: stop < end ? { ...at, next: String(stop) } : undefined
         }
       })
-  })
+  }))
 
 /** A block record: the height asked for and the node's json block (toRow checks they agree). */
 export const blockRecord = (chain: "X" | "P", method: string, height: bigint, heightParam: string | number) =>
