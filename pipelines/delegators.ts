@@ -3,23 +3,16 @@
  * Completed delegations carry paid rewards, active and pending ones estimates: both are kept in
  * their own columns rather than merged, since one is a fact and the other a forecast.
  */
-import type { DatasetDef } from "../src/crawl/Dataset.ts"
 import { restListing } from "../src/crawl/RestListing.ts"
 import { makeSlice } from "../src/crawl/Slice.ts"
-import type { RestClient } from "../src/source/RestClient.ts"
-import { wireDecoder } from "../src/transform/WireColumns.ts"
-import { schema } from "../schemas/delegators.ts"
-import { snapshotKeys } from "./_shared/partitions.ts"
+import { defineDataset } from "../src/transform/DefineDataset.ts"
+import { table } from "../schemas/delegators.ts"
 
-// every column but the Hive keys is read as its schema declares (`from`); a status the
-// document does not list yet is still a delegation: kept as sent
-const wire = wireDecoder(schema)
-
-export const dataset: DatasetDef<RestClient> = {
+export const dataset = defineDataset(table, {
   name: "delegators",
   description: "Primary-network delegations of every status (chain-data route 8), one snapshot per network and run day",
-  schema,
-  partitionBy: snapshotKeys,
+  services: ["data"],
+  partitionBy: ["network", "snapshot_date"],
   key: ["tx_hash"],
   slices: (job, { runDate }) => job.networks.map((network) => makeSlice("delegators", { network, snapshot_date: runDate })),
   listing: restListing({
@@ -29,6 +22,5 @@ export const dataset: DatasetDef<RestClient> = {
     query: () => ({ sortOrder: "asc" }),
     items: "delegators",
     pageSize: 100
-  }),
-  toRow: (raw, slice) => wire(raw, { network: slice.params["network"], snapshot_date: slice.params["snapshot_date"] })
-}
+  })
+})

@@ -4,14 +4,10 @@
  * NFTs not fetched (nor answered 404) before. Keys are `<lowercase collection>/<token id padded
  * to 78 digits>`, so their text order is the order the cursor follows.
  */
-import type { DatasetDef, SourceClients } from "../src/crawl/Dataset.ts"
 import { makeSlice } from "../src/crawl/Slice.ts"
-import { decoder } from "../src/transform/Decode.ts"
-import { schema } from "../schemas/nft_tokens.ts"
-import { NftToken, fanOutChains, fanOutListing, nftTokenRow } from "./_evm.ts"
-import { columnKey } from "./_shared/partitions.ts"
-
-const decode = decoder(NftToken)
+import { defineDataset } from "../src/transform/DefineDataset.ts"
+import { table } from "../schemas/nft_tokens.ts"
+import { fanOutChains, fanOutListing } from "./_evm.ts"
 
 const keySql = (address: string, tokenId: string) => `lower(${address}) || '/' || lpad(${tokenId}, 78, '0')`
 
@@ -25,11 +21,11 @@ const candidatesSql = `
     SELECT ${keySql("token_address", "token_id")} FROM nft_tokens WHERE chain_id = $chain AND token_address IS NOT NULL AND token_id IS NOT NULL
   )`
 
-export const dataset: DatasetDef<SourceClients> = {
+export const dataset = defineDataset(table, {
   name: "nft_tokens",
   description: "NFTs seen in the transfers of evm_transactions (chain-data route 15), each fetched once",
-  schema,
-  partitionBy: [columnKey("chain_id")],
+  services: ["data"],
+  partitionBy: ["chain_id"],
   key: ["token_address", "token_id"],
   rerun: "always",
   slices: (job) => fanOutChains(job).map((chain_id) => makeSlice("nft_tokens", { chain_id })),
@@ -41,9 +37,5 @@ export const dataset: DatasetDef<SourceClients> = {
       const [address, paddedId] = key.split("/") as [string, string]
       return `/v1/chains/${slice.params["chain_id"]}/nfts/collections/${address}/tokens/${BigInt(paddedId).toString()}`
     }
-  }),
-  toRow: (raw, slice) => {
-    const t = decode(raw)
-    return { chain_id: slice.params["chain_id"], erc_type: t.ercType, ...nftTokenRow(t) }
-  }
-}
+  })
+})

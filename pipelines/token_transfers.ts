@@ -15,30 +15,21 @@
  */
 import { Effect, Schema } from "effect"
 import { type CursorCodec, cursorListing, DecimalText, jsonCursor } from "../src/crawl/Cursor.ts"
-import { RecordError, type DatasetDef, type SourceClients } from "../src/crawl/Dataset.ts"
+import { RecordError } from "../src/crawl/Dataset.ts"
 import { OutputReader } from "../src/crawl/OutputReader.ts"
 import { restListing } from "../src/crawl/RestListing.ts"
 import { makeSlice, type Slice } from "../src/crawl/Slice.ts"
-import { UnixSeconds, decoder } from "../src/transform/Decode.ts"
-import { uint256Values } from "../schemas/common.ts"
-import { schema } from "../schemas/token_transfers.ts"
-import { columnKey, utcDate } from "./_shared/partitions.ts"
-import { Amount, Erc20Token, NftToken, TransferEnds, Uint256, distinctContracts, endsRow, erc20TokenRow, latestBlock, nftTokenRow, opt } from "./_evm.ts"
-import { withGrain } from "../src/crawl/Grain.ts"
+import { defineDataset } from "../src/transform/DefineDataset.ts"
+import { table } from "../schemas/token_transfers.ts"
+import { distinctContracts, latestBlock } from "./_evm.ts"
 
-const Transfer = Schema.Struct({
-  blockNumber: Amount,
-  blockTimestamp: UnixSeconds,
-  blockHash: Schema.String,
-  txHash: Schema.String,
-  ...TransferEnds,
-  value: opt(Uint256),
-  erc20Token: opt(Erc20Token),
-  erc721Token: opt(NftToken),
-  erc1155Token: opt(NftToken)
-})
+const TOKENS = ["erc20Token", "erc721Token", "erc1155Token"] as const
 
-const decode = decoder(Transfer)
+/** A transfer names its token under one of three keys: one without any is no transfer of a token. */
+const hasToken = (record: unknown): void => {
+  const r = typeof record === "object" && record !== null ? (record as Record<string, unknown>) : {}
+  if (TOKENS.every((k) => r[k] === undefined)) throw new RecordError("transfer has no erc20Token, erc721Token or erc1155Token")
+}
 
 /** The next window to fetch starts at `from`; the run stops after block `latest`. */
 interface Cursor {
@@ -84,17 +75,15 @@ const resumeFrom = (chain: string, address: string) =>
     return typeof start === "string" ? start : "0"
   })
 
-export const dataset: DatasetDef<SourceClients> = withGrain({
+export const dataset = defineDataset(table, {
   name: "token_transfers",
   description: "Transfers of the job's ERC-20/721/1155 contracts (chain-data route 6), crawled in block windows up to the latest block",
-  schema,
-  partitionBy: [
-    columnKey("chain_id")
-  ],
+  services: ["data"],
+  partitionBy: ["chain_id"],
   // Grain: day. A busy token contract (a stablecoin) moves 100k+ transfers a day, tens of MB:
   // day folders keep a date filter cheap; quiet contracts would fit a month, but one grain serves
   // every contract and the busy ones decide it
-  timePartition: { day: utcDate("block_timestamp"), grain: "day" },
+  timePartition: { column: "block_timestamp", grain: "day" },
   key: ["tx_hash", "log_index"],
   // compacted files are sorted so: chain order: block-number filters skip row groups
   sortBy: ["block_number", "log_index"],
@@ -124,21 +113,5 @@ export const dataset: DatasetDef<SourceClients> = withGrain({
         return { records, next: to <= latest ? { from: String(to), latest: at.latest } : undefined, reach: String(to - 1n) }
       })
   }),
-  toRow: (raw, slice) => {
-    const t = decode(raw)
-    const nft = t.erc721Token ?? t.erc1155Token
-    const token = t.erc20Token ?? nft
-    if (token === undefined) throw new RecordError("transfer has no erc20Token, erc721Token or erc1155Token")
-    return {
-      chain_id: slice.params["chain_id"],
-      block_number: t.blockNumber,
-      block_timestamp: t.blockTimestamp,
-      block_hash: t.blockHash,
-      tx_hash: t.txHash,
-      ...endsRow(t),
-      erc_type: token.ercType,
-      ...uint256Values("value", t.value ?? null),
-      ...(t.erc20Token !== undefined ? erc20TokenRow(t.erc20Token) : nftTokenRow(nft!))
-    }
-  }
+  check: hasToken
 })

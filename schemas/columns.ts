@@ -83,10 +83,23 @@ export type Source =
 /** The key of the path every shape of record shares. */
 export const ALL = "*"
 
-export type VariantPaths = Readonly<Record<string, ReadonlyArray<PathStep> | null>>
+/** A path: the steps into the record. */
+export type Path = ReadonlyArray<PathStep>
 
-/** A read column's path in one shape of record; undefined where that shape has no such field. */
-export const pathIn = (paths: VariantPaths, variant: string): ReadonlyArray<PathStep> | undefined => (variant in paths ? paths[variant] : paths[ALL]) ?? undefined
+/** Per shape of record, the paths to try in order (the first one sent gives the value); null: none. */
+export type VariantPaths = Readonly<Record<string, ReadonlyArray<Path> | null>>
+
+/** A read column's paths in one shape of record; undefined where that shape has no such field. */
+export const pathIn = (paths: VariantPaths, variant: string): ReadonlyArray<Path> | undefined => (variant in paths ? paths[variant] : paths[ALL]) ?? undefined
+
+/** The parsed form of a path spec (see `from`). */
+export const parsePaths = (path: PathSpec): VariantPaths => {
+  const alternatives = (p: Alternatives) => (typeof p === "string" ? [parsePath(p)] : p.map(parsePath))
+  if (typeof path === "string" || Array.isArray(path)) return { [ALL]: alternatives(path as Alternatives) }
+  const out: Record<string, ReadonlyArray<Path> | null> = {}
+  for (const [variant, p] of Object.entries(path as Readonly<Record<string, Alternatives | null>>)) out[variant] = p === null ? null : alternatives(p)
+  return out
+}
 
 /** One key of a dotted path: `optional` when the field may be absent. */
 export interface PathStep {
@@ -123,15 +136,17 @@ export class Column<V, N extends boolean = boolean, K extends Kind = Kind> {
   constructor(readonly spec: ColumnSpec) {}
 
   /**
-   * Read from the record at `path` (see "Where a column comes from"). A dataset whose records come
-   * in several shapes (DatasetSpec.variant) gives a path per shape, null where a shape has none.
+   * Read from the record at `path` (see "Where a column comes from"). Several paths: the first
+   * one the record holds (a value sent under one of two names, a token under one of three keys).
+   * A dataset whose records come in several shapes (DatasetSpec.variant) gives a path per shape,
+   * null where a shape has none.
    */
-  from<P extends PathSpec>(path: P): Column<V, PathNull<P>, "read">
-  from<P extends PathSpec, const O extends ReadOptions<V>>(path: P, options: O): Column<V, O extends { orElse: unknown } ? false : O extends { orNull: true } ? true : PathNull<P>, "read">
+  from<const P extends PathSpec>(path: P): Column<V, PathNull<P>, "read">
+  from<const P extends PathSpec, const O extends ReadOptions<V>>(path: P, options: O): Column<V, O extends { orElse: unknown } ? false : O extends { orNull: true } ? true : PathNull<P>, "read">
   from(path: PathSpec, options: ReadOptions<V> = {}): Column<V, boolean, "read"> {
-    const paths: Record<string, ReadonlyArray<PathStep> | null> = {}
-    for (const [variant, p] of typeof path === "string" ? [[ALL, path] as const] : Object.entries(path)) paths[variant] = p === null ? null : parsePath(p)
-    const absent = Object.values(paths).some((steps) => steps === null || steps.some((s) => s.optional))
+    const paths = parsePaths(path)
+    // absent when some shape has no path, or every path of a shape may be absent
+    const absent = Object.values(paths).some((alts) => alts === null || alts.every((steps) => steps.some((s) => s.optional)))
     const hasDefault = "orElse" in options
     if (hasDefault && !absent) throw new Error(`path ${JSON.stringify(path)}: orElse without an optional step is never used`)
     return new Column({
@@ -166,20 +181,24 @@ export interface ReadOptions<V> {
 export type AnyColumn = Column<any, boolean, Kind>
 export type Columns = Readonly<Record<string, AnyColumn>>
 
-/** A path, or one per shape of record (null: a shape without the field). */
-export type PathSpec = string | Readonly<Record<string, string | null>>
+/** A path, or the paths to try in order. */
+type Alternatives = string | ReadonlyArray<string>
+
+/** Alternatives, or alternatives per shape of record (null: a shape without the field). */
+export type PathSpec = Alternatives | Readonly<Record<string, Alternatives | null>>
+
+type Optional<P> = P extends `${string}?${string}` ? true : false
+
+/** Alternatives may be absent when each may be. */
+type AltNull<A> = A extends string ? Optional<A> : A extends ReadonlyArray<infer Q> ? (false extends Optional<Q> ? false : true) : false
 
 /** A path with an optional segment may be absent, and so may a field some shape lacks. */
-export type PathNull<P extends PathSpec> = P extends string
-  ? P extends `${string}?${string}`
-    ? true
-    : false
+export type PathNull<P extends PathSpec> = P extends Alternatives
+  ? AltNull<P>
   : null extends P[keyof P]
     ? true
-    : P[keyof P] extends infer Q
-      ? Q extends `${string}?${string}`
-        ? true
-        : false
+    : true extends AltNull<P[keyof P]>
+      ? true
       : false
 
 const SEGMENT = /^[A-Za-z_$][A-Za-z0-9_$]*\??$/

@@ -1,18 +1,16 @@
 /**
  * evm_erc20_transfers: the ERC-20 transfers of each evm_transactions detail (route 11
  * erc20Transfers), written in the same commit as their transaction. Hive keys: chain_id, date.
+ * Each row is one item of the list (Erc20TransferDetails: logIndex, from, to, value, erc20Token).
  */
-import { defineSchema, int32, uint256 } from "./common.ts"
-import { erc20Token, party, txFields } from "./_evm.ts"
+import { erc20Token, party, txColumns } from "./_evm.ts"
+import { col, defineTable } from "./columns.ts"
 
-export const schema = defineSchema(
-  [
-    ...txFields(),
-    int32("log_index", "Index of the transfer's log within its block", { nullable: false }),
-    ...party("from", "Sender"),
-    ...party("to", "Recipient"),
-    uint256("value", "Amount in the token's base units"),
-    ...erc20Token()
-  ],
-  "ERC-20 transfers inside the EVM transactions of evm_transactions (route 11)"
-)
+export const table = defineTable("ERC-20 transfers inside the EVM transactions of evm_transactions (route 11)", {
+  ...txColumns,
+  log_index: col.int32("Index of the transfer's log within its block").from("logIndex"),
+  ...party("from", "Sender", "from"),
+  ...party("to", "Recipient", "to"),
+  value: col.uint256("Amount in the token's base units").from("value"),
+  ...erc20Token("erc20Token")
+})

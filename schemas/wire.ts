@@ -5,7 +5,7 @@
  * path (src/transform/CompiledDecode.ts) runs its own function.
  */
 import { Schema } from "effect"
-import { withCompiled } from "../src/transform/CompiledDecode.ts"
+import { FAIL, withCompiled } from "../src/transform/CompiledDecode.ts"
 import { DecimalStringOrInteger } from "../src/transform/Decode.ts"
 
 /** JSON text of a value that may hold bigints (the lossless parser's): a shape kept as text. */
@@ -30,3 +30,25 @@ export const Ids = Schema.transform(Schema.Array(Schema.Struct({ id: Schema.Stri
   decode: (xs) => xs.map((x) => x.id),
   encode: (ids) => ids.map((id) => ({ id }))
 })
+
+/**
+ * A decimal number as text, exactly as sent: the seed sends Price.value as a decimal string, the
+ * official document as a number (a bigint from the lossless parser when it is a long integer).
+ */
+export const DecimalText = Schema.Union(Schema.String.pipe(Schema.pattern(/^-?[0-9]+(\.[0-9]+)?$/)), Schema.Number, Schema.BigIntFromSelf).pipe(
+  Schema.transform(Schema.String, { strict: true, decode: (v) => String(v), encode: (s) => s })
+)
+
+/** Token ids are uint256: exact decimal text, never a number. */
+export const TokenId = Schema.String.pipe(Schema.pattern(/^[0-9]{1,78}$/, { message: () => "expected a decimal token id" }))
+
+/** How many items a list holds (a detail's transfers, counted beside the rows they make). */
+export const LengthOf = withCompiled(
+  Schema.transform(Schema.Array(Schema.Unknown), Schema.Number, { strict: true, decode: (a) => a.length, encode: () => [] }),
+  (u) => (Array.isArray(u) ? u.length : FAIL)
+)
+
+/** A status the service spells as text or as a number ("1", 1): its text. */
+export const NumberOrText = Schema.Union(Schema.String, Schema.Number).pipe(
+  Schema.transform(Schema.String, { strict: true, decode: (v) => String(v), encode: (s) => s })
+)

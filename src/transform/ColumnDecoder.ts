@@ -12,8 +12,8 @@
  * here: ColumnRange checks every row against its columns, naming the column.
  */
 import { Schema } from "effect"
-import type { AnyColumn, ColumnSpec, Columns, PathNull, PathSpec, PathStep, Shape, VariantPaths } from "../../schemas/columns.ts"
-import { ALL, parsePath, pathIn } from "../../schemas/columns.ts"
+import type { AnyColumn, ColumnSpec, Columns, Path, PathNull, PathSpec, PathStep, Shape, VariantPaths } from "../../schemas/columns.ts"
+import { ALL, parsePath, parsePaths, pathIn } from "../../schemas/columns.ts"
 import { uint256Values } from "../../schemas/common.ts"
 import { RecordError } from "../crawl/Dataset.ts"
 import { DecimalString, IntegerLike, NumberLike, UnixSeconds, decoder } from "./Decode.ts"
@@ -30,11 +30,7 @@ export interface WireRead<T = unknown, Optional extends boolean = boolean> {
 }
 
 /** A field read for the dataset's code: `read("sourceChain?", Schema.String)` (a path per shape as in `.from`). */
-export const read = <P extends PathSpec, T>(path: P, schema: Schema.Schema<T, any, never>): WireRead<T, PathNull<P>> => {
-  const paths: Record<string, ReadonlyArray<PathStep> | null> = {}
-  for (const [variant, p] of typeof path === "string" ? [[ALL, path] as const] : Object.entries(path)) paths[variant] = p === null ? null : parsePath(p)
-  return { paths, schema }
-}
+export const read = <const P extends PathSpec, T>(path: P, schema: Schema.Schema<T, any, never>): WireRead<T, PathNull<P>> => ({ paths: parsePaths(path), schema })
 
 export type Reads = Readonly<Record<string, WireRead>>
 
@@ -101,12 +97,10 @@ const treeOf = (columns: ReadonlyArray<readonly [string, AnyColumn]>, reads: Rea
     const s = c.spec.source
     if (s.tag !== "read") continue
     const at = where === "" ? name : `${where}.${name}`
-    const path = pathIn(s.paths, variant)
-    if (path !== undefined) leaves.push({ name: at, path, schema: () => wireOf(c.spec, at), orNull: s.orNull })
+    for (const path of pathIn(s.paths, variant) ?? []) leaves.push({ name: at, path, schema: () => wireOf(c.spec, at), orNull: s.orNull })
   }
   for (const [name, r] of Object.entries(reads)) {
-    const path = pathIn(r.paths, variant)
-    if (path !== undefined) leaves.push({ name: `read ${name}`, path, schema: () => r.schema, orNull: false })
+    for (const path of pathIn(r.paths, variant) ?? []) leaves.push({ name: `read ${name}`, path, schema: () => r.schema, orNull: false })
   }
   const root: Level = new Map()
   for (const l of leaves) {
@@ -154,7 +148,11 @@ interface Helpers {
 const key = (k: string) => JSON.stringify(k)
 
 /** `base["a"]?.["b"]` for a path under an object every step of which is decoded (absent: undefined). */
-const access = (base: string, path: ReadonlyArray<PathStep>): string => path.map((s, i) => `${i === 0 ? "" : "?."}[${key(s.key)}]`).reduce((e, s) => `${e}${s}`, base)
+const access = (base: string, path: Path): string => path.map((s, i) => `${i === 0 ? "" : "?."}[${key(s.key)}]`).reduce((e, s) => `${e}${s}`, base)
+
+/** The first of the alternatives the record holds: `a ?? b`; undefined when a shape has none. */
+const accessAny = (base: string, paths: ReadonlyArray<Path> | undefined): string =>
+  paths === undefined || paths.length === 0 ? "undefined" : paths.map((p) => access(base, p)).join(" ?? ")
 
 const listOf = (v: unknown, f: (x: unknown) => unknown): unknown => {
   if (v === undefined || v === null) return null
@@ -170,9 +168,8 @@ const structOf = (v: unknown, f: (x: unknown) => unknown): unknown => (v === und
 const valueExpr = (spec: ColumnSpec, base: string, h: Helpers): string => {
   const s = spec.source
   if (s.tag !== "read") throw new Error("only read columns are projected")
-  const path = pathIn(s.paths, h.variant)
   // a shape without the field: its default, or null
-  const raw = path === undefined ? "undefined" : access(base, path)
+  const raw = `(${accessAny(base, pathIn(s.paths, h.variant))})`
   const shaped = s.wire !== undefined ? raw : shapeExpr(spec.shape, raw, h)
   if ("orElse" in s) {
     h.defaults.push(s.orElse)
@@ -242,10 +239,7 @@ export const columnReader = (columns: Columns, reads: Reads = {}, variant: strin
 const buildReader = (entries: ReadonlyArray<readonly [string, AnyColumn]>, reads: Reads, tree: Level, variant: string): ColumnReader => {
   const decode = decoder(levelWire(tree).schema)
   const h: Helpers = { fns: [], defaults: [], variant }
-  const wire = Object.entries(reads).map(([name, r]) => {
-    const path = pathIn(r.paths, variant)
-    return `${key(name)}: ${path === undefined ? "undefined" : access("d", path)}`
-  })
+  const wire = Object.entries(reads).map(([name, r]) => `${key(name)}: ${accessAny("d", pathIn(r.paths, variant))}`)
   const project = compile(`return (d, row) => {\n  ${assignments(entries, "d", "row", h).join("\n  ")}\n  return {${wire.join(", ")}}\n}`, h) as (
     d: unknown,
     row: Record<string, unknown>

@@ -232,9 +232,9 @@ const childLists = (children: ReadonlyArray<ChildDataset>, t: Table<Columns>): R
     const first = c.items?.[0]
     if (first === undefined) continue
     const readByColumn = Object.values(t.columns).some(
-      (col) => col.spec.source.tag === "read" && Object.values(col.spec.source.paths).some((p) => p?.[0]?.key === first.key)
+      (col) => col.spec.source.tag === "read" && Object.values(col.spec.source.paths).some((alts) => alts?.some((p) => p[0]?.key === first.key))
     )
-    if (!readByColumn) out[`child ${c.name}`] = { paths: { [ALL]: [{ key: first.key, optional: true }] }, schema: UNKNOWN }
+    if (!readByColumn) out[`child ${c.name}`] = { paths: { [ALL]: [[{ key: first.key, optional: true }]] }, schema: UNKNOWN }
   }
   return out
 }
@@ -269,7 +269,9 @@ export const defineChild = <Cs extends Columns, P extends Columns, O extends Com
   assertColumns(`${spec.name} sortBy`, t, spec.sortBy ?? [])
   const copied = entriesOf(t, "parent").map(([n, c]) => {
     const p = (parent.columns as Columns)[n]
-    if (p === undefined || JSON.stringify(p.spec.shape) !== JSON.stringify(c.spec.shape)) throw new Error(`${spec.name}.${n}: the parent has no column ${n} of its type`)
+    if (p === undefined || JSON.stringify(p.spec.shape) !== JSON.stringify(c.spec.shape) || p.spec.nullable !== c.spec.nullable) {
+      throw new Error(`${spec.name}.${n}: the parent has no column ${n} of its type and nullability`)
+    }
     return n
   })
   const parts = rowParts(t, spec.name)

@@ -1,34 +1,36 @@
-import { Schema } from "effect"
+/**
+ * The EVM datasets' columns read as the service spells them: prices as exact text, amounts and
+ * uint256s exact within their column's range, which is checked once, on the row (a value outside
+ * is the record's reject naming the column).
+ */
 import { describe, expect, it } from "vitest"
 import { dataset as evmBlocks } from "../../../pipelines/evm_blocks.ts"
-import { Amount, Money, Uint256 } from "../../../pipelines/_evm.ts"
+import { dataset as nativeBalances } from "../../../pipelines/native_balances.ts"
 import { RecordError } from "../../../src/crawl/Dataset.ts"
 import { makeSlice } from "../../../src/crawl/Slice.ts"
 import { toRows } from "../../../src/transform/ToRows.ts"
 
-const decode = <A, I>(schema: Schema.Schema<A, I>) => Schema.decodeUnknownEither(schema)
+const lineage = { runId: "r1", ingestedAt: new Date(0), page: 1 }
+const balanceSlice = makeSlice("native_balances", { chain_id: "43114", address: "0xab", currency: "usd", snapshot_date: "2025-01-01" })
+const balance = (fields: Record<string, unknown>) => ({ nativeTokenBalance: { name: "Avalanche", symbol: "AVAX", decimals: 18, chainId: "43114", balance: "5", ...fields } })
 
-describe("EVM decoders", () => {
-  it("given a price as the seed's string, the document's number or a long integer, when decoded, then each is its decimal text", () => {
-    const money = decode(Money)
-    expect(money({ currencyCode: "usd", value: "55.204156" })).toMatchObject({ _tag: "Right", right: { currencyCode: "usd", value: "55.204156" } })
-    expect(money({ currencyCode: "eur", value: 42.42 })).toMatchObject({ right: { value: "42.42" } })
-    expect(money({ currencyCode: "jpy", value: 10n ** 20n })).toMatchObject({ right: { value: "100000000000000000000" } })
-    expect(money({ currencyCode: "usd", value: "12,5" })._tag).toBe("Left")
+describe("EVM columns", () => {
+  it("given a price as the seed's string, the document's number or a long integer, when mapped, then each is its decimal text", () => {
+    const priced = (value: unknown) => nativeBalances.toRow(balance({ price: { currencyCode: "usd", value } }), balanceSlice)
+    expect(priced("55.204156")).toMatchObject({ price: "55.204156", price_currency: "usd" })
+    expect(priced(42.42)).toMatchObject({ price: "42.42" })
+    expect(priced(10n ** 20n)).toMatchObject({ price: "100000000000000000000" })
+    expect(() => priced("12,5")).toThrow(RecordError)
+    expect(nativeBalances.toRow(balance({}), balanceSlice)).toMatchObject({ price: null, price_currency: null, balance: "5", balance_double: 5 })
   })
 
-  it("given amounts at and past DECIMAL(38,0), when decoded, then 38 digits pass and 39 are refused", () => {
-    expect(decode(Amount)("9".repeat(38))).toMatchObject({ right: 10n ** 38n - 1n })
-    expect(decode(Amount)("1" + "0".repeat(38))._tag).toBe("Left")
-    expect(decode(Amount)("-1")._tag).toBe("Left")
+  it("given values at and past 2^256, when mapped, then 2^256 − 1 is exact text and 2^256 a reject naming the column", () => {
+    const { mapped, rejects } = toRows(nativeBalances, balanceSlice, [balance({ balance: ((1n << 256n) - 1n).toString() }), balance({ balance: (1n << 256n).toString() })], lineage)
+    expect(mapped.map((m) => m.row["balance"])).toEqual([((1n << 256n) - 1n).toString()])
+    expect(rejects.map((r) => r["reason"])).toEqual(["column balance out of range: 78 digits, more than a uint256 holds (at most 2^256 − 1, 78 digits)"])
   })
 
-  it("given values at and past 2^256, when decoded, then 2^256 − 1 passes and 2^256 is refused", () => {
-    expect(decode(Uint256)(((1n << 256n) - 1n).toString())).toMatchObject({ right: (1n << 256n) - 1n })
-    expect(decode(Uint256)((1n << 256n).toString())._tag).toBe("Left")
-  })
-
-  it("given a block whose gas used has 39 digits, when mapped, then it is a reject naming the column, not a failed write, and the page's other block is kept", () => {
+  it("given a block whose gas used has 39 digits or is negative, when mapped, then each is a reject naming the column, not a failed write, and the page's other block is kept", () => {
     const block = {
       chainId: "43114",
       blockNumber: "7",
@@ -44,10 +46,12 @@ describe("EVM decoders", () => {
       cumulativeTransactions: "1"
     }
     const slice = makeSlice("evm_blocks", { chain_id: "43114" })
-    const { mapped, rejects } = toRows(evmBlocks, slice, [block, { ...block, gasUsed: "21000" }], { runId: "r1", ingestedAt: new Date(0), page: 1 })
-    expect(rejects).toHaveLength(1)
-    expect(rejects[0]?.["reason"]).toMatch(/^column gas_used out of range: 39 digits/)
-    expect(mapped.map((m) => m.row)).toMatchObject([{ chain_id: "43114", block_number: 7n, gas_used: 21000n, block_timestamp: new Date("2025-01-01T00:00:00Z") }])
+    const { mapped, rejects } = toRows(evmBlocks, slice, [block, { ...block, gasUsed: "-1" }, { ...block, gasUsed: "9".repeat(38) }], lineage)
+    expect(rejects.map((r) => r["reason"])).toEqual([
+      "column gas_used out of range: 39 digits, more than the 38 of DECIMAL(38,0)",
+      "column gas_used out of range: -1 is negative; the column holds no negative values"
+    ])
+    expect(mapped.map((m) => m.row)).toMatchObject([{ chain_id: "43114", block_number: 7n, gas_used: 10n ** 38n - 1n, block_timestamp: new Date("2025-01-01T00:00:00Z") }])
   })
 
   it("given a block without its required gasUsed, when mapped, then toRow throws a RecordError naming the field", () => {
