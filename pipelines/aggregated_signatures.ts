@@ -3,16 +3,15 @@
  * that has not been asked about before (fan-out, runs again every run). A key the service does
  * not know (404) or will not sign (400) is rejected once and not asked again.
  */
-import { Effect, Schema } from "effect"
-import { type DatasetDef, RecordError } from "../src/crawl/Dataset.ts"
+import { Effect } from "effect"
+import { RecordError } from "../src/crawl/Dataset.ts"
 import { keyedListing } from "../src/crawl/KeyedListing.ts"
 import { OutputReader } from "../src/crawl/OutputReader.ts"
 import { makeSlice, type Slice } from "../src/crawl/Slice.ts"
 import { SourceError } from "../src/Errors.ts"
 import { RestClient } from "../src/source/RestClient.ts"
-import { decoder } from "../src/transform/Decode.ts"
-import { schema } from "../schemas/aggregated_signatures.ts"
-import { columnKey } from "./_shared/partitions.ts"
+import { defineDataset } from "../src/transform/DefineDataset.ts"
+import { table } from "../schemas/aggregated_signatures.ts"
 
 /**
  * The L1 transactions whose effect is a warp message the P-chain validators sign (conversion,
@@ -30,9 +29,6 @@ class Unsigned {
     readonly detail: string
   ) {}
 }
-
-const Signed = Schema.Struct({ txHash: Schema.String, signedMessage: Schema.String.pipe(Schema.pattern(/^(0x)?([0-9a-fA-F]{2})+$/, { message: () => "expected hex" })) })
-const decode = decoder(Signed)
 
 /** L1 tx hashes of this network not yet signed nor rejected, after the cursor, in text order. */
 const unsignedAfter = (slice: Slice, after: string | undefined, limit: number) =>
@@ -66,18 +62,16 @@ const signatureOf = (slice: Slice, txHash: string) =>
     )
   )
 
-export const dataset: DatasetDef<RestClient | OutputReader> = {
+export const dataset = defineDataset(table, {
   name: "aggregated_signatures",
   description: "Aggregated signatures over the warp messages of L1-related P-chain transactions found in staking_transactions (chain-data route 1)",
-  schema,
-  partitionBy: [columnKey("network")],
+  services: ["data"],
+  partitionBy: ["network"],
   key: ["tx_hash"],
   slices: (job) => job.networks.map((network) => makeSlice("aggregated_signatures", { network })),
   listing: keyedListing<RestClient | OutputReader>({ nextKeys: unsignedAfter, fetch: signatureOf, batch: 50, concurrency: 4, excludesCommitted: true }),
   rerun: "always",
-  toRow: (raw, slice) => {
+  check: (raw) => {
     if (raw instanceof Unsigned) throw new RecordError(`not signed: route 1 answered ${raw.status}: ${raw.detail}`)
-    const s = decode(raw)
-    return { network: slice.params["network"], tx_hash: s.txHash, signed_message: s.signedMessage }
   }
-}
+})

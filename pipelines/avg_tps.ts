@@ -6,24 +6,18 @@
  * changes like route 5's (rule 1) and the route has no time window: the whole series is fetched
  * each run and replaces the previous one (`rerun: "replace"`).
  */
-import type { DatasetDef } from "../src/crawl/Dataset.ts"
 import { makeSlice, type Slice } from "../src/crawl/Slice.ts"
 import { restListing } from "../src/crawl/RestListing.ts"
-import type { RestClient } from "../src/source/RestClient.ts"
-import { wireDecoder } from "../src/transform/WireColumns.ts"
-import { schema } from "../schemas/avg_tps.ts"
-import { columnKey } from "./_shared/partitions.ts"
-
-// every column but chain_id is read as its schema declares (`from`)
-const wire = wireDecoder(schema)
+import { defineDataset } from "../src/transform/DefineDataset.ts"
+import { table } from "../schemas/avg_tps.ts"
 
 const chainOf = (s: Slice): string => s.params["chain_id"] ?? ""
 
-export const dataset: DatasetDef<RestClient> = {
+export const dataset = defineDataset(table, {
   name: "avg_tps",
   description: "Daily average TPS per EVM chain (metrics route 19)",
-  schema,
-  partitionBy: [columnKey("chain_id")],
+  services: ["metrics"],
+  partitionBy: ["chain_id"],
   key: ["period_start"],
   slices: (job) => [...new Set(job.evmChains)].map((chain_id) => makeSlice("avg_tps", { chain_id })),
   // lastRun is page-level: each point carries it so a row says how fresh its series was
@@ -34,6 +28,5 @@ export const dataset: DatasetDef<RestClient> = {
     pageFields: ["lastRun"],
     tokenTtlSeconds: 86_400
   }),
-  rerun: "replace",
-  toRow: (raw, slice) => wire(raw, { chain_id: chainOf(slice) })
-}
+  rerun: "replace"
+})

@@ -8,15 +8,14 @@
  * (the end of its last bucket), closed months stop being re-fetched with no change of slice ids;
  * until then closed months are re-fetched too, and the job's window bounds that cost.
  */
-import type { Backfill, DatasetDef, Listing, Row } from "../src/crawl/Dataset.ts"
+import type { Backfill, DatasetDef, Listing } from "../src/crawl/Dataset.ts"
 import { restListing } from "../src/crawl/RestListing.ts"
 import { keepWithin } from "../src/crawl/WindowListing.ts"
 import { makeSlice, type Slice } from "../src/crawl/Slice.ts"
 import type { Job } from "../src/Job.ts"
 import type { RestClient } from "../src/source/RestClient.ts"
-import { wireDecoder } from "../src/transform/WireColumns.ts"
-import { schema } from "../schemas/chain_metrics.ts"
-import { columnKey } from "./_shared/partitions.ts"
+import { defineDataset } from "../src/transform/DefineDataset.ts"
+import { table } from "../schemas/chain_metrics.ts"
 import { NETWORK_LAUNCH } from "./_shared/time.ts"
 
 /** Route 5's metric enum (seed: Metrics). */
@@ -160,29 +159,20 @@ const monthListing = (pageSize: number): Listing<RestClient> =>
     }
   )
 
-// both point columns are read as the schema declares (`from`); the rest are slice keys
-const wire = wireDecoder(schema)
-
 /** The dataset at a given page size: the route's maximum in the registry, smaller in paging tests. */
-export const chainMetricsDataset = (pageSize = 2160): DatasetDef<RestClient> => ({
-  name: "chain_metrics",
-  description: "Chain metrics per EVM chain, metric, time interval and point (metrics route 5)",
-  schema,
-  partitionBy: [
-    columnKey("chain_id"),
-    columnKey("metric"),
-    columnKey("time_interval"),
-    { key: "month", type: "VARCHAR", value: (r) => (r["period_start"] as Date).toISOString().slice(0, 7) }
-  ],
-  key: ["period_start"],
-  // compacted files are sorted so: time order
-  sortBy: ["period_start"],
-  slices: (job, { runDate, backfill }) => (backfill?.unit === "height" ? [] : slicesOf(job, runDate, backfill)),
-  backfill: "fixed",
-  listing: monthListing(pageSize),
-  rerun: "replace",
-  toRow: (raw, slice): Row =>
-    wire(raw, { chain_id: param(slice, "chain_id"), metric: param(slice, "metric"), time_interval: param(slice, "time_interval") })
-})
+export const chainMetricsDataset = (pageSize = 2160): DatasetDef<RestClient> =>
+  defineDataset(table, {
+    name: "chain_metrics",
+    description: "Chain metrics per EVM chain, metric, time interval and point (metrics route 5)",
+    services: ["metrics"],
+    partitionBy: ["chain_id", "metric", "time_interval", { key: "month", type: "VARCHAR", column: "period_start", value: (t) => (t as Date).toISOString().slice(0, 7) }],
+    key: ["period_start"],
+    // compacted files are sorted so: time order
+    sortBy: ["period_start"],
+    slices: (job, { runDate, backfill }) => (backfill?.unit === "height" ? [] : slicesOf(job, runDate, backfill)),
+    backfill: "fixed",
+    listing: monthListing(pageSize),
+    rerun: "replace"
+  })
 
 export const dataset = chainMetricsDataset()

@@ -4,73 +4,17 @@
  * its fetch pages through the node's validations fully. Each validation keeps the fields of its
  * status variant; the others stay null.
  */
-import { Effect, Schema } from "effect"
-import type { DatasetDef } from "../src/crawl/Dataset.ts"
+import { Effect } from "effect"
 import { keyedListing } from "../src/crawl/KeyedListing.ts"
 import { OutputReader } from "../src/crawl/OutputReader.ts"
 import { makeSlice, type Slice } from "../src/crawl/Slice.ts"
 import type { RestClient } from "../src/source/RestClient.ts"
-import { DecimalString, UnixSeconds, decoder } from "../src/transform/Decode.ts"
-import { schema } from "../schemas/validators.ts"
-import { snapshotKeys } from "./_shared/partitions.ts"
+import { defineDataset } from "../src/transform/DefineDataset.ts"
+import { table } from "../schemas/validators.ts"
 import { getAllPages } from "./_shared/restListings.ts"
 import { datasets as nodeGroup } from "./groups/node.ts"
 
-const opt = Schema.optional
 const PRIMARY_NETWORK_SUBNET = "11111111111111111111111111111111LpoYY"
-
-const Rewards = Schema.Struct({
-  validationRewardAmount: DecimalString,
-  delegationRewardAmount: DecimalString,
-  rewardAddresses: opt(Schema.Array(Schema.String)),
-  rewardTxHash: opt(Schema.String)
-})
-
-const Validator = Schema.Struct({
-  txHash: Schema.String,
-  nodeId: Schema.String,
-  subnetId: Schema.String,
-  amountStaked: DecimalString,
-  delegationFee: opt(Schema.String),
-  startTimestamp: UnixSeconds,
-  endTimestamp: UnixSeconds,
-  blsCredentials: opt(Schema.Struct({ publicKey: opt(Schema.String), proofOfPossession: opt(Schema.String) })),
-  // a status the document does not list yet is still a validation: kept as sent
-  validationStatus: Schema.String,
-  delegatorCount: opt(Schema.Number.pipe(Schema.int())),
-  amountDelegated: opt(DecimalString),
-  rewards: opt(Rewards),
-  potentialRewards: opt(Rewards),
-  stakePercentage: opt(Schema.Number),
-  uptimePerformance: opt(Schema.Number),
-  avalancheGoVersion: opt(Schema.String),
-  delegationCapacity: opt(DecimalString),
-  validatorHealth: opt(
-    Schema.Struct({
-      reachabilityPercent: Schema.Number,
-      benchedPChainRequestsPercent: Schema.Number,
-      benchedXChainRequestsPercent: Schema.Number,
-      benchedCChainRequestsPercent: Schema.Number
-    })
-  ),
-  geolocation: opt(
-    Schema.NullOr(Schema.Struct({ city: Schema.String, country: Schema.String, countryCode: Schema.String, latitude: Schema.Number, longitude: Schema.Number }))
-  ),
-  removeTxHash: opt(Schema.String),
-  removeTimestamp: opt(UnixSeconds)
-})
-
-const decode = decoder(Validator)
-
-const rewardsRow = (r: typeof Rewards.Type | undefined) =>
-  r === undefined
-    ? null
-    : {
-        validation_reward_amount: r.validationRewardAmount,
-        delegation_reward_amount: r.delegationRewardAmount,
-        reward_addresses: r.rewardAddresses ?? [],
-        reward_tx_hash: r.rewardTxHash ?? null
-      }
 
 /**
  * current_validators belongs to the node group and may not be registered (or may lack a column):
@@ -111,11 +55,11 @@ const nodeIdsAfter = (slice: Slice, after: string | undefined, limit: number) =>
     return rows.map((r) => String(r["node_id"]))
   })
 
-export const dataset: DatasetDef<RestClient | OutputReader> = {
+export const dataset = defineDataset(table, {
   name: "validators",
   description: "Validations of the nodes found in delegators and current_validators (chain-data route 7), one snapshot per network and run day",
-  schema,
-  partitionBy: snapshotKeys,
+  services: ["data"],
+  partitionBy: ["network", "snapshot_date"],
   key: ["tx_hash"],
   slices: (job, { runDate }) => job.networks.map((network) => makeSlice("validators", { network, snapshot_date: runDate })),
   listing: keyedListing<RestClient | OutputReader>({
@@ -125,47 +69,5 @@ export const dataset: DatasetDef<RestClient | OutputReader> = {
     batch: 25,
     concurrency: 4,
     excludesCommitted: true
-  }),
-  toRow: (raw, slice) => {
-    const v = decode(raw)
-    const health = v.validatorHealth
-    const geo = v.geolocation
-    return {
-      network: slice.params["network"],
-      snapshot_date: slice.params["snapshot_date"],
-      tx_hash: v.txHash,
-      node_id: v.nodeId,
-      subnet_id: v.subnetId,
-      amount_staked: v.amountStaked,
-      delegation_fee: v.delegationFee ?? null,
-      start_timestamp: v.startTimestamp,
-      end_timestamp: v.endTimestamp,
-      bls_public_key: v.blsCredentials?.publicKey ?? null,
-      bls_proof_of_possession: v.blsCredentials?.proofOfPossession ?? null,
-      validation_status: v.validationStatus,
-      delegator_count: v.delegatorCount ?? null,
-      amount_delegated: v.amountDelegated ?? null,
-      rewards: rewardsRow(v.rewards),
-      potential_rewards: rewardsRow(v.potentialRewards),
-      stake_percentage: v.stakePercentage ?? null,
-      uptime_performance: v.uptimePerformance ?? null,
-      avalanche_go_version: v.avalancheGoVersion ?? null,
-      delegation_capacity: v.delegationCapacity ?? null,
-      validator_health:
-        health === undefined
-          ? null
-          : {
-              reachability_percent: health.reachabilityPercent,
-              benched_p_chain_requests_percent: health.benchedPChainRequestsPercent,
-              benched_x_chain_requests_percent: health.benchedXChainRequestsPercent,
-              benched_c_chain_requests_percent: health.benchedCChainRequestsPercent
-            },
-      geolocation:
-        geo === undefined || geo === null
-          ? null
-          : { city: geo.city, country: geo.country, country_code: geo.countryCode, latitude: geo.latitude, longitude: geo.longitude },
-      remove_tx_hash: v.removeTxHash ?? null,
-      remove_timestamp: v.removeTimestamp ?? null
-    }
-  }
-}
+  })
+})

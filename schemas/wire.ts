@@ -52,3 +52,25 @@ export const LengthOf = withCompiled(
 export const NumberOrText = Schema.Union(Schema.String, Schema.Number).pipe(
   Schema.transform(Schema.String, { strict: true, decode: (v) => String(v), encode: (s) => s })
 )
+
+/**
+ * The metrics service's sortKey (a balance or a count): an integer in the seed, a string in the
+ * official document; both read as the exact whole number they spell. Balances pass 2^53 (wei), and
+ * the lossless parser delivers such integers as bigint; a double the service wrote in exponent
+ * form is its exact value. Its range (0 to 2^256 − 1) is its uint256 column's.
+ */
+export const SortKey = Schema.Union(
+  Schema.BigIntFromSelf,
+  Schema.transform(Schema.Number.pipe(Schema.filter((n) => Number.isInteger(n), { message: () => "expected an integer" })), Schema.BigIntFromSelf, {
+    strict: true,
+    decode: (n) => BigInt(n),
+    encode: (n) => Number(n)
+  }),
+  Schema.BigInt
+)
+
+/** Text the seed sends as a string and the official document as an array of strings (kept joined by ", "). */
+export const TextOrTexts = Schema.Union(
+  Schema.String,
+  Schema.Array(Schema.String).pipe(Schema.transform(Schema.String, { strict: true, decode: (a) => a.join(", "), encode: (s) => [s] }))
+)

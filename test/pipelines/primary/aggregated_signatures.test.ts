@@ -17,6 +17,8 @@ interface Parent {
   readonly txHash: string
   readonly txType: string
   readonly at: number
+  readonly height: bigint
+  readonly blockId: string
 }
 
 const DAY = 86_400
@@ -30,7 +32,7 @@ const l1Txs = (emu: RunningEmulator): Parent[] =>
     return net.l1Txs
       .txsIn(0, now + 1)
       .filter((t: TxRecord) => t.block.timestamp <= now)
-      .map((t) => ({ network, txHash: t.id, txType: t.type, at: t.block.timestamp }))
+      .map((t) => ({ network, txHash: t.id, txType: t.type, at: t.block.timestamp, height: t.block.height, blockId: t.block.blockId }))
   })
 
 /**
@@ -49,8 +51,17 @@ const seedStaking = (out: string, parents: ReadonlyArray<Parent>, seq: number) =
           seq,
           schema: staking.schema,
           partitionBy: staking.partitionBy,
+          // each parent as route 4 would list it (no UTXOs or amounts: the fan-out reads none), mapped by the dataset
           rows: parents.map((p) => {
-            const row = { network: p.network, tx_hash: p.txHash, tx_type: p.txType, block_timestamp: new Date(p.at * 1000), run_id: "seed", ingested_at: new Date() }
+            const record = {
+              txHash: p.txHash,
+              txType: p.txType,
+              blockTimestamp: p.at,
+              blockNumber: String(p.height),
+              blockHash: p.blockId,
+              ...Object.fromEntries(["consumedUtxos", "emittedUtxos", "value", "amountBurned", "amountStaked", "amountL1ValidatorBalanceBurned"].map((k) => [k, []]))
+            }
+            const row = { ...staking.toRow(record, makeSlice("staking_transactions", { network: p.network })), run_id: "seed", ingested_at: new Date() }
             // the columns the dataset derives from a finished row (its `date`, stored by month)
             staking.derive?.(row)
             return row
@@ -105,8 +116,15 @@ describe("aggregated_signatures (route 1 per L1 tx in staking_transactions) thro
     // a validator or delegator tx: route 4 lists L1 txs too, and those route 1 may sign
     const stakingTx = (await fetchAll(`${emu.baseUrl}/v1/networks/mainnet/blockchains/p-chain/transactions:listStaking`, "transactions")).find((t) => String(t["txType"]).startsWith("Add")) as Rec
     unsignable = [
-      { network: "mainnet", txHash: cb58(new Uint8Array(32).fill(7)), txType: "RegisterL1ValidatorTx", at: first[0]!.at },
-      { network: "mainnet", txHash: String(stakingTx["txHash"]), txType: "SetL1ValidatorWeightTx", at: Number(stakingTx["blockTimestamp"]) }
+      { network: "mainnet", txHash: cb58(new Uint8Array(32).fill(7)), txType: "RegisterL1ValidatorTx", at: first[0]!.at, height: first[0]!.height, blockId: first[0]!.blockId },
+      {
+        network: "mainnet",
+        txHash: String(stakingTx["txHash"]),
+        txType: "SetL1ValidatorWeightTx",
+        at: Number(stakingTx["blockTimestamp"]),
+        height: BigInt(String(stakingTx["blockNumber"])),
+        blockId: String(stakingTx["blockHash"])
+      }
     ]
     await seedStaking(out, [...first, ...unsignable], 0)
   })
