@@ -6,16 +6,15 @@
  * run for ids that arrived since. An id the node does not describe (-32000) is rejected once.
  */
 import { Effect, Schema } from "effect"
-import { type DatasetDef, RecordError } from "../src/crawl/Dataset.ts"
+import { RecordError } from "../src/crawl/Dataset.ts"
 import { keyedListing } from "../src/crawl/KeyedListing.ts"
 import { OutputReader } from "../src/crawl/OutputReader.ts"
 import { makeSlice, type Slice } from "../src/crawl/Slice.ts"
 import type { JsonRpcClient } from "../src/source/JsonRpcClient.ts"
-import { decoder } from "../src/transform/Decode.ts"
-import { schema } from "../schemas/assets.ts"
+import { read } from "../src/transform/ColumnDecoder.ts"
+import { defineDataset } from "../src/transform/DefineDataset.ts"
+import { table } from "../schemas/assets.ts"
 import { missedKeysSql, nodeNetwork, onNodeNetwork, orNodeMiss, rpc, throwIfMiss } from "./_shared/nodeRpc.ts"
-import { NodeInt } from "./_shared/nodeValues.ts"
-import { snapshotKeys } from "./_shared/partitions.ts"
 
 const ids = (list: string, field: string) => `list_transform(${list}, x -> x.${field})`
 
@@ -48,30 +47,20 @@ const describe = (_slice: Slice, assetId: string) =>
     Effect.map((r) => [r])
   )
 
-// the seed's example spells it assetID, its signature assetId
-const Description = Schema.Struct({
-  assetID: Schema.optional(Schema.String),
-  assetId: Schema.optional(Schema.String),
-  name: Schema.String,
-  symbol: Schema.String,
-  denomination: NodeInt
-})
-const decode = decoder(Schema.Struct({ key: Schema.String, description: Description }))
-
-export const dataset: DatasetDef<JsonRpcClient | OutputReader> = {
+export const dataset = defineDataset(table, {
   name: "assets",
   description: "X-chain assets seen in avm_utxos and node_transactions, from the node's avm.getAssetDescription, each fetched once on the day first seen",
-  schema,
-  partitionBy: snapshotKeys,
+  services: ["node"],
+  partitionBy: ["network", "snapshot_date"],
   key: ["asset_id"],
   rerun: "always",
   slices: (job, { runDate }) => [makeSlice("assets", { network: nodeNetwork(job), snapshot_date: runDate })],
   listing: onNodeNetwork(keyedListing<JsonRpcClient | OutputReader>({ nextKeys: undescribedAfter, fetch: describe, batch: 100, concurrency: 4, excludesCommitted: true })),
-  toRow: (raw, slice) => {
-    throwIfMiss(raw)
-    const { key, description: d } = decode(raw)
-    const id = d.assetID ?? d.assetId
-    if (id !== undefined && id !== key) throw new RecordError(`asked for asset ${key}, the node described ${id}`)
-    return { network: slice.params["network"], snapshot_date: slice.params["snapshot_date"], asset_id: key, name: d.name, symbol: d.symbol, denomination: d.denomination }
+  check: throwIfMiss,
+  // the seed's example spells it assetID, its signature assetId
+  reads: { id: read(["description.assetID?", "description.assetId?"], Schema.String) },
+  compute: ({ wire, read }) => {
+    if (wire.id !== undefined && wire.id !== read.asset_id) throw new RecordError(`asked for asset ${read.asset_id}, the node described ${wire.id}`)
+    return {}
   }
-}
+})

@@ -11,15 +11,16 @@
  */
 import { Effect, Schema } from "effect"
 import { type CursorCodec, cursorListing, jsonCursor } from "../src/crawl/Cursor.ts"
-import { type DatasetDef, type Listing, RecordError } from "../src/crawl/Dataset.ts"
+import { type Listing, RecordError } from "../src/crawl/Dataset.ts"
 import { OutputReader } from "../src/crawl/OutputReader.ts"
 import { makeSlice, type Slice } from "../src/crawl/Slice.ts"
 import { type DecodedUtxo, decodeUtxoHex } from "../src/decode/utxo.ts"
 import type { JsonRpcClient } from "../src/source/JsonRpcClient.ts"
-import { schema } from "../schemas/avm_utxos.ts"
+import { defineDataset } from "../src/transform/DefineDataset.ts"
+import { table } from "../schemas/avm_utxos.ts"
+import { NodeInt } from "../schemas/wire.ts"
 import { nodeNetwork, onNodeNetwork, primaryOf, rpcDecoded } from "./_shared/nodeRpc.ts"
-import { decodedUtxoColumns, NodeInt } from "./_shared/nodeValues.ts"
-import { columnKey } from "./_shared/partitions.ts"
+import { decodedUtxoColumns } from "./_shared/nodeValues.ts"
 import { distinctRecords } from "./_shared/restListings.ts"
 
 /** Seed rules 2 and the address bound of the node: per call. */
@@ -113,11 +114,12 @@ const sourceChainId = (slice: Slice): string | null => {
   return s === "P" || s === "C" ? primaryOf(slice.params["network"] ?? "").chainIds[s] : null
 }
 
-export const dataset: DatasetDef<JsonRpcClient | OutputReader> = {
+export const dataset = defineDataset(table, {
   name: "avm_utxos",
   description: "X-chain UTXOs (own and atomic) of the job's address sets from the node's avm.getUTXOs, decoded from their bytes, one snapshot per run day",
-  schema,
-  partitionBy: [columnKey("network"), columnKey("chain"), columnKey("snapshot_date", "DATE")],
+  services: ["node"],
+  partitionBy: ["network", "chain", "snapshot_date"],
+  sliceColumns: ["address_set", "source_chain"],
   key: ["utxo_id"],
   slices: (job, { runDate }) => {
     const network = nodeNetwork(job)
@@ -130,17 +132,10 @@ export const dataset: DatasetDef<JsonRpcClient | OutputReader> = {
       )
   },
   listing,
-  toRow: (raw, slice) => {
-    const r = raw as Listed
+  // the listing decoded each UTXO's bytes (a UTXO repeated across pages is dropped by its id)
+  compute: ({ record, slice }) => {
+    const r = record as Listed
     if (r.decoded === undefined) throw new RecordError(r.error ?? "UTXO bytes did not decode")
-    const d = r.decoded
-    return {
-      network: slice.params["network"],
-      chain: slice.params["chain"],
-      snapshot_date: slice.params["snapshot_date"],
-      address_set: slice.params["address_set"],
-      source_chain: sourceChainId(slice),
-      ...decodedUtxoColumns(d)
-    }
+    return { source_chain: sourceChainId(slice), ...decodedUtxoColumns(r.decoded) }
   }
-}
+})

@@ -7,54 +7,13 @@
  * so each validator with delegations costs one more call, nodeIDs [its id], a few in flight.
  */
 import { Effect, Schema } from "effect"
-import type { DatasetDef } from "../src/crawl/Dataset.ts"
 import { makeSlice, type Slice } from "../src/crawl/Slice.ts"
-import type { JsonRpcClient } from "../src/source/JsonRpcClient.ts"
-import { decoder } from "../src/transform/Decode.ts"
-import { schema } from "../schemas/current_validators.ts"
+import { defineDataset } from "../src/transform/DefineDataset.ts"
+import { table } from "../schemas/current_validators.ts"
+import { NodeUint } from "../schemas/wire.ts"
 import { PRIMARY_SUBNET_ID, nodeNetwork, rpcDecoded, singlePage } from "./_shared/nodeRpc.ts"
-import { NodeOwner, NodeUint, nodeTime, ownerRow } from "./_shared/nodeValues.ts"
-import { snapshotKeys } from "./_shared/partitions.ts"
 
 const opt = Schema.optional
-
-const Delegator = Schema.Struct({
-  txID: Schema.String,
-  startTime: opt(NodeUint),
-  endTime: opt(NodeUint),
-  weight: opt(NodeUint),
-  nodeID: opt(Schema.String),
-  rewardOwner: opt(NodeOwner),
-  potentialReward: opt(NodeUint)
-})
-
-const Validator = Schema.Struct({
-  nodeID: Schema.String,
-  txID: opt(Schema.String),
-  validationID: opt(Schema.String),
-  startTime: opt(NodeUint),
-  endTime: opt(NodeUint),
-  weight: opt(NodeUint),
-  potentialReward: opt(NodeUint),
-  accruedDelegateeReward: opt(NodeUint),
-  delegationFee: opt(Schema.String),
-  uptime: opt(Schema.String),
-  connected: opt(Schema.Boolean),
-  // the node spells it proofOfPosession (sic); proofOfPossession accepted too
-  signer: opt(Schema.Struct({ publicKey: opt(Schema.String), proofOfPosession: opt(Schema.String), proofOfPossession: opt(Schema.String) })),
-  validationRewardOwner: opt(NodeOwner),
-  delegationRewardOwner: opt(NodeOwner),
-  publicKey: opt(Schema.String),
-  remainingBalanceOwner: opt(NodeOwner),
-  deactivationOwner: opt(NodeOwner),
-  minNonce: opt(NodeUint),
-  balance: opt(NodeUint),
-  delegatorCount: opt(NodeUint),
-  delegatorWeight: opt(NodeUint),
-  delegators: opt(Schema.NullOr(Schema.Array(Delegator)))
-})
-
-const decode = decoder(Validator)
 
 /** Just enough of an entry to know whether to ask for its delegators. */
 const Entry = Schema.Struct({ nodeID: Schema.String, delegatorCount: opt(NodeUint), delegators: opt(Schema.Unknown) })
@@ -84,62 +43,23 @@ const records = (slice: Slice) => {
   return Effect.flatMap(validatorsOf(subnetId), (vs) => Effect.forEach(vs, withDelegators(subnetId), { concurrency: 4 }))
 }
 
-const time = (s: bigint | undefined): Date | null => (s === undefined ? null : nodeTime(s))
-
-export const dataset: DatasetDef<JsonRpcClient> = {
+export const dataset = defineDataset(table, {
   name: "current_validators",
   description: "Current validators of the primary network and the job's subnets from the node's platform.getCurrentValidators, delegators nested, one snapshot per run day",
-  schema,
-  partitionBy: snapshotKeys,
-  key: ["node_id", "validation_id"],
+  services: ["node"],
+  partitionBy: ["network", "snapshot_date"],
+  sliceColumns: ["subnet_id"],
+  // a subnet's current validators are one per node: avalanchego keys its current stakers by
+  // subnet and node (vms/platformvm/state), and refuses a second L1 validator of a node on one
+  // subnet (state/l1_validator.go, ErrDuplicateL1Validator)
+  key: ["node_id"],
   slices: (job, { runDate }) =>
     [...new Set([PRIMARY_SUBNET_ID, ...job.subnets])].map((subnet_id) =>
       makeSlice("current_validators", { network: nodeNetwork(job), snapshot_date: runDate, subnet_id })
     ),
   listing: singlePage(records),
-  toRow: (raw, slice) => {
-    const v = decode(raw)
-    const count = v.delegatorCount
-    return {
-      network: slice.params["network"],
-      snapshot_date: slice.params["snapshot_date"],
-      subnet_id: slice.params["subnet_id"],
-      node_id: v.nodeID,
-      tx_id: v.txID ?? null,
-      validation_id: v.validationID ?? null,
-      start_time: time(v.startTime),
-      end_time: time(v.endTime),
-      weight: v.weight ?? null,
-      potential_reward: v.potentialReward ?? null,
-      accrued_delegatee_reward: v.accruedDelegateeReward ?? null,
-      delegation_fee: v.delegationFee ?? null,
-      uptime: v.uptime === undefined ? null : Number(v.uptime),
-      connected: v.connected ?? null,
-      signer_public_key: v.signer?.publicKey ?? null,
-      signer_proof_of_possession: v.signer?.proofOfPosession ?? v.signer?.proofOfPossession ?? null,
-      validation_reward_owner: ownerRow(v.validationRewardOwner),
-      delegation_reward_owner: ownerRow(v.delegationRewardOwner),
-      public_key: v.publicKey ?? null,
-      remaining_balance_owner: ownerRow(v.remainingBalanceOwner),
-      deactivation_owner: ownerRow(v.deactivationOwner),
-      min_nonce: v.minNonce ?? null,
-      balance: v.balance ?? null,
-      delegator_count: count === undefined ? null : Number(count),
-      delegator_weight: v.delegatorWeight ?? null,
-      delegators:
-        v.delegators != null
-          ? v.delegators.map((d) => ({
-              tx_id: d.txID,
-              start_time: time(d.startTime),
-              end_time: time(d.endTime),
-              weight: d.weight ?? null,
-              node_id: d.nodeID ?? null,
-              reward_owner: ownerRow(d.rewardOwner),
-              potential_reward: d.potentialReward ?? null
-            }))
-          : count === 0n || (count === undefined && v.validationID !== undefined)
-            ? []
-            : null
-    }
-  }
-}
+  compute: ({ read }) => ({
+    // listed, or none to list; otherwise the node did not say (null)
+    delegators: read.delegators ?? (read.delegator_count === 0 || (read.delegator_count === null && read.validation_id !== null) ? [] : null)
+  })
+})

@@ -6,15 +6,14 @@
  * One row per address and method, one snapshot per run day.
  */
 import { Effect, Schema } from "effect"
-import type { DatasetDef } from "../src/crawl/Dataset.ts"
 import { keyedListing } from "../src/crawl/KeyedListing.ts"
 import { makeSlice, type Slice } from "../src/crawl/Slice.ts"
 import type { JsonRpcClient } from "../src/source/JsonRpcClient.ts"
-import { decoder } from "../src/transform/Decode.ts"
-import { schema } from "../schemas/legacy_balances.ts"
+import { read, type ReadValues } from "../src/transform/ColumnDecoder.ts"
+import { defineDataset } from "../src/transform/DefineDataset.ts"
+import { type BalanceRow, table } from "../schemas/legacy_balances.ts"
+import { NodeInt, NodeUint } from "../schemas/wire.ts"
 import { nodeNetwork, onNodeNetwork, rpc, rpcDecoded } from "./_shared/nodeRpc.ts"
-import { NodeInt, NodeUint } from "./_shared/nodeValues.ts"
-import { snapshotKeys } from "./_shared/partitions.ts"
 
 const opt = Schema.optional
 const UtxoId = Schema.Struct({ txID: Schema.String, outputIndex: NodeInt })
@@ -64,25 +63,21 @@ const recordsOf = (_slice: Slice, address: string) =>
 
 const AssetMap = Schema.Record({ key: Schema.String, value: NodeUint })
 
-const Result = Schema.Struct({
-  address: Schema.String,
-  method: Schema.String,
-  result: Schema.Struct({
-    // avm.getAllBalances
-    balances: opt(Schema.Union(Schema.Array(Schema.Struct({ asset: Schema.String, balance: NodeUint })), AssetMap)),
-    // avm.getBalance
-    balance: opt(NodeUint),
-    // platform.getBalance
-    unlockeds: opt(AssetMap),
-    lockedStakeables: opt(AssetMap),
-    lockedNotStakeables: opt(AssetMap),
-    utxoIDs: opt(Schema.Array(UtxoId)),
-    txStatuses: opt(Schema.Record({ key: Schema.String, value: Schema.String }))
-  })
-})
-const decode = decoder(Result)
+/** The three methods' answers, each read where it is sent. */
+const result = {
+  // avm.getAllBalances
+  balances: read("result.balances?", Schema.Union(Schema.Array(Schema.Struct({ asset: Schema.String, balance: NodeUint })), AssetMap)),
+  // avm.getBalance
+  balance: read("result.balance?", NodeUint),
+  // platform.getBalance
+  unlockeds: read("result.unlockeds?", AssetMap),
+  lockedStakeables: read("result.lockedStakeables?", AssetMap),
+  lockedNotStakeables: read("result.lockedNotStakeables?", AssetMap),
+  utxoIDs: read("result.utxoIDs?", Schema.Array(UtxoId)),
+  txStatuses: read("result.txStatuses?", Schema.Record({ key: Schema.String, value: Schema.String }))
+}
 
-const balanceRows = (r: typeof Result.Type["result"], method: string) => {
+const balanceRows = (r: ReadValues<typeof result>, method: string): ReadonlyArray<BalanceRow> => {
   const b = r.balances
   if (method === "avm.getBalance") return [{ asset: "AVAX", balance: r.balance ?? null, unlocked: null, locked_stakeable: null, locked_not_stakeable: null }]
   if (Array.isArray(b)) return b.map((e) => ({ asset: e.asset, balance: e.balance, unlocked: null, locked_stakeable: null, locked_not_stakeable: null }))
@@ -98,11 +93,11 @@ const balanceRows = (r: typeof Result.Type["result"], method: string) => {
     }))
 }
 
-export const dataset: DatasetDef<JsonRpcClient> = {
+export const dataset = defineDataset(table, {
   name: "legacy_balances",
   description: "Balances of the job's legacy addresses from the node's deprecated avm.getAllBalances, avm.getBalance (+ avm.getTxStatus) and platform.getBalance, one snapshot per run day",
-  schema,
-  partitionBy: snapshotKeys,
+  services: ["node"],
+  partitionBy: ["network", "snapshot_date"],
   key: ["address", "method"],
   legacy: true,
   slices: (job, { runDate }) => {
@@ -111,15 +106,9 @@ export const dataset: DatasetDef<JsonRpcClient> = {
     return addresses.length === 0 ? [] : [makeSlice("legacy_balances", { network, snapshot_date: runDate, addresses: addresses.join(",") })]
   },
   listing: onNodeNetwork(keyedListing<JsonRpcClient>({ nextKeys: addressesAfter, fetch: recordsOf, batch: 20, concurrency: 2 })),
-  toRow: (raw, slice) => {
-    const r = decode(raw)
-    return {
-      network: slice.params["network"],
-      snapshot_date: slice.params["snapshot_date"],
-      address: r.address,
-      method: r.method,
-      balances: balanceRows(r.result, r.method),
-      utxo_ids: (r.result.utxoIDs ?? []).map((u) => ({ tx_id: u.txID, output_index: u.outputIndex, tx_status: r.result.txStatuses?.[u.txID] ?? null }))
-    }
-  }
-}
+  reads: result,
+  compute: ({ wire, read }) => ({
+    balances: balanceRows(wire, read.method),
+    utxo_ids: (wire.utxoIDs ?? []).map((u) => ({ tx_id: u.txID, output_index: u.outputIndex, tx_status: wire.txStatuses?.[u.txID] ?? null }))
+  })
+})

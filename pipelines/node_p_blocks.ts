@@ -22,7 +22,7 @@ import { defineDataset } from "../src/transform/DefineDataset.ts"
 import { table } from "../schemas/node_p_blocks.ts"
 import { blockHeaderColumns, nodeBlockSlices, heightWalk } from "./_shared/heightWalk.ts"
 import { isHandlerError, rpc, rpcDecoded, rpcObject } from "./_shared/nodeRpc.ts"
-import { NodeUint } from "./_shared/nodeValues.ts"
+import { NodeUint } from "../schemas/wire.ts"
 import { pTxRow } from "./_shared/pTxRow.ts"
 
 /**

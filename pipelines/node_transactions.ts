@@ -5,17 +5,16 @@
  * key. A tx the node does not know (-32000) is rejected once and not asked again.
  */
 import { Effect, Schema } from "effect"
-import { type DatasetDef, RecordError } from "../src/crawl/Dataset.ts"
+import { RecordError } from "../src/crawl/Dataset.ts"
 import { keyedListing } from "../src/crawl/KeyedListing.ts"
 import { OutputReader } from "../src/crawl/OutputReader.ts"
 import { makeSlice, type Slice } from "../src/crawl/Slice.ts"
 import type { JsonRpcClient } from "../src/source/JsonRpcClient.ts"
-import { decoder } from "../src/transform/Decode.ts"
-import { schema } from "../schemas/node_transactions.ts"
+import { read } from "../src/transform/ColumnDecoder.ts"
+import { defineDataset } from "../src/transform/DefineDataset.ts"
+import { table } from "../schemas/node_transactions.ts"
 import { missedKeysSql, nodeNetwork, onNodeNetwork, orNodeMiss, rpcObject, throwIfMiss } from "./_shared/nodeRpc.ts"
 import { NodeTx, outputRow, txColumns } from "./_shared/nodeTx.ts"
-import { blockDay, columnKey } from "./_shared/partitions.ts"
-import { withGrain } from "../src/crawl/Grain.ts"
 
 interface BlockOf {
   readonly blockId: string | null
@@ -59,34 +58,32 @@ const txOf = (_slice: Slice, key: string) => {
   )
 }
 
-const Record = Schema.Struct({ key: Schema.String, blockId: Schema.NullOr(Schema.String), blockTimestampUs: Schema.NullOr(Schema.String), tx: NodeTx })
-const decode = decoder(Record)
+/** The UTC day a tx belongs to when its block had no time: the day it was fetched, the best bound there is. */
+const fetchedDay = (row: Readonly<Record<string, unknown>>): string => (row["ingested_at"] as Date).toISOString().slice(0, 10)
 
-export const dataset: DatasetDef<JsonRpcClient | OutputReader> = withGrain({
+export const dataset = defineDataset(table, {
   name: "node_transactions",
   description: "X-chain transactions of the crawled node_x_blocks from the node's avm.getTx (json), each fetched once, inputs and outputs nested",
-  schema,
-  partitionBy: [columnKey("network")],
+  services: ["node"],
+  partitionBy: ["network"],
   // Grain: month. The transactions of the node's X-/P-chain blocks: a few thousand a day, a few
   // MB a month; by day one small file per folder (175 files for 426 rows in the emulator run)
-  timePartition: { day: blockDay("block_timestamp"), grain: "month" },
+  timePartition: { column: "block_timestamp", grain: "month", untimed: fetchedDay },
   key: ["tx_id"],
   // compacted files are sorted so: block order: height filters skip row groups
   sortBy: ["block_height", "tx_id"],
   rerun: "always",
   slices: (job) => [makeSlice("node_transactions", { network: nodeNetwork(job) })],
   listing: onNodeNetwork(keyedListing<JsonRpcClient | OutputReader>({ nextKeys: unfetchedAfter, fetch: txOf, batch: 100, concurrency: 8, excludesCommitted: true })),
-  toRow: (raw, slice) => {
-    throwIfMiss(raw)
-    const r = decode(raw)
-    const txId = r.key.slice(r.key.indexOf(":") + 1)
-    if (r.tx.id !== txId) throw new RecordError(`asked for tx ${txId}, the node answered tx ${r.tx.id}`)
-    const { unsigned: u, ...columns } = txColumns(r.tx)
+  check: throwIfMiss,
+  reads: { key: read("key", Schema.String), tx: read("tx", NodeTx) },
+  compute: ({ wire }) => {
+    const { key, tx } = wire
+    const txId = key.slice(key.indexOf(":") + 1)
+    if (tx.id !== txId) throw new RecordError(`asked for tx ${txId}, the node answered tx ${tx.id}`)
+    const { unsigned: u, ...columns } = txColumns(tx)
     return {
-      network: slice.params["network"],
-      block_height: BigInt(r.key.slice(0, r.key.indexOf(":"))),
-      block_id: r.blockId,
-      block_timestamp: r.blockTimestampUs === null ? null : new Date(Number(BigInt(r.blockTimestampUs) / 1000n)),
+      block_height: BigInt(key.slice(0, key.indexOf(":"))),
       ...columns,
       asset_name: u.name ?? null,
       asset_symbol: u.symbol ?? null,
@@ -95,9 +92,8 @@ export const dataset: DatasetDef<JsonRpcClient | OutputReader> = withGrain({
       initial_states: (u.initialStates ?? []).map((s) => ({
         fx_index: s.fxIndex ?? null,
         fx_id: s.fxID ?? null,
-        outputs: (s.outputs ?? []).map((o) => outputRow(r.tx.id, s.fxID, o))
+        outputs: (s.outputs ?? []).map((o) => outputRow(tx.id, s.fxID, o))
       }))
     }
   }
 })
-

@@ -12,7 +12,7 @@ import { defineDataset } from "../src/transform/DefineDataset.ts"
 import { table } from "../schemas/node_x_blocks.ts"
 import { blockRecord, nodeBlockSlices, heightWalk } from "./_shared/heightWalk.ts"
 import { rpcDecoded } from "./_shared/nodeRpc.ts"
-import { NodeUint } from "./_shared/nodeValues.ts"
+import { NodeUint } from "../schemas/wire.ts"
 
 /** The X-chain's last accepted height. */
 export const xTip = Effect.map(rpcDecoded("X", "avm.getHeight", {}, Schema.Struct({ height: NodeUint })), (r) => r.height)

@@ -1,42 +1,43 @@
 /**
  * legacy_balances: balances of the job's legacy addresses from the node's deprecated methods —
  * avm.getAllBalances, avm.getBalance (AVAX, with avm.getTxStatus of each counted UTXO's tx) and
- * platform.getBalance — one row per address and method. Hive keys: network, snapshot_date.
+ * platform.getBalance — one row per address and method. Hive keys: network, snapshot_date. The
+ * record is the address asked, the method and its answer; the three answers differ in shape, so
+ * the balances are computed from whichever the method gave.
  */
-import { amount, defineSchema, hash, int32, list, str, struct } from "./common.ts"
+import { col, defineTable, type ValueOf } from "./columns.ts"
 
-export const schema = defineSchema(
-  [
-    str("address", "Address asked about, with chain prefix (X-… or P-…)", { nullable: false }),
-    str("method", "Node method that answered: avm.getAllBalances, avm.getBalance or platform.getBalance", { nullable: false }),
-    list(
-      "balances",
-      struct(
-        "item",
-        [
-          str("asset", "Asset id, or the node's alias (AVAX) as sent"),
-          amount("balance", "Balance in the asset's smallest unit"),
-          amount("unlocked", "platform.getBalance: spendable now"),
-          amount("locked_stakeable", "platform.getBalance: locked, but may be staked"),
-          amount("locked_not_stakeable", "platform.getBalance: locked and not stakeable")
-        ],
-        "Balance of one asset"
-      ),
-      "Balances per asset"
-    ),
-    list(
-      "utxo_ids",
-      struct(
-        "item",
-        [
-          hash("tx_id", "Transaction that created the UTXO"),
-          int32("output_index", "Its output index"),
-          str("tx_status", "avm.getTxStatus of that transaction (avm.getBalance rows): Accepted, Processing, Rejected or Unknown, as sent")
-        ],
+export const balanceStruct = col.struct(
+  {
+    asset: col.str("Asset id, or the node's alias (AVAX) as sent"),
+    balance: col.amount("Balance in the asset's smallest unit").nullable(),
+    unlocked: col.amount("platform.getBalance: spendable now").nullable(),
+    locked_stakeable: col.amount("platform.getBalance: locked, but may be staked").nullable(),
+    locked_not_stakeable: col.amount("platform.getBalance: locked and not stakeable").nullable()
+  },
+  "Balance of one asset"
+)
+
+export type BalanceRow = ValueOf<typeof balanceStruct>
+
+export const table = defineTable(
+  "Balances of the job's legacy addresses from the node's deprecated avm.getAllBalances, avm.getBalance (+ avm.getTxStatus) and platform.getBalance, one snapshot per run day",
+  {
+    network: col.str("Network of the node: mainnet or fuji").fromSlice(),
+    snapshot_date: col.date("UTC day of the run that asked").fromSlice(),
+    address: col.str("Address asked about, with chain prefix (X-… or P-…)").from("address"),
+    method: col.str("Node method that answered: avm.getAllBalances, avm.getBalance or platform.getBalance").from("method"),
+    balances: col.list(balanceStruct, "Balances per asset"),
+    utxo_ids: col.list(
+      col.struct(
+        {
+          tx_id: col.hash("Transaction that created the UTXO"),
+          output_index: col.int32("Its output index"),
+          tx_status: col.str("avm.getTxStatus of that transaction (avm.getBalance rows): Accepted, Processing, Rejected or Unknown, as sent").nullable()
+        },
         "UTXO counted"
       ),
       "UTXOs the balance counts (avm.getBalance, platform.getBalance)"
     )
-  ],
-  "Balances of the job's legacy addresses from the node's deprecated avm.getAllBalances, avm.getBalance (+ avm.getTxStatus) and platform.getBalance, one snapshot per run day"
+  }
 )

@@ -1,13 +1,14 @@
 /**
- * tx_fees: the X-chain's fees from avm.getTxFee. Hive keys: network, snapshot_date. Both columns
- * are the answer's field named in `from`, node uint64s (a decimal string, or a JSON integer).
+ * tx_fees: the X-chain's fees from avm.getTxFee. Hive keys: network, snapshot_date. The answer is
+ * avalanchego's GetTxFeeReply {txFee, createAssetTxFee} (vms/avm/service.go), both always written,
+ * node uint64s (a decimal string, or a JSON integer).
  */
-import { amount, defineSchema } from "./common.ts"
+import { col, defineTable } from "./columns.ts"
+import { NodeUint } from "./wire.ts"
 
-export const schema = defineSchema(
-  [
-    amount("tx_fee", "Fee of a transaction (nAVAX)", { from: "txFee", wire: "decimal-string-or-integer" }),
-    amount("create_asset_tx_fee", "Fee of a CreateAssetTx (nAVAX)", { from: "createAssetTxFee", wire: "decimal-string-or-integer" })
-  ],
-  "X-chain transaction fees from the node's avm.getTxFee, one snapshot per run day"
-)
+export const table = defineTable("X-chain transaction fees from the node's avm.getTxFee, one snapshot per run day", {
+  network: col.str("Network of the node: mainnet or fuji").fromSlice(),
+  snapshot_date: col.date("UTC day of the run that asked").fromSlice(),
+  tx_fee: col.amount("Fee of a transaction (nAVAX)").from("txFee", { wire: NodeUint }),
+  create_asset_tx_fee: col.amount("Fee of a CreateAssetTx (nAVAX)").from("createAssetTxFee", { wire: NodeUint })
+})

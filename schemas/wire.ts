@@ -17,10 +17,28 @@ export const JsonText = withCompiled(
   jsonText
 )
 
+// node JSON values: uint64 quantities are decimal strings (seed: Conventions), though small ones
+// (threshold, denomination) sometimes come as JSON numbers; both decode to exact integers
+
+/** A uint64 as the node writes it (a decimal string or a JSON integer), to bigint. */
+export const NodeUint = DecimalStringOrInteger
+
+/** A small integer (threshold, output index, denomination) as a JSON number or a decimal string. */
+export const NodeInt = Schema.Union(Schema.Number.pipe(Schema.int()), Schema.NumberFromString.pipe(Schema.int()))
+
+/** A count the node writes as a uint64 (delegatorCount), as the number it is. */
+export const NodeCount = Schema.transform(DecimalStringOrInteger, Schema.Number, { strict: true, decode: (n) => Number(n), encode: (n) => BigInt(n) })
+
+/** A decimal number the node writes as text (uptime: json.Float32), as a double. */
+export const NumberText = Schema.transform(Schema.String, Schema.Number, { strict: true, decode: (s) => Number(s), encode: (n) => String(n) })
+
+/** Unix seconds as the node writes them, to the instant. */
+export const nodeTime = (seconds: bigint): Date => new Date(Number(seconds) * 1000)
+
 /** Unix seconds as the node writes them (a decimal string, or a JSON integer): the instant. */
 export const NodeTime = Schema.transform(DecimalStringOrInteger, Schema.DateFromSelf, {
   strict: true,
-  decode: (s) => new Date(Number(s) * 1000),
+  decode: nodeTime,
   encode: (d) => BigInt(Math.floor(d.getTime() / 1000))
 })
 
@@ -74,3 +92,10 @@ export const TextOrTexts = Schema.Union(
   Schema.String,
   Schema.Array(Schema.String).pipe(Schema.transform(Schema.String, { strict: true, decode: (a) => a.join(", "), encode: (s) => [s] }))
 )
+
+/** Epoch microseconds as decimal text (as DuckDB gives a TIMESTAMPTZ back): the instant, to the millisecond. */
+export const MicrosText = Schema.transform(Schema.String, Schema.DateFromSelf, {
+  strict: true,
+  decode: (us) => new Date(Number(BigInt(us) / 1000n)),
+  encode: (d) => String(BigInt(d.getTime()) * 1000n)
+})

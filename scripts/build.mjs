@@ -93,6 +93,16 @@ for (const [name, { file, external }] of Object.entries(BUNDLED_CJS)) {
 await build({ ...common, plugins: [bundleAllButNative(true)], entryPoints: { bin: "src/bin.ts" }, outdir: "dist/cli", splitting: true, sourcemap: "linked" })
 
 /**
+ * The registry's facts the CLI reads at start-up (src/crawl/DatasetMeta.ts: names, services,
+ * backfillable, windows, height columns), derived from the pipelines' declarations by the same
+ * code as the CLI and written beside it before anything runs it: `--help`, the settings check and
+ * status read this instead of loading every pipeline with its decoders, Arrow schemas and HTTP
+ * clients.
+ */
+const [meta] = (await build({ ...common, entryPoints: ["src/cli/status/writeMeta.ts"], write: false })).outputFiles
+execFileSync(process.execPath, ["--input-type=module", "-", `${root}dist/cli`], { cwd: root, input: meta.text, stdio: ["pipe", "inherit", "inherit"] })
+
+/**
  * `--help` of every command, rendered once by the CLI just built: bin/chainetl.mjs prints these
  * without loading Effect (the help of a whole command tree costs ~0.4 s CPU to build each time).
  */
@@ -102,11 +112,3 @@ for (const command of ["", "run", "backfill", "worker", "emulator", "catalog", "
   const text = execFileSync(process.execPath, [`${root}dist/cli/bin.js`, ...args], { env: { ...process.env, NO_COLOR: "1" } })
   await writeFile(`${root}dist/cli/help/${command || "chainetl"}.txt`, text)
 }
-
-/**
- * The registry's metadata `chainetl status` needs (src/crawl/DatasetMeta.ts), derived from the
- * pipelines' declarations by the same code as the CLI and written beside it: status reads this
- * instead of loading every pipeline with its decoders, Arrow schemas and HTTP clients.
- */
-const [meta] = (await build({ ...common, entryPoints: ["src/cli/status/writeMeta.ts"], write: false })).outputFiles
-execFileSync(process.execPath, ["--input-type=module", "-", `${root}dist/cli`], { cwd: root, input: meta.text, stdio: ["pipe", "inherit", "inherit"] })

@@ -25,7 +25,7 @@ import { SourceError } from "../../src/Errors.ts"
 import type { Job } from "../../src/Job.ts"
 import { JsonRpcClient } from "../../src/source/JsonRpcClient.ts"
 import { nodeNetwork, rpcObject, onNodeNetwork } from "./nodeRpc.ts"
-import { nodeTime } from "./nodeValues.ts"
+import { nodeTime } from "../../schemas/wire.ts"
 
 export interface HeightCursor {
   readonly next: string

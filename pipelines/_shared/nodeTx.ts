@@ -1,8 +1,9 @@
-/** X-chain transactions and blocks in the node's json encoding (avm.getTx, avm.getBlockByHeight). */
+/** X-chain transactions in the node's json encoding (avm.getTx): their inputs, outputs and credentials as rows, and their type. */
 import { Option, Schema } from "effect"
 import { RecordError } from "../../src/crawl/Dataset.ts"
 import { decoder } from "../../src/transform/Decode.ts"
-import { NodeUint, NodeInt, jsonText } from "./nodeValues.ts"
+import type { CredentialRow, InputRow, OutputRow } from "../../schemas/_node.ts"
+import { NodeUint, NodeInt, jsonText } from "../../schemas/wire.ts"
 
 const opt = Schema.optional
 
@@ -18,7 +19,7 @@ export const TxOutput = Schema.Struct({ assetID: Schema.String, fxID: opt(Schema
  * An output's row: a secp256k1 transfer output, or a P-chain stakeable lock around one; any other
  * shape (mint, NFT, property outputs) keeps its fields as JSON text in `output_json`.
  */
-export const outputRow = (assetId: string, fxId: string | undefined, output: unknown) => {
+export const outputRow = (assetId: string, fxId: string | undefined, output: unknown): OutputRow => {
   const staked = decodeStakeableOut(output)
   const transfer = staked._tag === "Some" ? Option.some(staked.value.output) : decodeTransferOut(output)
   const t = transfer._tag === "Some" ? transfer.value : undefined
@@ -42,7 +43,7 @@ const decodeStakeableIn = Schema.decodeUnknownOption(StakeableInput)
 /** An input as the node's json writes it: the UTXO it spends and {amount, signatureIndices}. */
 export const TxInput = Schema.Struct({ txID: Schema.String, outputIndex: NodeInt, assetID: Schema.String, fxID: opt(Schema.String), input: Schema.Unknown })
 
-export const inputRow = (i: typeof TxInput.Type) => {
+export const inputRow = (i: typeof TxInput.Type): InputRow => {
   const staked = decodeStakeableIn(i.input)
   const transfer = staked._tag === "Some" ? Option.some(staked.value.input) : decodeTransferIn(i.input)
   const t = transfer._tag === "Some" ? transfer.value : undefined
@@ -65,7 +66,7 @@ export const TxCredential = Schema.Struct({
   signatures: opt(Schema.Array(Schema.String))
 })
 
-export const credentialRow = (c: typeof TxCredential.Type) => ({ fx_id: c.fxID ?? null, signatures: c.credential?.signatures ?? c.signatures ?? [] })
+export const credentialRow = (c: typeof TxCredential.Type): CredentialRow => ({ fx_id: c.fxID ?? null, signatures: c.credential?.signatures ?? c.signatures ?? [] })
 
 /**
  * The X-chain's tx types by the fields each adds to the base tx, as avalanchego's json tags name
@@ -158,17 +159,3 @@ export const txColumns = (tx: typeof NodeTx.Type) => {
     unsigned: u
   }
 }
-
-/**
- * An X-chain block in the node's json encoding: vms/avm/block/standard_block.go, the AVM's one
- * block type (parentID, height, time, merkleRoot, txs, id).
- */
-export const XStandardBlock = <A, I>(tx: Schema.Schema<A, I, never>) =>
-  Schema.Struct({
-    id: Schema.String,
-    parentID: Schema.String,
-    height: NodeUint,
-    time: NodeUint,
-    merkleRoot: Schema.String,
-    txs: Schema.Array(tx)
-  })

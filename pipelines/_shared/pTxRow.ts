@@ -9,8 +9,7 @@ import type { PTx, SubnetValidatorJson, TransferableInputJson, TransferableOutpu
 import { cb58 } from "../../src/decode/pvm/text.ts"
 import type { InputRow, OutputRow } from "../../schemas/_node.ts"
 import type { PTxRow } from "../../schemas/node_p_blocks.ts"
-import { jsonText } from "../../schemas/wire.ts"
-import { nodeTime } from "./nodeValues.ts"
+import { jsonText, nodeTime } from "../../schemas/wire.ts"
 
 export const outputRow = (o: TransferableOutputJson): OutputRow => {
   const locked = "output" in o.output ? o.output : undefined

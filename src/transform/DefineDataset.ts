@@ -65,8 +65,8 @@ export interface ComputeInput<Cs extends Columns, W extends Reads> {
   readonly record: unknown
 }
 
-/** `compute`, required exactly when the table has computed columns. */
-export type WithCompute<Cs extends Columns, F> = [keyof Computed<Cs>] extends [never] ? { readonly compute?: undefined } : { readonly compute: F }
+/** `compute`: required when the table has computed columns, else it may only replace read ones. */
+export type WithCompute<Cs extends Columns, F> = [keyof Computed<Cs>] extends [never] ? { readonly compute?: F } : { readonly compute: F }
 
 /** `O`, refusing any key `Allowed` has not (a misspelt column), as an object literal would. */
 export type Exact<O, Allowed> = O & { readonly [K in Exclude<keyof O, keyof Allowed>]: never }
@@ -181,9 +181,7 @@ export const defineDataset = <Cs extends Columns, R, W extends Reads = {}, O ext
   assertColumns(`${spec.name} sliceColumns`, t, spec.sliceColumns ?? [])
   if (entriesOf(t, "parent").length > 0) throw new Error(`${spec.name}: only a child table copies columns of its parent`)
   const parts = rowParts(t, spec.name)
-  if (parts.computed !== (spec.compute !== undefined)) {
-    throw new Error(`${spec.name}: ${parts.computed ? "its computed columns need a compute" : "compute given, but no column is computed"}`)
-  }
+  if (parts.computed && spec.compute === undefined) throw new Error(`${spec.name}: its computed columns need a compute`)
   const children = spec.children ?? []
   // the lists the child tables cut are fields of the record too: not counted as unknown
   const reads: Reads = { ...childLists(children, t), ...spec.reads }
@@ -275,7 +273,7 @@ export const defineChild = <Cs extends Columns, P extends Columns, O extends Com
     return n
   })
   const parts = rowParts(t, spec.name)
-  if (parts.computed !== (spec.compute !== undefined)) throw new Error(`${spec.name}: computed columns and compute go together`)
+  if (parts.computed && spec.compute === undefined) throw new Error(`${spec.name}: its computed columns need a compute`)
   const items = itemsReader(t.columns, spec.items)
   const compute = spec.compute
   return {

@@ -1,6 +1,7 @@
 /**
- * The CLI's static lists (kept out of the pipelines so `--help` and settings checks load none of
- * them) stay equal to the registry and to the commands' own flags.
+ * The registry's facts the CLI reads at start-up (src/cli/services.ts: plain data the build writes
+ * from the declarations, so `--help` and settings checks load no pipeline) are each dataset's own
+ * declaration, and the commands' help names their own flags.
  */
 import { describe, expect, it, vi } from "vitest"
 import { datasets } from "../../pipelines/index.ts"
@@ -8,12 +9,23 @@ import { backfillableNames } from "../../src/cli/backfillPlan.ts"
 import { commandFlags } from "../../src/cli/argv.ts"
 import { main } from "../../src/cli/main.ts"
 import { BACKFILLABLE, datasetNames, servicesFor, servicesOf } from "../../src/cli/services.ts"
+import { metaOf } from "../../src/crawl/DatasetMeta.ts"
 
 describe("the CLI's static lists", () => {
-  it("given the registry, when compared, then every dataset has its services and the names and backfillable ones are equal", () => {
+  it("given the registry, when the CLI reads its facts, then each dataset's services are the ones it declares, in registry order, and backfill takes those the backfill plan does", () => {
     expect(datasetNames).toEqual(datasets.map((d) => d.name))
+    for (const d of datasets) {
+      expect(d.services?.length ?? 0).toBeGreaterThan(0)
+      expect(servicesOf[d.name]).toEqual(d.services)
+    }
     expect(BACKFILLABLE).toEqual(backfillableNames())
-    for (const d of datasets) expect(servicesOf[d.name]?.length ?? 0).toBeGreaterThan(0)
+    expect(BACKFILLABLE).toEqual(["staking_transactions", "primary_blocks", "node_x_blocks", "node_p_blocks", "chain_metrics"])
+  })
+
+  it("given the facts as the build writes them, when read back as JSON, then they are the same facts", () => {
+    const meta = metaOf(datasets)
+    expect(JSON.parse(JSON.stringify(meta))).toEqual(meta)
+    expect(meta.filter((m) => m.services.includes("metrics")).map((m) => m.name)).toEqual(["chain_metrics", "avg_tps", "token_holders", "nft_holders"])
   })
 
   it("given datasets, when their services are asked, then only the ones they call are named", () => {
