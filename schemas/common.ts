@@ -1,25 +1,8 @@
 /**
- * Field helpers for every `schemas/<dataset>.ts`. A dataset's Arrow schema is the single source of
- * truth for its columns: the Parquet writer derives the DuckDB table from it and the catalog
- * derives the view's column types and comments from it, so nothing else lists columns.
- *
- * ## Row model
- * A row is a plain object keyed by column name. By Arrow type of the column:
- *
- * | helper                         | Arrow type                    | JS value in a row                         |
- * | ------------------------------ | ----------------------------- | ----------------------------------------- |
- * | `str`, `hash`, `address`       | Utf8                          | `string`                                  |
- * | `int32`                        | Int32                         | `number` (integer)                        |
- * | `int64`                        | Int64                         | `bigint` (a `number` is refused)          |
- * | `float64`                      | Float64                       | `number`                                  |
- * | `bool`                         | Bool                          | `boolean`                                 |
- * | `amount`                       | Decimal(38, 0)                | `bigint`, 0 ≤ v < 10^38 (see Ranges)      |
- * | `uint256` (two columns)        | Utf8 + Float64                | `string` (exact decimal) + `number`       |
- * | `ts`                           | Timestamp(µs, "UTC")          | `Date`, or `bigint` epoch-microseconds    |
- * | `date`                         | Date32 (days)                 | `Date` (its UTC day) or `"YYYY-MM-DD"`    |
- * | `binary`                       | Binary                        | `Uint8Array` (a Node `Buffer` is one)     |
- * | `list`                         | List<child>                   | array of child values                     |
- * | `struct`                       | Struct<fields>                | plain object keyed by child name          |
+ * Arrow field helpers: the Arrow type, nullability, comment and range metadata of a column. A
+ * dataset declares its columns once in schemas/columns.ts, which makes these fields; the sink,
+ * the catalog and the range check read them, and tests of the write path build schemas with them
+ * directly. A row's values by Arrow type are the row model of schemas/columns.ts.
  *
  * `null` (or a missing key) is allowed only where the field is nullable; every helper makes a
  * nullable field unless `{ nullable: false }` is passed. Amounts and block numbers are never JS
@@ -35,18 +18,9 @@
  * Arrow type holds; `ts` and `date` hold 2000-01-01 to 2200-01-01 UTC (`FIRST_INSTANT_MS`,
  * `LAST_INSTANT_MS`); `uint256` 0 to 2^256 − 1 (`uint256Values`).
  *
- * ## Wire
- * A column the service hands over as one field says so where it is declared:
- * `amount("block_number", "Block height", { from: "blockNumber" })`. That one line then drives the
- * record's decoding (src/transform/WireColumns.ts picks the wire type from the column's type: a
- * decimal string for `amount`, a JSON integer for `int64`, Unix seconds for `ts`, …; `wire` names
- * the other spelling where the service uses it), the Arrow type and the catalog comment,
- * and the pipeline's `toRow` adds only what the record does not hold (slice keys, derived
- * values). The field is required (present, of its type) unless `optional: true` (absent: null).
- *
- * `ts` takes both spellings because sources differ: JSON APIs give seconds or ISO strings (a
- * `Date` holds them exactly, at millisecond precision), while node RPCs can give nanosecond
- * clocks that only a bigint of microseconds keeps.
+ * `ts` takes both a `Date` and a bigint of epoch-microseconds because sources differ: JSON APIs
+ * give seconds or ISO strings (a `Date` holds them exactly, at millisecond precision), while node
+ * RPCs can give nanosecond clocks that only a bigint of microseconds keeps.
  *
  * Column names are snake_case (`^[a-z][a-z0-9_]*$`), checked by `defineSchema` down into structs
  * and lists, because they become DuckDB identifiers and Hive path keys that notebooks type by hand.
@@ -63,25 +37,7 @@ export interface FieldOptions {
    * Off by default: a negative amount, height, count or index is a reject (see Ranges above).
    */
   readonly signed?: boolean
-  /**
-   * Where the column comes from in the service's record (see "Wire" below): a field name, or a
-   * dotted path into a nested object (`proposerDetails.proposerId`).
-   */
-  readonly from?: string
-  /** With `from`: the service may leave the field out (the column is then null). Off: required. */
-  readonly optional?: boolean
-  /**
-   * With `from`, `amount` and `int64` only: how the service spells the number when it is not the
-   * column's usual spelling (`amount`: a decimal string, `int64`: a JSON integer);
-   * `"decimal-string-or-integer"` takes either (the node's uint64s: strings, small ones integers).
-   */
-  readonly wire?: "decimal-string" | "integer" | "decimal-string-or-integer"
 }
-
-/** Metadata keys of a column read straight from the record (`from`, `optional`: see Wire). */
-export const FROM_KEY = "chainetl.from"
-export const OPTIONAL_KEY = "chainetl.optional"
-export const WIRE_KEY = "chainetl.wire"
 
 /** The metadata key that carries a column's or a dataset's comment into the catalog. */
 export const COMMENT_KEY = "comment"
@@ -122,15 +78,6 @@ export class OutOfRange extends RangeError {
 const signedness = (options: FieldOptions | undefined): ReadonlyArray<readonly [string, string]> =>
   options?.signed === true ? [[SIGNED_KEY, "true"]] : []
 
-const wire = (options: FieldOptions | undefined): ReadonlyArray<readonly [string, string]> =>
-  options?.from === undefined
-    ? []
-    : [
-        [FROM_KEY, options.from],
-        ...(options.optional === true ? [[OPTIONAL_KEY, "true"] as const] : []),
-        ...(options.wire === undefined ? [] : [[WIRE_KEY, options.wire] as const])
-      ]
-
 export const SNAKE_CASE = /^[a-z][a-z0-9_]*$/
 
 export const isSnakeCase = (name: string): boolean => SNAKE_CASE.test(name)
@@ -142,7 +89,7 @@ const field = <T extends arrow.DataType>(
   options: FieldOptions | undefined,
   extra: ReadonlyArray<readonly [string, string]> = []
 ): arrow.Field<T> =>
-  new arrow.Field(name, type, options?.nullable ?? true, new Map([[COMMENT_KEY, comment], ...extra, ...wire(options)]))
+  new arrow.Field(name, type, options?.nullable ?? true, new Map([[COMMENT_KEY, comment], ...extra]))
 
 export const str = (name: string, comment: string, options?: FieldOptions) =>
   field(name, new arrow.Utf8(), comment, options)
