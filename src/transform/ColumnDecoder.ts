@@ -205,8 +205,10 @@ const projectorOf = (fields: Columns, outer: Helpers): number => {
   return at
 }
 
+const NONE: Record<string, unknown> = Object.freeze({})
+
 const compile = (body: string, h: Helpers): unknown =>
-  new Function("F", "D", "listOf", "structOf", "u256", body)(h.fns, h.defaults, listOf, structOf, u256)
+  new Function("F", "D", "listOf", "structOf", "u256", "NONE", body)(h.fns, h.defaults, listOf, structOf, u256, NONE)
 
 const u256 = (row: Record<string, unknown>, name: string, v: bigint | null): void => void Object.assign(row, uint256Values(name, v))
 
@@ -240,7 +242,9 @@ const buildReader = (entries: ReadonlyArray<readonly [string, AnyColumn]>, reads
   const decode = decoder(levelWire(tree).schema)
   const h: Helpers = { fns: [], defaults: [], variant }
   const wire = Object.entries(reads).map(([name, r]) => `${key(name)}: ${accessAny("d", pathIn(r.paths, variant))}`)
-  const project = compile(`return (d, row) => {\n  ${assignments(entries, "d", "row", h).join("\n  ")}\n  return {${wire.join(", ")}}\n}`, h) as (
+  // no reads: no object per record
+  const returned = wire.length === 0 ? "NONE" : `{${wire.join(", ")}}`
+  const project = compile(`return (d, row) => {\n  ${assignments(entries, "d", "row", h).join("\n  ")}\n  return ${returned}\n}`, h) as (
     d: unknown,
     row: Record<string, unknown>
   ) => Record<string, unknown>

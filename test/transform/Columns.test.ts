@@ -30,6 +30,7 @@ const blocks = defineTable("Blocks", {
   proposer_height: col.int64("Proposer height").from("proposer?.height"),
   genesis: col.str("Genesis as JSON text").from("genesis?", { wire: JsonText }),
   value: col.uint256("Value").from("value?"),
+  owner: col.struct({ name: col.str("Name").from("name") }, "Owner, when known").from("owner?", { orNull: true }),
   assets: col
     .list(col.struct({ asset_id: col.hash("Asset").from("assetId"), amount: col.amount("Amount").from("amount"), name: col.str("Name").from("name?") }, "Asset amount"), "Assets")
     .from("assets"),
@@ -54,12 +55,12 @@ describe("a table of columns declared once", () => {
   it("given the table, when its dataset is declared, then the Arrow schema holds every column but the Hive key, with its type, comment and nullability", () => {
     const fields = new Map(dataset.schema.fields.map((f) => [f.name, f]))
     expect([...fields.keys()]).toEqual([
-      "height", "at", "size", "fees", "change", "ids", "proposer", "proposer_height", "genesis", "value", "value_double", "assets", "tx_count", "run_id", "ingested_at"
+      "height", "at", "size", "fees", "change", "ids", "proposer", "proposer_height", "genesis", "value", "value_double", "owner", "assets", "tx_count", "run_id", "ingested_at"
     ])
     const nullable = Object.fromEntries([...fields].map(([n, f]) => [n, f.nullable]))
     expect(nullable).toEqual({
       height: false, at: false, size: true, fees: true, change: true, ids: false, proposer: true, proposer_height: true, genesis: true,
-      value: true, value_double: true, assets: false, tx_count: false, run_id: false, ingested_at: false
+      value: true, value_double: true, owner: true, assets: false, tx_count: false, run_id: false, ingested_at: false
     })
     expect(arrow.DataType.isDecimal(fields.get("height")!.type)).toBe(true)
     expect(commentOf(fields.get("proposer_height")!)).toBe("Proposer height")
@@ -83,14 +84,25 @@ describe("a table of columns declared once", () => {
       genesis: null,
       value: null,
       value_double: null,
+      owner: null,
       assets: [{ asset_id: "A", amount: 7n, name: null }],
       tx_count: 0
     })
   })
 
-  it("given the optional fields, when mapped, then nested paths, wire spellings, JSON text and the uint256 pair are read exactly", () => {
+  it("given the optional fields, when mapped, then nested paths, wire spellings, JSON text, a struct and the uint256 pair are read exactly, and a JSON null where it is accepted is null", () => {
     const row = dataset.toRow(
-      { ...record, sizeBytes: 9007199254740993n, fees: 2n ** 70n, change: "-5", ids: ["a", "b"], proposer: { id: "p1", height: 42 }, genesis: { chainId: 43114n }, value: "1".repeat(60) },
+      {
+        ...record,
+        sizeBytes: 9007199254740993n,
+        fees: 2n ** 70n,
+        change: "-5",
+        ids: ["a", "b"],
+        proposer: { id: "p1", height: 42 },
+        genesis: { chainId: 43114n },
+        value: "1".repeat(60),
+        owner: { name: "o", extra: 1 }
+      },
       slice
     )
     expect(row).toMatchObject({
@@ -103,8 +115,12 @@ describe("a table of columns declared once", () => {
       genesis: '{"chainId":"43114"}',
       value: "1".repeat(60),
       value_double: Number("1".repeat(60)),
+      owner: { name: "o" },
       tx_count: 2
     })
+    expect(dataset.toRow({ ...record, owner: null }, slice)["owner"]).toBeNull()
+    // a JSON null is accepted only where the column says so
+    expect(() => dataset.toRow({ ...record, size: null, sizeBytes: null }, slice)).toThrow(/sizeBytes/)
   })
 
   it("given records the paths refuse, when mapped, then each is a RecordError naming the field", () => {
