@@ -27,13 +27,16 @@
  *   seconds for `ts`, …); `wire` names another spelling, any Effect schema decoding to the
  *   column's value (a named derivation: `NodeTime`, `JsonText`). `orElse` gives the value of an
  *   absent field instead of null (a list the service leaves out when empty), so the column stays
- *   non-null; `orNull` accepts a JSON null as absent.
+ *   non-null; `orNull` accepts a JSON null as absent. Several paths: the first the record holds
+ *   (a token under one of three keys); a path per shape of record, `{ p: "blockTimestamp", chain:
+ *   "timestamp" }`, for a dataset whose slices list records of different shapes (its `variant`).
  * - `.fromSlice(param?)`: the slice's param of that name (the column's own by default).
  * - `.fromParent()`: a child table's copy of its parent row's column of the same name.
  * - nothing: the dataset's `compute` gives it (decoded bytes, fan-outs, a value chosen between
  *   fields). `.nullable()` when it may be null.
  *
- * A column is nullable exactly when its source may be absent: a `?` in its path, or `.nullable()`.
+ * A column is nullable exactly when its source may be absent: a `?` in every path of a shape, a
+ * shape without it, or `.nullable()`.
  * Structs and lists are columns too; the fields of a struct read from the record name their
  * paths relative to the struct's object, a list's item relative to the element.
  *

@@ -13,12 +13,12 @@ import type { ChildDataset, DatasetDef, HeightMarks, PartitionKey, Row } from ".
 import { type Grain, withGrain } from "../crawl/Grain.ts"
 import type { Slice } from "../crawl/Slice.ts"
 import {
+  ALL,
   type AnyColumn,
   arrowSchema,
   type ColumnName,
   type Columns,
   type Computed,
-  ALL,
   type NonNullColumn,
   parsePath,
   type ReadRow,
@@ -223,6 +223,9 @@ export const defineDataset = <Cs extends Columns, R, W extends Reads = {}, O ext
 
 const NO_READS: Record<string, unknown> = {}
 
+/** A field read only so that it is known (its child table decodes it). */
+const UNKNOWN = Schema.Unknown
+
 /** Each child's list as a read of the parent's record (its first field), unless a column reads it. */
 const childLists = (children: ReadonlyArray<ChildDataset>, t: Table<Columns>): Reads => {
   const out: Record<string, Reads[string]> = {}
@@ -237,11 +240,9 @@ const childLists = (children: ReadonlyArray<ChildDataset>, t: Table<Columns>): R
   return out
 }
 
-const UNKNOWN = Schema.Unknown
-
-/** What a child table's code computes, from its parent's row, the slice and the item's place. */
+/** What a child table's code computes, from its parent's row (as written: lineage included, a uint256 as its two columns), the slice and the item's place. */
 export interface ChildComputeInput<P extends Columns> {
-  readonly parent: RowOf<P>
+  readonly parent: RowOf<P> & Row
   readonly slice: Slice
   /** The item's index in its list. */
   readonly index: number
@@ -291,7 +292,7 @@ export const defineChild = <Cs extends Columns, P extends Columns, O extends Com
         parts.fill(row, slice)
         for (const n of copied) row[n] = parentRow[n]
         if (compute !== undefined) {
-          Object.assign(row, compute({ parent: parentRow as RowOf<P>, slice, index: i }))
+          Object.assign(row, compute({ parent: parentRow as RowOf<P> & Row, slice, index: i }))
           parts.expand(row)
         }
       }
