@@ -1,7 +1,7 @@
 /** Every dataset of the registry, plus `_rejects`, as the catalog sees them. */
 import { datasets } from "../pipelines/index.ts"
 import type { ChildDataset, DatasetDef } from "./crawl/Dataset.ts"
-import { type Grain, MONTH_COMMENT, withGrain } from "./crawl/Grain.ts"
+import { type Grain, MONTH_COMMENT, withGrain } from "./transform/Grain.ts"
 import type { CatalogDataset, LatestSpec } from "./sink/CatalogSql.ts"
 import { rejectsDataset } from "./transform/Rejects.ts"
 

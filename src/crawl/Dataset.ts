@@ -14,8 +14,11 @@ import type { RestClient } from "../source/RestClient.ts"
 import type { CheckpointState } from "./Checkpoint.ts"
 import type { OutputReader } from "./OutputReader.ts"
 import type { Slice } from "./Slice.ts"
-import type { Grain, TimePartition } from "./Grain.ts"
+import type { Grain, TimePartition } from "../transform/Grain.ts"
 import type { WindowSpec } from "./Windows.ts"
+
+// the transform step raises them; every pipeline names them with the rest of its dataset
+export { NotFoundRecord, RecordError } from "../transform/RecordError.ts"
 
 /** A row: plain object keyed by column name (see schemas/common.ts for the value model). */
 export type Row = Record<string, unknown>
@@ -58,15 +61,6 @@ export interface Listing<R> {
   readonly revisits?: (slice: Slice) => boolean
 }
 
-/** A key a fan-out looked up that the service does not know (404): becomes a reject, not a failure. */
-export class NotFoundRecord {
-  readonly _tag = "NotFoundRecord"
-  constructor(
-    readonly key: string,
-    readonly request: string
-  ) {}
-}
-
 export interface PartitionKey {
   readonly key: string
   /** DuckDB type of the Hive key, declared so the catalog does not guess (chain_id is text). */
@@ -74,21 +68,6 @@ export interface PartitionKey {
   readonly value: (row: Row) => string
   /** The catalog's comment of the key: its column's (src/transform/DefineDataset.ts). */
   readonly comment?: string
-}
-
-/**
- * A record that cannot become a row: goes to `_rejects` with this reason. `settled`: the record is
- * the service's final answer for its key (the node has no such transaction), which no later run
- * asks again: a reject, but not a hole of its slice.
- */
-export class RecordError extends Error {
-  readonly _tag = "RecordError"
-  constructor(
-    readonly reason: string,
-    readonly settled: boolean = false
-  ) {
-    super(reason)
-  }
 }
 
 /** What slices may depend on besides the job. */

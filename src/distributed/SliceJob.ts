@@ -4,7 +4,7 @@
  * grain the dataset is written at). Plain JSON: it travels through the queue's table.
  */
 import { createHash } from "node:crypto"
-import type { Grain } from "../crawl/Grain.ts"
+import type { Grain } from "../transform/Grain.ts"
 import type { KeyBudgetOf } from "../source/KeyBuckets.ts"
 import type { Slice } from "../crawl/Slice.ts"
 

@@ -24,7 +24,7 @@ export interface CatalogDataset {
   readonly schema: arrow.Schema
   readonly partitionKeys: ReadonlyArray<CatalogPartitionKey>
   /**
-   * A time-partitioned dataset's layout at each grain (src/crawl/Grain.ts): the catalog reads the
+   * A time-partitioned dataset's layout at each grain (src/transform/Grain.ts): the catalog reads the
    * one its folder was written at, whatever the job in hand says.
    */
   readonly byGrain?: Readonly<Record<"day" | "month", CatalogDataset>>

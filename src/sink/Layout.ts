@@ -1,6 +1,6 @@
 /**
  * Which partition grain a dataset's folder was written at, read from the folder names: the time
- * key is a dataset's last Hive key, `date=` by day or `month=` by month (src/crawl/Grain.ts).
+ * key is a dataset's last Hive key, `date=` by day or `month=` by month (src/transform/Grain.ts).
  * Only the first folder of each level is looked at, so this costs a few readdirs, not a tree walk.
  */
 import * as fs from "node:fs/promises"

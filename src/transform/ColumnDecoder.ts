@@ -15,7 +15,7 @@ import { Schema } from "effect"
 import type { AnyColumn, ColumnSpec, Columns, Path, PathNull, PathSpec, PathStep, Shape, VariantPaths } from "../../schemas/columns.ts"
 import { ALL, parsePath, parsePaths, pathIn } from "../../schemas/columns.ts"
 import { uint256Values } from "../../schemas/common.ts"
-import { RecordError } from "../crawl/Dataset.ts"
+import { RecordError } from "./RecordError.ts"
 import { DecimalString, IntegerLike, NumberLike, UnixSeconds, decoder } from "./Decode.ts"
 
 type AnySchema = Schema.Schema<any, any, never>

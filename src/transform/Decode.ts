@@ -4,7 +4,7 @@
  */
 import { Either, ParseResult, Schema, SchemaAST } from "effect"
 import { FIRST_INSTANT_MS, LAST_INSTANT_MS } from "../../schemas/common.ts"
-import { RecordError } from "../crawl/Dataset.ts"
+import { RecordError } from "./RecordError.ts"
 import { compileDecoder, FAIL, PARSE_OPTIONS, withCompiled } from "./CompiledDecode.ts"
 import { auditDecode, decodeAudit } from "./DecodeAudit.ts"
 

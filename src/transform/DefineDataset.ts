@@ -10,7 +10,7 @@
 import { Schema } from "effect"
 import type { Service } from "../Config.ts"
 import type { ChildDataset, DatasetDef, HeightMarks, PartitionKey, Row } from "../crawl/Dataset.ts"
-import { type Grain, withGrain } from "../crawl/Grain.ts"
+import { type Grain, withGrain } from "./Grain.ts"
 import type { Slice } from "../crawl/Slice.ts"
 import {
   ALL,

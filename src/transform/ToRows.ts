@@ -5,7 +5,7 @@
  * column cannot hold (ColumnRange.ts) is such a failure too: found here, not when it is written.
  */
 import type { DatasetDef, Row } from "../crawl/Dataset.ts"
-import { NotFoundRecord, RecordError } from "../crawl/Dataset.ts"
+import { NotFoundRecord, RecordError } from "./RecordError.ts"
 import type { Slice } from "../crawl/Slice.ts"
 import { unknownFieldsOf } from "./Decode.ts"
 import { hasInvalidText } from "../source/InvalidText.ts"

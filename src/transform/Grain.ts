@@ -11,7 +11,7 @@
  */
 import * as arrow from "../ArrowTypes.ts"
 import { date as dateField } from "../../schemas/common.ts"
-import type { ChildDataset, DatasetDef, PartitionKey, Row } from "./Dataset.ts"
+import type { ChildDataset, DatasetDef, PartitionKey, Row } from "../crawl/Dataset.ts"
 
 export const GRAINS = ["day", "month"] as const
 export type Grain = (typeof GRAINS)[number]
