@@ -67,8 +67,8 @@ export interface FilesOnDisk extends DatasetFiles {
  * undefined while it has no part (read_parquet errors on a glob that matches nothing).
  *
  * One read of each footer's schema gives both the view's columns and each file's: a DESCRIBE of
- * the glob and a parquet_metadata() of it read every footer twice, ~0.07 s of CPU for 24 files,
- * growing with the files (bench/HISTORY.md, 2026-11-26).
+ * the glob and a parquet_metadata() of it read every footer twice, a cost growing with the files
+ * (measured: docs/performance.md#catalog).
  */
 export const datasetFiles = async (connection: DuckDBConnection, outDir: string, dataset: CatalogDataset): Promise<FilesOnDisk | undefined> => {
   if (!(await hasParquet(path.join(outDir, dataset.name)))) return undefined
@@ -94,7 +94,7 @@ export const datasetFiles = async (connection: DuckDBConnection, outDir: string,
  * file's schema tree depth first (column_id 0 the root), so the top-level columns are the
  * elements reached from the root's first child by skipping each one's subtree. A file's elements
  * come back as one string ("children US name RS …"): converting thousands of values one by one
- * cost a run ~40 ms more on this once-per-run (cold) path.
+ * cost a run more on this once-per-run (cold) path (docs/performance.md#catalog).
  */
 const topLevelColumns = async (connection: DuckDBConnection, glob: string): Promise<ReadonlyMap<string, ReadonlyArray<string>>> => {
   const reader = await connection.runAndReadAll(

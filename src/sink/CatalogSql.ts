@@ -112,7 +112,7 @@ const sqlList = (paths: ReadonlyArray<string>) => `(${paths.map(quotedString).jo
  * Which globbed files a view reads: parts no compacted file replaces, and the compacted files the
  * manifest listed when the view was built. Fixed in the view, so a view built before a compaction
  * never reads its compacted file (nor a later one), and a view built after it never reads the parts
- * it replaced: whatever catalog a reader holds, no row shows twice (README "Compaction").
+ * it replaced: whatever catalog a reader holds, no row shows twice (docs/compaction.md).
  */
 export const liveFilesSql = (files: Pick<DatasetFiles, "compacted" | "replaced">): string => {
   const f = quotedIdentifier(FILE_COLUMN)

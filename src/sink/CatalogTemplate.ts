@@ -3,11 +3,11 @@
  * kept in the user's cache, so a catalog build runs only the statements of datasets whose files
  * changed their view.
  *
- * Why: DuckDB spends ~0.2 ms of CPU on every statement, and the catalog is ~1,340 of them (a view
- * and a comment per column for each of 33 datasets, empty ones included): ~0.25 CPU-s of every
- * run, most of it for datasets the run never touched. An empty dataset's statements depend only on
- * its declaration, so the built file is the same for every output: Catalog.ts copies it and
- * replaces the views of datasets that have files.
+ * Why: DuckDB spends a fixed cost of CPU on every statement, and the catalog is a view and a
+ * comment per column for each dataset, empty ones included: a share of every run worth saving,
+ * most of it for datasets the run never touched (measured: docs/performance.md#catalog). An
+ * empty dataset's statements depend only on its declaration, so the built file is the same for
+ * every output: Catalog.ts copies it and replaces the views of datasets that have files.
  *
  * The file is named by a SHA-256 of DuckDB's version and every statement it holds, so a new
  * version, a changed schema or comment is a new file, never a stale one; the 8 last used are
@@ -39,11 +39,11 @@ export const cacheDir = (): string => {
 }
 
 /**
- * Runs the batches in one transaction on `connection`'s database. DuckDB spends ~0.2 ms of CPU on
- * every statement, even a COMMENT: one query per dataset (not per statement), without the
+ * Runs the batches in one transaction on `connection`'s database. DuckDB spends a fixed cost of CPU
+ * on every statement, even a COMMENT: one query per dataset (not per statement), without the
  * optimizer (DDL and VALUES have nothing to optimize; a connection setting, not stored in the
  * file, so readers of the catalog keep theirs) and without waking worker threads. One
- * transaction: a commit per statement cost ~30 % more CPU.
+ * transaction: a commit per statement cost more CPU (docs/performance.md#catalog).
  */
 export const runBatches = async (
   connection: { run(sql: string): Promise<unknown> },

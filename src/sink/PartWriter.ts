@@ -6,13 +6,13 @@
  * a staging folder. The caller maps each group back to its Hive folder (HivePath's encoding, not
  * DuckDB's) and commits the files.
  *
- * Why this shape (measured, see README "Parquet writer"): a CREATE TABLE, appender, flush, COPY and
- * DROP per partition cost ≈20 ms CPU per file for flat rows and ≈60 ms for nested ones, so cost
- * followed files, not rows. Here a connection lives as long as the sink, a part's table is
- * created for the part and dropped after it, and it can be filled as its pages arrive (OpenPart:
- * the crawler holds no part's rows in JavaScript) (DuckDB keeps a temporary table's storage after a
- * DELETE: reused and emptied, it grew by every row ever written), and COPY's partitioned writer
- * splits the rows.
+ * Why this shape: with a CREATE TABLE, appender, flush, COPY and DROP per partition, the CPU
+ * followed files, not rows, and a file cost many times what it costs now (measured:
+ * docs/performance.md#sink-and-parquet-writer). Here a connection lives as long as the sink, a
+ * part's table is created for the part and dropped after it, and it can be filled as its pages
+ * arrive (OpenPart: the crawler holds no part's rows in JavaScript) (DuckDB keeps a temporary
+ * table's storage after a DELETE: reused and emptied, it grew by every row ever written), and
+ * COPY's partitioned writer splits the rows.
  * The group column is a PARTITION_BY column, which DuckDB keeps out of the files by default
  * (WRITE_PARTITION_COLUMNS false). DuckDB has no Arrow ingestion in @duckdb/node-api, hence the
  * row encoder.
@@ -41,12 +41,10 @@ export const GROUP_COLUMN = "__group"
 
 /**
  * A part whose files hold fewer rows than this on average is written with snappy instead: zstd
- * costs a fixed ~0.4–0.6 ms CPU more per file than snappy (measured with the file-cost bench's
- * rows, 2,000 files, three runs each: 10 rows a file, user CPU 2.2–3.1 against 1.5–2.2 s flat,
- * 4.1–4.5 against 3.0–3.2 s nested; 40 rows a file, ~0.3–0.7 ms a file), while a file this small
- * is mostly its footer, so zstd saves little (10 rows a file: 15–17 % fewer bytes; 40 rows:
- * 31–33 %; at 2,000 rows a file both codecs cost the same CPU and zstd writes 44–45 % fewer
- * bytes). Such files are what compaction merges, and its files are zstd.
+ * costs a fixed amount of CPU more per file than snappy, whatever the rows, while a file this
+ * small is mostly its footer, so zstd saves few bytes there; at thousands of rows a file both
+ * codecs cost the same CPU and zstd writes far fewer bytes (measured:
+ * docs/performance.md#per-file). Such files are what compaction merges, and its files are zstd.
  */
 export const SMALL_FILE_ROWS = 32
 const SMALL_FILES_PARQUET_OPTIONS = "FORMAT parquet, COMPRESSION snappy"
@@ -87,7 +85,8 @@ export interface OpenPart {
   /**
    * Appends rows; `groupOf[r]` is row r's partition group. Returns the bytes the part holds so
    * far, as its chunks were handed to DuckDB (RowEncoder's `fill`): its table's size follows them
-   * (~1.7× on the bench's rows, with DuckDB's segments and string heaps).
+   * (a multiple of them, with DuckDB's segments and string heaps:
+   * docs/performance.md#sink-and-parquet-writer).
    */
   readonly append: (rows: ReadonlyArray<Row>, groupOf: Int32Array) => Promise<number>
   /**
@@ -135,7 +134,7 @@ export const makePartWriter = (db: DuckDBInstance): PartWriter => {
     // the files' writers, which buffer them again until their row group is complete: at DuckDB's
     // 524,288 a part was held twice during its COPY besides its table. One data chunk's worth
     // writes the same files (same rows, order and row groups) and lowered primary_blocks' peak
-    // RSS by ~25 MB (README "Performance"); the flushes cost no CPU that showed
+    // RSS for no CPU that showed (docs/performance.md#sink-and-parquet-writer)
     await connection.run(`SET partitioned_write_flush_threshold = ${CHUNK_ROWS}`)
     const session: Session = { connection, id: ++sessions, parts: 0 }
     all.push(session)
@@ -192,7 +191,8 @@ export const makePartWriter = (db: DuckDBInstance): PartWriter => {
         healthy = false
       }
       // dropped, not emptied: DuckDB keeps a temporary table's storage after DELETE (it grew by
-      // every row ever written, 85 MB per 100k P-chain blocks); a CREATE per part costs ~0.3 ms
+      // every row ever written), and a CREATE per part is cheap
+      // (docs/performance.md#sink-and-parquet-writer)
       await session.connection.run(`DROP TABLE ${t}`).catch(() => {
         healthy = false
       })

@@ -7,11 +7,11 @@
  * - `lean`: every release of 2 MB or more is given back at once
  *   (`allocator_bulk_deallocation_flush_threshold`). DuckDB then also calls glibc's `malloc_trim`,
  *   which hands back the free memory of the whole process, Node's response buffers included, and
- *   the next pages fault it in again: measured 2026-11-27 (README "Performance"),
- *   `primary_blocks` 1M 81–85 CPU-s and 330–333 MB against `fast`'s 64–66 and 369–379,
- *   `staking_transactions` 100k ~15 % more CPU for 60–140 MB less, `evm_blocks` no difference.
- *   With `malloc_trim` made a no-op (an LD_PRELOAD probe) `lean` kept its RSS and lost most of
- *   its CPU cost, so it is the trim that costs; DuckDB has no setting to purge without it.
+ *   the next pages fault it in again: `lean` costs the nested and many-partition runs clearly more
+ *   CPU for a lower peak RSS, the flat ones no difference. With `malloc_trim` made a no-op (an
+ *   LD_PRELOAD probe) `lean` kept its RSS and lost most of its CPU cost, so it is the trim that
+ *   costs; DuckDB has no setting to purge without it (measured:
+ *   docs/performance.md#where-the-cpu-and-the-memory-go).
  */
 import { Effect } from "effect"
 import { ConfigError } from "../Errors.ts"
