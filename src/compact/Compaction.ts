@@ -15,11 +15,10 @@ import { type CompactSettings, type CompactTable, type CompactionEvent, type May
 /**
  * One thread; each merge sets its own memory limit (MergeMemory.ts). Freed memory stays with
  * DuckDB's allocator (its default threshold, 512 MiB, is never reached): each flush also calls
- * glibc's malloc_trim on the whole process (src/sink/SinkMemory.ts). Compacting the 1M
- * `primary_blocks` folder: releases of 1MB given back 22.4–23.9 CPU-s (~975k page faults), 2–8MB
- * 20.9–23.0, 16MB 14.2–15.0 for a peak RSS of 223–225 MB instead of 187–202 (2026-11-26 night);
- * against 16MB, DuckDB's default 13.6–13.8 CPU-s and 222 MB against 15.0–15.3 and 210–219
- * (2026-11-27, two runs each, alternated). README "Compaction".
+ * glibc's malloc_trim on the whole process (src/sink/SinkMemory.ts). Giving back small releases
+ * made compacting the 1M `primary_blocks` folder fault the same memory in again and again, at a
+ * large share of its CPU, for a peak RSS little lower (measured:
+ * docs/performance.md#compaction-memory; docs/compaction.md).
  */
 const COMPACTION_SETTINGS = ["SET threads = 1"]
 
@@ -62,7 +61,7 @@ export const compactTables = (outDir: string, tables: ReadonlyArray<CompactTable
         Effect.logDebug(e.type === "merged" ? `compaction: ${e.table} merged ${e.inputs} files into ${e.file} (${e.way})` : `compaction: ${e.table} manifest committed (${e.files} files)`)
       )
     // DuckDB is opened at the first merge: a run whose folders hold too few files merges nothing,
-    // and an instance costs ~25 ms of CPU to open and close
+    // and an instance costs CPU to open and close (docs/performance.md#compaction-memory)
     const open = async () => {
       const db = await DuckDBInstance.create(":memory:")
       const conn = await db.connect()

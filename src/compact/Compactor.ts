@@ -3,7 +3,7 @@
  * take (the caller's `mayMerge`: src/CompactionPolicy.ts; earlier compacted files included) into
  * files toward a target size, rows
  * sorted by the table's natural order, then commits them in the table's manifest. The recipe,
- * each step durable before the next (README "Compaction"):
+ * each step durable before the next (docs/compaction.md):
  *  1. write each merged file to `_staging/`, check its row count against its inputs, fsync it;
  *  2. rename it into its partition folder as `compact-<id>.parquet`: no view reads it yet (views
  *     read parts and the compacted files their manifest listed when they were built);
@@ -165,11 +165,12 @@ const copyMerged = async (conn: DuckDBConnection, table: CompactTable, files: Re
   const rewrite = async (select: string, ladder: ReadonlyArray<string>) => {
     // asked only here: a merge that moves row groups as they are needs no row-group size
     const groupRows = rowGroupRows(rows > 0 ? (await uncompressedBytes(conn, files)) / rows : 0)
-    // the parts' codec and level: on the 1M `primary_blocks` folder, level 2 merged in 10.4–10.5
-    // CPU-s into 355 MB against DuckDB's default level 3's 12.7–12.8 s and 362 MB
+    // the parts' codec and level: level 2 merges in less CPU into smaller files than DuckDB's
+    // default level 3 (docs/performance.md#compaction-row-groups)
     const copy = `COPY (${select}) TO ${quotedString(staged)} (${PARQUET_OPTIONS}, ROW_GROUP_SIZE ${groupRows})`
     // rows too wide for full row groups skip the first limit: it never held them, and trying it
-    // cost a 100k-row `staking_transactions` compaction 1.1–2.8 of its 6.2–6.5 CPU-s
+    // cost a `staking_transactions` compaction a sizeable share of its CPU
+    // (docs/performance.md#compaction-memory)
     await runWithinMemory(conn, copy, groupRows < MERGED_ROW_GROUP_ROWS && ladder.length > 1 ? ladder.slice(1) : ladder)
   }
   const probeable = order.length > 0 && !columns.some((c) => PROBE_COLUMNS.includes(c))

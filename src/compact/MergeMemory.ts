@@ -10,15 +10,15 @@ import * as os from "node:os"
  * DuckDB's memory limits for each kind of merge, tried in order, each set before its statement (the
  * limit is the instance's, and each kind needs its own). A sort holds up to a million rows and
  * spills past its limit: at DuckDB's default (80 % of the machine's memory) compacting
- * `primary_blocks` at 1M rows peaked at 1,165–1,472 MB RSS, at 192 MB 332–342 MB for the same CPU;
- * under 128 MB its first blocks no longer fit. A concatenation (MergeOrder.ts) holds little beyond
- * the row group being written and the input row group being read, and its probe's window spills:
- * 430k `primary_blocks` rows merged within 64 MB peaked at 162 MB RSS against 207 MB within 192
- * MB, same CPU. Wider rows need the next limit: a month of `staking_transactions` read from
- * 10,000-row parts does not concatenate within 64 or 96 MB (it fails within ~0.5 s), and within
- * 128 MB it took 3.6 CPU-s against 2.0 within 192 (2026-11-27); its sort needs more than 192 MB.
- * Before the ladder such a merge went straight to 80 % of the machine: a 100k-row
- * `staking_transactions` compaction peaked at ~490 MB.
+ * `primary_blocks` at 1M rows took several times the peak RSS it takes within 192 MB, for the same
+ * CPU; under 128 MB its first blocks no longer fit. A concatenation (MergeOrder.ts) holds little
+ * beyond the row group being written and the input row group being read, and its probe's window
+ * spills: within 64 MB it peaks lower than within 192, same CPU. Wider rows need the next limit: a
+ * month of `staking_transactions` read from 10,000-row parts does not concatenate within 64 or 96
+ * MB (it fails at once), and within 128 MB it took more CPU than within 192; its sort needs more
+ * than 192 MB. Before the ladder such a merge went straight to 80 % of the machine, and a
+ * `staking_transactions` compaction peaked far higher (measured:
+ * docs/performance.md#compaction-memory).
  */
 export interface MergeMemory {
   readonly sort: ReadonlyArray<string>
@@ -30,11 +30,11 @@ export const MERGE_MEMORY: MergeMemory = { sort: ["192MB", "512MB"], concatenati
 export const outOfMemory = (e: unknown) => /out of memory/i.test(e instanceof Error ? e.message : String(e))
 
 /**
- * The limit last set through each connection. A `SET memory_limit` costs ~6 ms even when the limit
+ * The limit last set through each connection. A `SET memory_limit` costs CPU even when the limit
  * does not change, and DuckDB gives memory back at it that the next statement faults in again: set
- * before every probe and around every COPY (58 times), it cost the 1M `primary_blocks` compaction
- * ~2 CPU-s (128k page faults against 51–55k). The limit is the instance's; compaction opens one
- * connection per instance, so the connection stands for it.
+ * before every probe and around every COPY, it cost the 1M `primary_blocks` compaction a large
+ * share of its CPU in page faults (measured: docs/performance.md#compaction-memory). The limit is
+ * the instance's; compaction opens one connection per instance, so the connection stands for it.
  */
 const limitSet = new WeakMap<DuckDBConnection, string>()
 

@@ -1,9 +1,9 @@
 /**
  * Whether a merge can concatenate its files instead of sorting their rows. A sort holds every row
  * of the merge (up to a million) in DuckDB's memory or spills it; a concatenation streams them
- * through one row group at a time. Merging the 44 parts of a 430k-row `primary_blocks` month, one
- * thread: peak RSS 298 MB sorted against 162 MB concatenated (probe and check included), 6.9
- * against 6.0 CPU-s (README "Compaction").
+ * through one row group at a time: a `primary_blocks` month concatenated peaks far lower than
+ * sorted, for less CPU, probe and check included (measured: docs/performance.md#compaction-memory;
+ * docs/compaction.md).
  *
  * Concatenating is exact when every file is already in the sort order, or every file in its
  * reverse (a newest-first listing writes its parts so), and the files' key ranges do not
@@ -40,8 +40,9 @@ const keyOf = (sortBy: ReadonlyArray<string>) => `struct_pack(${sortBy.map(quote
 export const planMerge = async (conn: DuckDBConnection, source: string, sortBy: ReadonlyArray<string>): Promise<MergePlan> => {
   const key = keyOf(sortBy)
   // one window over all rows in file order, a step counted only within a file: partitioning by
-  // the file's name, or carrying it through the window, moved a path per row (44 parts, 430k rows:
-  // 0.5–0.9 CPU-s against 0.1–0.4); the names come from a scan of the file columns alone (~25 ms)
+  // the file's name, or carrying it through the window, moved a path per row and cost several
+  // times the CPU; the names come from a cheap scan of the file columns alone
+  // (docs/performance.md#compaction-memory)
   const read = await conn.runAndReadAll(
     `WITH r AS (SELECT file_index AS i, ${key} AS k, lag(${key}) OVER w AS p, lag(file_index) OVER w AS pi FROM ${source} WINDOW w AS (ORDER BY file_index, file_row_number)),
      s AS (SELECT i, min(k) AS lo, max(k) AS hi, count(*) FILTER (WHERE pi = i AND k > p) AS up, count(*) FILTER (WHERE pi = i AND k < p) AS down FROM r GROUP BY i)

@@ -1,9 +1,9 @@
 /**
  * Merges Parquet files of one schema by their row groups: each file's bytes are copied as they are
  * and one footer lists all their row groups, offsets moved by where each file landed. Nothing is
- * decoded or compressed again, so a merge costs its I/O: the rows of a 430k-row `primary_blocks`
- * month (44 parts, 171 MB) took 6 CPU-s through DuckDB's COPY (read, encode, zstd) and ~0.3 by
- * their row groups (README "Compaction").
+ * decoded or compressed again, so a merge costs its I/O: a `primary_blocks` month takes a small
+ * fraction of the CPU that DuckDB's COPY (read, encode, zstd) spends on the same rows (measured:
+ * docs/performance.md#compaction-row-groups; docs/compaction.md).
  *
  * It suits files whose row groups are already of a reader's size (the sink's 10,000-row parts);
  * smaller ones are merged by DuckDB into fuller row groups (Compactor.ts chooses).

@@ -3,17 +3,17 @@
  * holds a whole row group in memory until it is complete and cannot spill it, so a fixed row count
  * bounds nothing for wide rows: 16,384 nested `staking_transactions` rows (~2.2 KB each as
  * uncompressed Parquet, ~5.7 KB in DuckDB's vectors) are ~90 MB held at once. Concatenating a
- * 46k-row month of them (one thread, 2026-11-27): 16,384-row groups 2.1–5.3 CPU-s and a 294–309 MB
- * peak, and they did not fit in 128 MB; 4,096-row groups 1.6–2.0 CPU-s, 215–229 MB (see README
- * "Compaction").
+ * month of them, 16,384-row groups took more CPU and a higher peak than 4,096-row ones, and did
+ * not fit in 128 MB (measured: docs/performance.md#compaction-row-groups; docs/compaction.md).
  */
 import type { DuckDBConnection } from "@duckdb/node-api"
 import { quotedString } from "@duckdb/node-api"
 
 /**
  * The most rows a merged row group holds: narrow rows get this many. At DuckDB's 122,880 a
- * `primary_blocks` row group outgrew the compaction's memory limit; 16,384 wrote 2 % more bytes
- * (379.6 against 372.3 MB for 1M rows) and gives min/max statistics a finer grain to skip by.
+ * `primary_blocks` row group outgrew the compaction's memory limit; 16,384 writes slightly more
+ * bytes and gives min/max statistics a finer grain to skip by
+ * (docs/performance.md#compaction-row-groups).
  */
 export const MERGED_ROW_GROUP_ROWS = 16_384
 
@@ -51,11 +51,11 @@ export const KEPT_GROUP_MAX_BYTES = 64 * 2 ** 20
  * Whether a merge may keep its inputs' row groups as they are (ParquetConcat.ts), from their
  * uncompressed bytes (the footers' total_byte_size): none past KEPT_GROUP_MAX_BYTES, and on average
  * at least an eighth of ROW_GROUP_BYTES (2 MB), so the footer stays small for the rows it lists. (A
- * quarter sent the 1M `primary_blocks` folders of ~5,000-row parts, ~3.4 MB, back to DuckDB: +1
- * CPU-s for that compaction.) Measured on the bench's parts: 10,000-row `primary_blocks` parts 8.9 MB,
- * `staking_transactions` 20.9 MB (kept); the X-chain's parts of a few thousand rows 0.5–0.6 MB
- * (merged by DuckDB into full row groups). Nothing is held to write a kept row group, so wide rows
- * need no smaller ones here, unlike a merge DuckDB writes.
+ * quarter sent the 1M `primary_blocks` folders of ~5,000-row parts back to DuckDB, for more CPU.)
+ * So the sink's 10,000-row parts are kept, and the X-chain's parts of a few thousand rows are
+ * merged by DuckDB into full row groups (their sizes: docs/performance.md#compaction-row-groups).
+ * Nothing is held to write a kept row group, so wide rows need no smaller ones here, unlike a
+ * merge DuckDB writes.
  */
 export const keepsRowGroups = (groups: ReadonlyArray<{ readonly bytes: bigint }>): boolean => {
   if (groups.length === 0) return false
