@@ -2,7 +2,8 @@
  * Keys already committed for a slice, read back from its Parquet parts. Used only when a listing
  * restarts from its first page (expired token), to skip rows that are already on disk.
  * Memory is one slice's keys, and only during a restart: as digests (~40 bytes a key, ~42 MB for
- * a 1M-row slice; a `Set` of the key texts took 100+ MB).
+ * a 1M-row slice; a `Set` of the key texts took more than twice that:
+ * docs/performance.md#crawl-memory-part-size-and-the-listing-guard).
  */
 import { DuckDBInstance } from "@duckdb/node-api"
 import { Context, Effect, Layer } from "effect"

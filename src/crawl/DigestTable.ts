@@ -1,8 +1,9 @@
 /**
  * A map from 128-bit digests to a positive 32-bit number (the listing guard's pass), in two typed
- * arrays: 20 bytes a slot, at most half the slots used, so ~40 bytes a key. A `Map` of key text
- * takes ~150 bytes a key and keeps a string object per key for the collector to trace; at the
- * guard's 500,000 keys that was ~75 MB of live heap, this is ~21 MB outside it.
+ * arrays: 20 bytes a slot, at most half the slots used, so ~40 bytes a key (~21 MB at the guard's
+ * 500,000 keys, outside the JS heap). A `Map` of key text takes several times that and keeps a
+ * string object per key for the collector to trace (measured:
+ * docs/performance.md#crawl-memory-part-size-and-the-listing-guard).
  *
  * Open addressing with linear probing; slot `i` holds words `4i..4i+3` of the digest and
  * `values[i]` (0: empty). It starts small and doubles, so a small slice stays small; a caller that

@@ -20,7 +20,8 @@
  * bytes a key outside the JS heap's objects), in two generations of `maxKeys / 2`: when the current
  * one is full it becomes the older one and the oldest is dropped. So a slice holds at most
  * `maxKeys` keys (default 500,000: ~21 MB, only for a slice that large; the key texts in a `Map`
- * took ~75 MB of live heap and kept a 1M-row run's memory growing until half a million rows); a
+ * took several times that of live heap and kept a 1M-row run's memory growing until half a
+ * million rows: docs/performance.md#crawl-memory-part-size-and-the-listing-guard); a
  * slice larger than that still never doubles a key committed by an earlier run or pass (those come
  * from `committed`, read back from its parts), but a repeat more than 250,000 keys after its first
  * sending within one pass may be missed, and so may a cycle of fresh tokens that long. Two keys

@@ -2,8 +2,9 @@
  * MurmurHash3_x86_128 (Austin Appleby's public-domain SMHasher reference, `MurmurHash3.cpp`) over
  * a string's UTF-8 bytes: the listing guard's 128-bit digest of a record key.
  *
- * Why this and not `node:crypto`: every record's key is digested, and an MD5 costs ~2 µs a key on
- * Node 20 (even through the one-shot `crypto.hash`) against ~0.2 µs here, encoding included. Why
+ * Why this and not `node:crypto`: every record's key is digested, and an MD5 costs about ten times
+ * as much a key on Node 20 (even through the one-shot `crypto.hash`) as this, encoding included
+ * (docs/performance.md#crawl-memory-part-size-and-the-listing-guard). Why
  * not an npm package: the ones found return hex strings (an allocation per key, which is what the
  * digest is meant to save) or only 32 bits. The function is checked against SMHasher's own
  * verification value (test/crawl/Murmur3.test.ts), so it is the reference algorithm, not a variant.

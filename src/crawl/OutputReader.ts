@@ -29,9 +29,9 @@ export class OutputReader extends Context.Tag("chainetl/OutputReader")<
    * For readers outside a run (`status`): the views of `catalog.duckdb` when it has every dataset
    * asked for, else views built from the files as `layer` does (`catalog`, asked for only then,
    * so a reader of the catalog loads no schema). The catalog is opened once, at the first query,
-   * and closed with the layer's scope: opening it is ~0.03 CPU-s, building the views from every
-   * file's footer ~1 s on `npm start`'s output. Inside a run the catalog lags the parts, so the
-   * crawl keeps `layer`.
+   * and closed with the layer's scope: opening it costs a small fraction of building the views
+   * from every file's footer (docs/performance.md#catalog). Inside a run the catalog lags the
+   * parts, so the crawl keeps `layer`.
    */
   static readonly layerPreferringCatalog = (outDir: string, catalog: Effect.Effect<ReadonlyArray<CatalogDataset>>) =>
     Layer.scoped(
