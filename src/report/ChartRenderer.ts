@@ -17,7 +17,8 @@ export class ChartRenderer extends Context.Tag("chainetl/ChartRenderer")<
   static readonly vega = Layer.effect(
     ChartRenderer,
     Effect.gen(function* () {
-      // vega and vega-lite load with `report` only (together ~1 MB of modules)
+      // vega and vega-lite load with `report` only: many modules no other command needs
+      // (docs/performance.md#start-up-costs)
       const [vega, vl] = yield* Effect.promise(() => Promise.all([import("vega"), import("vega-lite")]))
       return {
         svg: (id, spec) =>

@@ -2,8 +2,9 @@
  * A compiled decoder for an Effect Schema: the same answer as `Schema.decodeUnknownEither(schema)`
  * for every input it accepts, at a fraction of the cost.
  *
- * Why: Effect's parser builds an `Either` and an issue tree per node, and with them it was 40 % of
- * a run's main thread plus most of its garbage (`npm run bench -- --cpu-prof`, evm_blocks). Here each
+ * Why: Effect's parser builds an `Either` and an issue tree per node, and with them it was the
+ * largest share of a run's main thread plus most of its garbage (`npm run bench -- --cpu-prof`;
+ * docs/performance.md#requests-parsing-and-decoding). Here each
  * AST node becomes a plain function returning the decoded value or `FAIL`, with no allocation on
  * success beyond the decoded output itself. Only the happy path is compiled: on `FAIL` the caller
  * asks Effect's own parser again, so every error message (a reject's reason) is Effect's, word for

@@ -27,8 +27,8 @@ const knownFields = (ast: SchemaAST.AST): ReadonlySet<string> | undefined => {
  * their names kept for the run report (`unknownFieldsOf`).
  *
  * Built on the first record, not when the pipeline module loads: every command imports the whole
- * registry, and compiling all of its decoders cost every start ~15 ms of CPU for the one or two
- * datasets a run decodes (bench/HISTORY.md, 2026-11-26).
+ * registry, and compiling all of its decoders cost every start CPU for the one or two datasets a
+ * run decodes (measured: docs/performance.md#start-up-costs).
  */
 export const decoder = <A, I>(schema: Schema.Schema<A, I, never>) => {
   let built: ((raw: unknown) => A) | undefined
