@@ -1,6 +1,6 @@
 /**
  * The `chainetl` command tree. Commands, flags and environment variables are public interface:
- * README documents each; keep them stable.
+ * docs/cli.md and docs/configuration.md document each; keep them stable.
  *
  * Each command's work is imported when the command runs, not here: `--version`, `--help` and
  * `status` must not load the pipelines, DuckDB, Arrow or the emulator (seconds of start-up).
@@ -37,9 +37,10 @@ const crawlFlags = {
     Options.withDescription("With --emulator: the emulated network's now, for a nightly rehearsal: +1d (a day past the emulator's start; +3d, +6h…) or a UTC date/instant (2025-01-04)"),
     Options.optional
   ),
-  // a part's table and its COPY are most of the peak RSS: 10k rows took 30–45 MB off it against
-  // 25k at the same CPU (README, Parquet writer); nested rows cost ~6 KB each while a part is
-  // built, hence the second bound (src/crawl/PartSize.ts)
+  // a part's table and its COPY are most of the peak RSS: 10k rows lowered it against 25k at the
+  // same CPU; nested rows cost several times a flat row while a part is built, hence the second
+  // bound (src/crawl/PartSize.ts; measured:
+  // docs/performance.md#crawl-memory-part-size-and-the-listing-guard)
   partRows: Options.integer("part-rows").pipe(
     Options.withDescription(`Most rows per Parquet part (default ${DEFAULT_PART_ROWS}); a part is written when it reaches this or --part-mb`),
     Options.withDefault(DEFAULT_PART_ROWS)

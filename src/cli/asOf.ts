@@ -3,8 +3,8 @@
  * (night 1, night 2, a missed night). Two spellings:
  *
  *  - `+<duration>` (`+1d`, `+3d`, `+6h`): the emulator's clock moved that far past its start, the
- *    fixed instant its seed gives (README: The emulator). Night 1 is no flag, night 2 `+1d`, a
- *    night missed and the one after it `+3d`.
+ *    fixed instant its seed gives (docs/emulator.md; docs/operations.md#rehearsing-nights-offline).
+ *    Night 1 is no flag, night 2 `+1d`, a night missed and the one after it `+3d`.
  *  - a UTC date or instant (`2025-01-04`, `2025-01-04T02:15:00Z`): the clock moved to that
  *    instant (a date is its 00:00 UTC); it must not be before the clock's start.
  *

@@ -1,6 +1,6 @@
 /**
  * `chainetl compact [dataset…]`: merges each partition's small files toward a target size
- * (README "Compaction"). Holds the writer lock like a run, finishes what a killed compaction
+ * (docs/compaction.md). Holds the writer lock like a run, finishes what a killed compaction
  * left, compacts, rebuilds the catalog, and only then deletes the files the merged ones replace.
  */
 import { Effect } from "effect"

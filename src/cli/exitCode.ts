@@ -6,9 +6,9 @@
  */
 import { Data } from "effect"
 
-/** Exit code of a run that failed slices (README "Exit codes"). */
+/** Exit code of a run that failed slices (docs/cli.md#the-cli, exit codes). */
 export const EXIT_FAILED = 1
-/** Exit code of a run that finished with rejects (README "Exit codes"). */
+/** Exit code of a run that finished with rejects (docs/cli.md#the-cli, exit codes). */
 export const EXIT_REJECTS = 3
 
 /** A few names, so a message stays short whatever the count (the report has them all). */

@@ -1,8 +1,8 @@
 /**
  * `chainetl worker`: serve the slices of distributed runs on one output (a folder shared by every
- * worker and the enqueuer, or an s3:// prefix) until stopped (Ctrl-C, SIGTERM or a kill: a killed worker's slices go
- * to the others within the lease, README "Distributed slices"). Needs CHAINETL_STATE_URL and the
- * URLs of the services its slices call.
+ * worker and the enqueuer, or an s3:// prefix) until stopped (Ctrl-C, SIGTERM or a kill: a killed
+ * worker's slices go to the others within the lease, docs/scale-out.md#distributed-slices). Needs
+ * CHAINETL_STATE_URL and the URLs of the services its slices call.
  */
 import { Effect, Layer, Option } from "effect"
 import { loadSourceSettings } from "../Config.ts"
