@@ -7,7 +7,8 @@
  *  - a folder moved or renamed keeps its id, so its checkpoints still describe its parts (keyed
  *    by path, the run would refetch slices whose parts are there and double their rows);
  *  - two paths to one folder (a symbolic link) are one id, so they share one lock.
- * A copy of a folder carries its id: runs on both copies would share state (README: limits).
+ * A copy of a folder carries its id: runs on both copies would share state
+ * (docs/scale-out.md#state-in-postgresql, limits).
  *
  * Created with a hard link from a fsynced temporary file, like the lock file: two first runs at
  * once agree on one id, and a kill leaves no empty id.

@@ -78,7 +78,8 @@ const writeLocalId = (dir: string, id: string) => replaceFile(path.join(dir, OUT
  * conditional write, so two first runs on two machines agree on one id (and so on one PostgreSQL
  * lock), then copied into the working copy where the state layer reads it. A server without
  * conditional writes (s3rver) lets the later of two simultaneous first runs win; each reads the
- * id back after writing, but the earlier may have read its own (README: limits).
+ * id back after writing, but the earlier may have read its own
+ * (docs/scale-out.md#output-in-a-bucket, limits).
  */
 export const ensureBucketOutputId = (b: BucketOutput): Effect.Effect<string, SinkError> => {
   const key = keyOf(b.target, OUTPUT_ID_REL)

@@ -28,7 +28,8 @@ const status = (e: unknown): number | undefined => (e instanceof S3ServiceExcept
 
 export const makeS3Client = (settings: S3Settings): S3Client => {
   // the SDK warns on every start under Node 20 that its releases after January 2027 need Node 22;
-  // the version is pinned (README Development), so the warning would only be noise on stderr
+  // the version is pinned (docs/scale-out.md#output-in-a-bucket), so the warning would only be
+  // noise on stderr
   process.env["AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED"] ??= "true"
   return new S3Client({
     region: settings.region,

@@ -8,8 +8,8 @@
  * Push order: a manifest lists compacted files, so they go first; a catalog names files, so it
  * goes after the manifests it was built from; what compaction replaced is deleted last, and
  * nothing else is deleted by a push (see deadFiles). A kill
- * anywhere in between leaves the bucket readable as before or as after, as in a folder (README
- * "Compaction"): an unlisted compacted file or a replaced part is read by no view.
+ * anywhere in between leaves the bucket readable as before or as after, as in a folder
+ * (docs/compaction.md): an unlisted compacted file or a replaced part is read by no view.
  */
 import { createHash } from "node:crypto"
 import { createReadStream } from "node:fs"
