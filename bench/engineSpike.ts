@@ -2,8 +2,8 @@
  * Spike (issue 15 item 2): two job queues on PostgreSQL that run on Node 20, compared on what
  * distributed slices need: how soon a SIGKILLed worker's in-flight job is handed to another worker,
  * and what enqueueing and dequeueing cost. `node --import tsx bench/engineSpike.ts [--jobs N]`
- * starts its own PostgreSQL (test/support/postgres.ts) and prints one table. The README's
- * "Distributed slices" section records the numbers and the choice.
+ * starts its own PostgreSQL (test/support/postgres.ts) and prints one table.
+ * docs/scale-out.md#distributed-slices records the numbers and the choice.
  *
  *  - pg-boss 10: per-job `expireInSeconds`; an expired active job is put back (retry) by the
  *    maintenance loop (`maintenanceIntervalSeconds`, ≥ 1 s). Measured with expiry 5 s.

@@ -7,10 +7,10 @@
  *
  * The runs' folders are removed after the last run, not after each: on ext4 without a journal
  * (this machine's disk) a new inode is allocated past every inode freed in the last ~5 s, one
- * lookup each, so removing a run's 2,000 files made the next run's file creations cost 1–2 ms
- * more per file (flat, 2026-11-26: 2.44 against 1.48 ms; before staging folders were reused,
- * 3.53 against 1.48), a cost a run of chainetl does not pay: it removes no thousands of files
- * before it writes. For the same reason, start it again only ~5 s after the last ended.
+ * lookup each, so removing a run's 2,000 files made the next run's file creations cost
+ * noticeably more per file (measured: docs/performance.md#the-bench-and-its-scripts), a cost a
+ * run of chainetl does not pay: it removes no thousands of files before it writes. For the same
+ * reason, start it again only ~5 s after the last ended.
  */
 import { Effect } from "effect"
 import { promises as fs } from "node:fs"

@@ -46,10 +46,10 @@ export const rowCount = async (conn: DuckDBConnection, side: Side, view: string)
  * `view`'s rows on both sides as the SELECT lists `listA` and `listB` make them, compared EXCEPT
  * ALL both ways. Each side is read once, each row as a 64-bit hash of all its columns: DuckDB
  * compares nested rows (a staking transaction's lists of structs) slowly, reading a view again per
- * count re-reads its files, and materialising rows costs most of all (24k `primary_blocks` rows:
- * 210 ms as they are, 370 ms as JSON text, 60 ms as hashes). Equal rows hash equal, so every
- * difference the hashes show is real; two different rows of equal hash would hide one, at a
- * chance of ~2^-64 a pair.
+ * count re-reads its files, and materialising rows costs most of all, as JSON text more still, as
+ * hashes least (measured: docs/performance.md#the-bench-and-its-scripts). Equal rows hash equal,
+ * so every difference the hashes show is real; two different rows of equal hash would hide one,
+ * at a chance of ~2^-64 a pair.
  */
 export const diffRows = async (conn: DuckDBConnection, view: string, listA: string, listB: string): Promise<RowCounts> => {
   for (const [side, list] of [["a", listA], ["b", listB]] as const) {

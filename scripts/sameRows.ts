@@ -2,7 +2,7 @@
  * Are two chainetl outputs the same rows? Every view of both catalogs (`catalog.duckdb`) is compared
  * EXCEPT ALL both ways over the columns both sides have, lineage (`run_id`, `ingested_at`) aside;
  * a view or column on one side only is named, not compared. Used to show that a change of the write path
- * changed no row (README "Same rows"): two builds crawl one emulator, then
+ * changed no row (docs/performance.md#same-rows): two builds crawl one emulator, then
  *
  *   node --import tsx scripts/sameRows.ts OUT_A OUT_B [--as view.column=expression-over-B]
  *

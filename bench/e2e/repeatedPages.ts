@@ -3,7 +3,8 @@
  * listing is served `times` times, its copies side by side. It stands where the emulator would
  * (the proxy records what it answers, as it records the emulator), for sizes the emulator cannot
  * reach in hours: its ids are hashes of bytes, so `staking_transactions` at 1M rows would hash a
- * P-chain of ~1.3M blocks first (README → Performance, Sizes).
+ * P-chain of ~1.3M blocks first ("Sizes the emulator cannot reach" in
+ * docs/performance.md#end-to-end-chainetl-against-what-a-user-would-write-instead).
  *
  * The listing it serves is the source listing made `times` times denser:
  * - copy c of a record (`copyRecord`) has keys of its own (c ≥ 1) and its block numbers h made

@@ -1,8 +1,8 @@
 /**
  * `chainetl run` starts without what only some datasets use: the static imports of the command
- * reach Arrow's type and schema modules only (not its index, ~450 KB of builders, vectors and IPC)
+ * reach Arrow's type and schema modules only (not its index, with its builders, vectors and IPC)
  * and no avalanchejs (the UTXO datasets load it on their first record). Each was compiled and
- * evaluated on every start (bench/HISTORY.md, 2026-11-26).
+ * evaluated on every start (measured: docs/performance.md#start-up-costs).
  */
 import { describe, expect, it } from "vitest"
 import { reachable } from "../support/staticImports.ts"

@@ -1,9 +1,10 @@
 /**
  * Global setup: the CLI the tests start as a process (`node bin/chainetl.mjs`, test/reliability/cli.ts)
- * runs dist/ when it is newer than every source, else the TypeScript through tsx, which costs ~3 s
- * more CPU per start (measured: `status` 1.3 → 4.5 CPU-s), and the suite starts it a hundred
- * times and more. A checkout whose sources changed since its last build is built once here first
- * (`npm run build`, as `npm install` does); CI's `npm ci` has just built it, so this finds it fresh.
+ * runs dist/ when it is newer than every source, else the TypeScript through tsx, which costs
+ * seconds more CPU per start (measured: docs/performance.md#start-up-costs), and the suite starts
+ * it a hundred times and more. A checkout whose sources changed since its last build is built once
+ * here first (`npm run build`, as `npm install` does); CI's `npm ci` has just built it, so this
+ * finds it fresh.
  */
 import { execFileSync } from "node:child_process"
 import { fileURLToPath } from "node:url"
