@@ -1,5 +1,5 @@
 /**
- * How distributed runs hand slices over, from the environment (README "Distributed slices"):
+ * How distributed runs hand slices over, from the environment (docs/scale-out.md#distributed-slices):
  *  - CHAINETL_WORKER_LEASE_SECONDS: a worker renews its hold on a job every third of this; a
  *    worker silent for this long loses the job (default 30, at least 3);
  *  - CHAINETL_QUEUE_SWEEP_SECONDS: how often the engine puts jobs whose lease ran out back in the
