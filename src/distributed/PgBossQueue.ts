@@ -1,7 +1,7 @@
 /**
  * SliceQueue on pg-boss 10 (the last major that runs on Node 20), in the same PostgreSQL as the
  * checkpoints, under its own schema `pgboss`. Chosen over graphile-worker 0.17 by the spike
- * (bench/engineSpike.ts, README): graphile-worker frees a crashed worker's job only after a fixed
+ * (bench/engineSpike.ts, docs/scale-out.md#distributed-slices): graphile-worker frees a crashed worker's job only after a fixed
  * 4 hours; pg-boss expires an active job after its own `expire_in`, swept every
  * CHAINETL_QUEUE_SWEEP_SECONDS.
  *

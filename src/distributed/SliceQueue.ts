@@ -1,6 +1,6 @@
 /**
  * The job queue distributed runs use, as a service, so the engine behind it can be swapped
- * (PgBossQueue.ts is the one in use; README "Distributed slices" says why). What it promises:
+ * (PgBossQueue.ts is the one in use; docs/scale-out.md#distributed-slices says why). What it promises:
  *  - `enqueue` is idempotent per job id: a job already waiting or running is left as it is, one
  *    that finished is queued again;
  *  - `take` hands a job to one worker at a time under a lease of `leaseSeconds`; a worker that
