@@ -164,14 +164,14 @@ export const JobSchema = Schema.Struct({
   nodeHeightWindow: withDefault(WindowSize, () => "1000"),
   nodeXHeights: Schema.optional(HeightRange),
   nodePHeights: Schema.optional(HeightRange),
-  /** Per windowed dataset name: window size, lookback and nightly start (see README: Nightly and backfill). */
+  /** Per windowed dataset name: window size, lookback and nightly start (docs/operations.md#nightly-and-backfill). */
   incremental: withDefault(Schema.Record({ key: Schema.String, value: IncrementalSettings }), (): Record<string, typeof IncrementalSettings.Type> => ({})),
   /**
    * Per time-ordered dataset name: its partition grain, "day" (Hive key `date`) or "month" (Hive
    * key `month`, `date` kept as a column); absent = the grain its pipeline file chose.
    */
   partitionGrain: withDefault(Schema.Record({ key: Schema.String, value: Schema.Literal("day", "month") }), (): Record<string, "day" | "month"> => ({})),
-  /** Per API key name (CHAINETL_API_KEYS): its budget; keys not named get CHAINETL_RATE_LIMIT (README: Several API keys). */
+  /** Per API key name (CHAINETL_API_KEYS): its budget; keys not named get CHAINETL_RATE_LIMIT (docs/configuration.md#several-api-keys). */
   apiKeys: withDefault(
     Schema.Record({
       key: Schema.String.pipe(Schema.pattern(/^[A-Za-z0-9_.-]{1,40}$/, { message: () => "a key name: letters, digits, _ . - (at most 40)" })),

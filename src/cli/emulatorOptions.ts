@@ -1,6 +1,6 @@
 /**
  * `chainetl emulator` flags → emulator options. Kept apart from the command so `run --emulator`
- * and tests share the mapping. The flag names are public interface (README: Emulator).
+ * and tests share the mapping. The flag names are public interface (docs/emulator.md).
  */
 import { type Command, Options } from "@effect/cli"
 import { Option } from "effect"
