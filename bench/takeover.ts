@@ -4,7 +4,7 @@
  * proxy), two `chainetl worker` processes and a `backfill --distributed` of two 12-hour windows;
  * the worker holding a slice with a part committed is SIGKILLed, and the time until another
  * worker holds that slice is printed. `node --import tsx bench/takeover.ts` (about a minute);
- * the README's "Distributed slices" quotes it. Run `npm run build` first.
+ * docs/scale-out.md#distributed-slices quotes it. Run `npm run build` first.
  */
 import { type ChildProcess, spawn } from "node:child_process"
 import { promises as fs } from "node:fs"

@@ -1,5 +1,5 @@
 /**
- * The example analyses shipped in examples/*.sql, each run as the README says
+ * The example analyses shipped in examples/*.sql, each run as docs/output.md#example-analyses says
  * (`chainetl query --file examples/<name>.sql --format json`) over one crawl of the emulator job,
  * and each answer compared, row by row and digit by digit, with the truth computed here from the
  * emulator's own API responses (plain fetch, BigInt sums) — never from our Parquet.

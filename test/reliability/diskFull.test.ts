@@ -151,7 +151,7 @@ describe("a full or read-only output disk", () => {
       } finally {
         execFileSync("mount", ["-o", "remount,rw,size=64m", mnt])
       }
-      // a read-only --out is bad configuration, found before anything starts (README: Bad input)
+      // a read-only --out is bad configuration, found before anything starts (docs/cli.md#the-cli, bad input)
       expect(run.code).toBe(2)
       expect(run.stderr.trim()).toBe(`chainetl: --out: cannot write to ${out}: ${out} is on a read-only file system. Fix: pass a folder on a writable disk`)
       expect(await snapshot()).toEqual(before)
