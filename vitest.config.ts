@@ -58,7 +58,8 @@ class LongestFirst extends BaseSequencer {
 
 export default defineConfig({
   test: {
-    include: ["test/**/*.test.ts"],
+    // the workspace packages' own tests (packages/emulator/test) run with the product's
+    include: ["test/**/*.test.ts", "packages/*/test/**/*.test.ts"],
     // builds dist/ first when the sources are newer (the CLI's processes then skip tsx)
     globalSetup: ["test/support/freshDist.ts"],
     testTimeout: 60_000,

@@ -12,7 +12,7 @@ import * as os from "node:os"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
 import pg from "pg"
-import { startEmulator } from "../src/emulator/index.ts"
+import { startEmulator } from "@chainetl/emulator"
 import { startProxy } from "../test/reliability/support.ts"
 import { startPostgres } from "../test/support/postgres.ts"
 

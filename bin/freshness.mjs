@@ -17,7 +17,7 @@ const newestSource = (dir) => {
 export const distIsFresh = (root) => {
   try {
     const at = statSync(`${root}dist/cli/bin.js`).mtimeMs
-    return ["src", "pipelines", "schemas"].every((d) => newestSource(`${root}${d}`) <= at)
+    return ["src", "pipelines", "schemas", "packages/emulator/src"].every((d) => newestSource(`${root}${d}`) <= at)
   } catch {
     return false
   }

@@ -22,7 +22,7 @@
  */
 import { promises as fs } from "node:fs"
 import * as path from "node:path"
-import { startEmulator } from "../src/emulator/index.ts"
+import { startEmulator } from "@chainetl/emulator"
 import { table } from "../src/cli/table.ts"
 import {
   CAMPAIGN_DATASETS,

@@ -13,7 +13,7 @@ import * as path from "node:path"
 import { RecordStore, keyOf } from "../bench/e2e/cache.ts"
 import { benchDatasets } from "../bench/e2e/datasets.ts"
 import { pageUrl } from "../bench/e2e/reference/spec.ts"
-import { startEmulator } from "../src/emulator/index.ts"
+import { startEmulator } from "@chainetl/emulator"
 
 const argv = process.argv.slice(2)
 const dir = argv[0]!

@@ -3,7 +3,7 @@
  * recording lacks (a replay of a complete recording never starts it). Its rate limits are off: it
  * only serves the recording pass, where they would only make recording slow.
  */
-import { type RunningEmulator, startEmulator } from "../../src/emulator/index.ts"
+import { type RunningEmulator, startEmulator } from "@chainetl/emulator"
 
 export interface Upstream {
   readonly url: () => Promise<string>

@@ -4,7 +4,7 @@
  */
 import { Effect } from "effect"
 import { ConfigError } from "../Errors.ts"
-import type { EmulatorOptionsInput } from "../emulator/index.ts"
+import type { EmulatorOptionsInput } from "@chainetl/emulator"
 import { type EmulatorFlags, toEmulatorInput } from "./emulatorOptions.ts"
 
 /** Starts the emulator as a scoped resource: closed when the scope ends (Ctrl-C included). */
@@ -12,7 +12,7 @@ export const startScopedEmulator = (input: EmulatorOptionsInput) =>
   Effect.acquireRelease(
     Effect.tryPromise({
       try: async () => {
-        const { startEmulator } = await import("../emulator/index.ts")
+        const { startEmulator } = await import("@chainetl/emulator")
         return startEmulator(input)
       },
       catch: (e) =>
@@ -27,7 +27,7 @@ export const runEmulator = (flags: EmulatorFlags) =>
   Effect.scoped(
     Effect.gen(function* () {
       const emu = yield* startScopedEmulator(toEmulatorInput(flags))
-      const { describeEmulator } = yield* Effect.promise(() => import("../emulator/index.ts"))
+      const { describeEmulator } = yield* Effect.promise(() => import("@chainetl/emulator"))
       for (const line of describeEmulator(emu)) console.log(line)
       console.log("Press Ctrl-C to stop.")
       return yield* Effect.never

@@ -4,7 +4,7 @@
  */
 import { type Command, Options } from "@effect/cli"
 import { Option } from "effect"
-import type { EmulatorOptionsInput } from "../emulator/index.ts"
+import type { EmulatorOptionsInput } from "@chainetl/emulator"
 
 const num = (name: string, description: string) => Options.float(name).pipe(Options.withDescription(description), Options.optional)
 const int = (name: string, description: string) => Options.integer(name).pipe(Options.withDescription(description), Options.optional)

@@ -5,7 +5,7 @@
 import { promises as fs } from "node:fs"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { type RunningEmulator, startEmulator } from "../../src/emulator/index.ts"
+import { type RunningEmulator, startEmulator } from "@chainetl/emulator"
 import type { RunReport } from "../../src/Runner.ts"
 import { type CliExit, runCli } from "../reliability/cli.ts"
 import { forward, type Proxy, startProxy } from "../reliability/support.ts"

@@ -3,7 +3,7 @@ import { promises as fs } from "node:fs"
 import { promisify } from "node:util"
 import { fileURLToPath } from "node:url"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { type RunningEmulator, startEmulator } from "../../src/emulator/index.ts"
+import { type RunningEmulator, startEmulator } from "@chainetl/emulator"
 import { tempOut, filesUnder } from "../support/spine.ts"
 
 const run = promisify(execFile)

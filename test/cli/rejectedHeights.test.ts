@@ -11,7 +11,7 @@ import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { type RunningEmulator, startEmulator } from "../../src/emulator/index.ts"
+import { type RunningEmulator, startEmulator } from "@chainetl/emulator"
 import { runCli } from "../reliability/cli.ts"
 import { query, tempOut } from "../support/spine.ts"
 

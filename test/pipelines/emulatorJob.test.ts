@@ -3,7 +3,7 @@ import { checkIncremental } from "../../src/cli/backfillPlan.ts"
 import { promises as fs } from "node:fs"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { EMULATOR_JOB } from "../../src/cli/runCommand.ts"
-import { type RunningEmulator, startEmulator } from "../../src/emulator/index.ts"
+import { type RunningEmulator, startEmulator } from "@chainetl/emulator"
 import { loadJobFile } from "../../src/Job.ts"
 import { emulatorJobFile } from "../support/emulatorJob/index.ts"
 

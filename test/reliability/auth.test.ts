@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { promises as fs } from "node:fs"
 import * as path from "node:path"
-import { type RunningEmulator, startEmulator } from "../../src/emulator/index.ts"
+import { type RunningEmulator, startEmulator } from "@chainetl/emulator"
 import type { RunReport } from "../../src/Runner.ts"
 import { tempDir } from "./campaign.ts"
 import { type CliExit, runCli } from "./cli.ts"

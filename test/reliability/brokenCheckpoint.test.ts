@@ -12,7 +12,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { promises as fs } from "node:fs"
 import * as path from "node:path"
-import { type RunningEmulator, startEmulator } from "../../src/emulator/index.ts"
+import { type RunningEmulator, startEmulator } from "@chainetl/emulator"
 import type { Job } from "../../src/Job.ts"
 import type { RunReport } from "../../src/Runner.ts"
 import { campaignJob, tempDir } from "./campaign.ts"

@@ -7,7 +7,7 @@
 import * as fs from "node:fs/promises"
 import * as path from "node:path"
 import { beforeAll, describe, expect, it } from "vitest"
-import { defaultNow } from "../../src/emulator/http/options.ts"
+import { defaultNow } from "@chainetl/emulator"
 import { readManifest } from "../../src/compact/Manifest.ts"
 import { CAMPAIGN_DATASETS, tempDir, writeCampaignJob } from "./campaign.ts"
 import { type CliExit, runArgs, runCli } from "./cli.ts"

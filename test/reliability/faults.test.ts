@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { promises as fs } from "node:fs"
 import * as path from "node:path"
-import { type RunningEmulator, startEmulator } from "../../src/emulator/index.ts"
+import { type RunningEmulator, startEmulator } from "@chainetl/emulator"
 import type { Job } from "../../src/Job.ts"
 import type { RunReport } from "../../src/Runner.ts"
 import { CAMPAIGN_DATASETS, CI_FAULTS, FAULT_CAMPAIGN_SOURCE, campaignJob, tempDir } from "./campaign.ts"

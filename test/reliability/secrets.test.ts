@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { promises as fs } from "node:fs"
 import * as path from "node:path"
-import { type RunningEmulator, startEmulator } from "../../src/emulator/index.ts"
+import { type RunningEmulator, startEmulator } from "@chainetl/emulator"
 import { campaignJob, tempDir } from "./campaign.ts"
 import { type CliExit, runArgs, runCli } from "./cli.ts"
 import { filesBelow } from "./compare.ts"

@@ -11,7 +11,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Duration, Effect, Layer, Schema } from "effect"
 import { promises as fs } from "node:fs"
-import { type RunningEmulator, startEmulator } from "../../src/emulator/index.ts"
+import { type RunningEmulator, startEmulator } from "@chainetl/emulator"
 import { CheckpointStore } from "../../src/crawl/Checkpoint.ts"
 import { CommittedKeys } from "../../src/crawl/CommittedKeys.ts"
 import { crawlSlice, type SliceResult } from "../../src/crawl/Crawler.ts"

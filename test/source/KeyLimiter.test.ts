@@ -6,7 +6,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Logger, LogLevel } from "effect"
 import { monitorEventLoopDelay } from "node:perf_hooks"
-import { type RunningEmulator, startEmulator } from "../../src/emulator/index.ts"
+import { type RunningEmulator, startEmulator } from "@chainetl/emulator"
 import { KeyLimiter } from "../../src/source/KeyLimiter.ts"
 import { RestClient } from "../../src/source/RestClient.ts"
 import { expectWithinBudgets } from "../support/keyWindows.ts"

@@ -93,9 +93,9 @@ describe("the repository stands alone", () => {
 
       const readers = [
         "test/decode/utxo.test.ts",
-        "test/emulator/primary/utxoCodec.test.ts",
-        "test/emulator/primary/http.test.ts",
-        "test/emulator/rpc/platform.test.ts",
+        "packages/emulator/test/primary/utxoCodec.test.ts",
+        "packages/emulator/test/primary/http.test.ts",
+        "packages/emulator/test/rpc/platform.test.ts",
         "test/standalone/constants.test.ts"
       ]
       const run = spawnSync(process.execPath, [path.join(copy, "node_modules/vitest/vitest.mjs"), "run", ...readers], {

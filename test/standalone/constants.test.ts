@@ -12,7 +12,7 @@ import {
   NETWORK_ID,
   PRIMARY_SUBNET_ID,
   SECP256K1_FX_ID
-} from "../../src/emulator/world/constants.ts"
+} from "@chainetl/emulator/world/constants"
 import { readReferenceJson } from "../support/reference.ts"
 
 interface Constants {

@@ -6,9 +6,24 @@
  * emulator's P-chain (every era, every type) to it keeps the emulator from inventing a shape.
  */
 import { parse } from "lossless-json"
-import { describe, expect, it } from "vitest"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { decodePBlock, pBytesFromNodeHex, type PBlock } from "../../../src/decode/pvm/index.ts"
-import { useNode, type Json } from "../../emulator/rpc/support.ts"
+import { startEmulator, type RunningEmulator } from "@chainetl/emulator"
+
+type Json = Record<string, unknown>
+
+/** One in-process emulator for this file, its node network beside it. */
+const useNode = () => {
+  const holder = {} as { current: { emu: RunningEmulator; net: ReturnType<RunningEmulator["world"]["primary"]["network"]> } }
+  beforeAll(async () => {
+    const emu = await startEmulator({ port: 0 })
+    holder.current = { emu, net: emu.world.primary.network(emu.options.nodeNetwork) }
+  })
+  afterAll(async () => {
+    await holder.current?.emu.close()
+  })
+  return holder
+}
 
 /** Numbers of either side as their digits: the json's are Go's uint64/uint32, the decoder's bigint/number. */
 const normal = (v: unknown): unknown => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import type { RunningEmulator } from "../../../src/emulator/index.ts"
+import type { RunningEmulator } from "@chainetl/emulator"
 import type { Job } from "../../../src/Job.ts"
 import { promises as fs } from "node:fs"
 import * as path from "node:path"

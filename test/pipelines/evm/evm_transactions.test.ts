@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import type { RunningEmulator } from "../../../src/emulator/index.ts"
+import type { RunningEmulator } from "@chainetl/emulator"
 import type { Job } from "../../../src/Job.ts"
 import { tempOut } from "../../support/spine.ts"
 import { columnTypes, crawl, getJson, rows, served, startEvmEmulator } from "./support.ts"

@@ -5,7 +5,7 @@
 import { Effect } from "effect"
 import { expect } from "vitest"
 import * as path from "node:path"
-import { startEmulator, type RunningEmulator } from "../../../src/emulator/index.ts"
+import { startEmulator, type RunningEmulator } from "@chainetl/emulator"
 import { defaultJob, type Job } from "../../../src/Job.ts"
 import type { RunReport } from "../../../src/Runner.ts"
 import { evmJobPart } from "../../support/emulatorJob/evm.ts"

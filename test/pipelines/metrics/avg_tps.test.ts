@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Effect } from "effect"
 import * as path from "node:path"
-import { type RunningEmulator, startEmulator } from "../../../src/emulator/index.ts"
+import { type RunningEmulator, startEmulator } from "@chainetl/emulator"
 import type { Job } from "../../../src/Job.ts"
 import { query, runSpine, tempOut } from "../../support/spine.ts"
 import { CHAINS, columnTypes, metricsJob, pages } from "./support.ts"

@@ -4,7 +4,7 @@ import { isSafeNumber, parse } from "lossless-json"
  * truth the crawled rows are compared with), and the seed's rule 2 written out independently of
  * the pipeline.
  */
-import type { RunningEmulator } from "../../../src/emulator/index.ts"
+import type { RunningEmulator } from "@chainetl/emulator"
 import { defaultJob, type Job } from "../../../src/Job.ts"
 import { metricsJobPart } from "../../support/emulatorJob/metrics.ts"
 import { query } from "../../support/spine.ts"

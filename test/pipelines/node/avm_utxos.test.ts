@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { decodeUtxoHex } from "../../../src/decode/utxo.ts"
-import { type RunningEmulator, startEmulator } from "../../../src/emulator/index.ts"
+import { type RunningEmulator, startEmulator } from "@chainetl/emulator"
 import type { Job } from "../../../src/Job.ts"
 import { runSpine, tempOut } from "../../support/spine.ts"
 import { type Rec, call, columnTypes, newCalls, nodeJob, overRpc, plain, rejectReasons, rows, sortBy, uncommented } from "./support.ts"

@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { type RunningEmulator, startEmulator } from "../../../src/emulator/index.ts"
+import { type RunningEmulator, startEmulator } from "@chainetl/emulator"
 import type { Job } from "../../../src/Job.ts"
 import { runSpine, tempOut } from "../../support/spine.ts"
 import { type Rec, call, columnTypes, newCalls, nodeJob, overRpc, plain, rows, sortBy, uncommented } from "./support.ts"

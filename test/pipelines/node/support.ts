@@ -1,7 +1,7 @@
 /** What the node dataset tests share: the emulator's own JSON-RPC answers, call counting, catalog reads. */
 import { Effect } from "effect"
 import * as path from "node:path"
-import type { RunningEmulator } from "../../../src/emulator/index.ts"
+import type { RunningEmulator } from "@chainetl/emulator"
 import { defaultJob, type Job } from "../../../src/Job.ts"
 import { JsonRpcClient, type JsonRpcClientService } from "../../../src/source/JsonRpcClient.ts"
 import { nodeJobPart } from "../../support/emulatorJob/node.ts"

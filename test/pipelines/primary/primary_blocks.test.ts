@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { dataset } from "../../../pipelines/primary_blocks.ts"
 import { makeSlice } from "../../../src/crawl/Slice.ts"
-import { type RunningEmulator, startEmulator } from "../../../src/emulator/index.ts"
+import { type RunningEmulator, startEmulator } from "@chainetl/emulator"
 import { parseJsonLossless } from "../../../src/source/LosslessJson.ts"
 import { toRows } from "../../../src/transform/ToRows.ts"
 

@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { type RunningEmulator, startEmulator } from "../../../src/emulator/index.ts"
+import { type RunningEmulator, startEmulator } from "@chainetl/emulator"
 import type { RunReport } from "../../../src/Runner.ts"
 import { fetchAll, query, runSpine, tempOut } from "../../support/spine.ts"
 import { NETWORKS, byKey, columnTypes, overRestClient, rejectReasons, uncommentedColumns } from "./support.ts"

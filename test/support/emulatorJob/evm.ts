@@ -6,8 +6,8 @@
  * Every transaction found in the token transfers is then looked up one by one (and every NFT
  * seen in them), so the tokens are one per standard on the chain where they move least.
  */
-import type { RunningEmulator } from "../../../src/emulator/index.ts"
-import type { EvmChain } from "../../../src/emulator/world/evm/index.ts"
+import type { RunningEmulator } from "@chainetl/emulator"
+import type { EvmChain } from "@chainetl/emulator/world/evm"
 import type { Job } from "../../../src/Job.ts"
 
 const CHAINS = ["43114", "43113"] as const

@@ -4,7 +4,7 @@
  * pipelines/jobs/emulator.json (the pipeline reads a file, never the emulator); a test fails when
  * the file and the emulator drift apart: regenerate with `npm run job:emulator`.
  */
-import type { RunningEmulator } from "../../../src/emulator/index.ts"
+import type { RunningEmulator } from "@chainetl/emulator"
 import { defaultJob, type Job } from "../../../src/Job.ts"
 import { evmJobPart } from "./evm.ts"
 import { metricsJobPart } from "./metrics.ts"

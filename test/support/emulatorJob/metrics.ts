@@ -4,7 +4,7 @@
  * and a metrics window short enough that a run takes seconds. evmChains is left to the job's
  * default (the two C-Chains), which both the emulator and the other groups use.
  */
-import type { RunningEmulator } from "../../../src/emulator/index.ts"
+import type { RunningEmulator } from "@chainetl/emulator"
 import type { Job } from "../../../src/Job.ts"
 
 /** Two weeks of metrics: one or two months of slices per series. */

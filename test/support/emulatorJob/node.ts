@@ -10,7 +10,7 @@
  * - one L1 subnet (current_validators, current_supply beyond the primary network);
  * - legacy addresses of one wallet (legacy stays disabled: its test enables it).
  */
-import type { RunningEmulator } from "../../../src/emulator/index.ts"
+import type { RunningEmulator } from "@chainetl/emulator"
 import type { Job, Network } from "../../../src/Job.ts"
 import { primaryJobPart } from "./primary.ts"
 

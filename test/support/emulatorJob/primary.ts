@@ -3,7 +3,7 @@
  * P-chain and one X-chain address set (a wallet's addresses) that hold UTXOs now, so utxos has
  * something to list while the run stays a few seconds long.
  */
-import type { RunningEmulator } from "../../../src/emulator/index.ts"
+import type { RunningEmulator } from "@chainetl/emulator"
 import type { Job, Network } from "../../../src/Job.ts"
 
 const NETWORKS: ReadonlyArray<Network> = ["mainnet", "fuji"]

@@ -1,7 +1,7 @@
 /** `npm run job:emulator`: rewrites pipelines/jobs/emulator.json from the default emulator world. */
 import { promises as fs } from "node:fs"
 import { fileURLToPath } from "node:url"
-import { startEmulator } from "../../../src/emulator/index.ts"
+import { startEmulator } from "@chainetl/emulator"
 import { emulatorJobFile } from "./index.ts"
 
 const target = fileURLToPath(new URL("../../../pipelines/jobs/emulator.json", import.meta.url))
