@@ -37,7 +37,8 @@ import { OutputStore } from "./store/OutputStore.ts"
 import { catalogEntries } from "./catalogEntries.ts"
 import { type CheckpointError, SinkError } from "./Errors.ts"
 import { refetchDeleted } from "./crawl/Refetch.ts"
-import type { PlannedDataset, SliceExecution, SliceRun } from "./SliceExecution.ts"
+import type { PlannedDataset, SliceExecution, SliceRun, TookOver } from "./SliceExecution.ts"
+import { closeInterrupted } from "./InterruptedRuns.ts"
 import { type CompactionReport, finishCompaction, recoverCompaction } from "./compact/Compaction.ts"
 import { compactDatasets, compactionTables } from "./CompactionPolicy.ts"
 import { type CompactSettings, DEFAULT_SETTINGS } from "./compact/Compactor.ts"
@@ -66,7 +67,8 @@ export interface RunReport {
   readonly runId: string
   readonly startedAt: string
   readonly finishedAt: string | null
-  readonly status: "running" | "succeeded" | "failed"
+  /** `interrupted`: its process died before it finished; set by the next run that held the output (InterruptedRuns.ts). */
+  readonly status: "running" | "succeeded" | "failed" | "interrupted"
   readonly mode: "run" | "backfill"
   readonly backfill: Backfill | null
   readonly datasets: ReadonlyArray<string>
@@ -87,6 +89,8 @@ export interface RunReport {
   readonly compaction: CompactionReport["tables"]
   /** Why the run failed besides its slices (the catalog could not be rebuilt). */
   readonly error: string | null
+  /** The run this one took over, its process dead (a distributed run started again after a kill). */
+  readonly tookOver?: TookOver
 }
 
 /**
@@ -172,8 +176,11 @@ export const notPlanned = (dataset: string, error: CheckpointError | SinkError |
   ...(error === undefined ? {} : { error: `${dataset} not planned: ${error.message}` })
 })
 
-/** Steps 2–3 of a run, once its writer lock is held: leftovers cleared, slices planned. */
-const prepareRun = (options: RunOptions, started: Date) =>
+/**
+ * Steps 2–3 of a run, once its writer lock is held: leftovers cleared, slices planned. `shared`:
+ * workers still write (a distributed run joined theirs), so nothing they may be writing is cleared.
+ */
+const prepareRun = (options: RunOptions, started: Date, shared: boolean) =>
   Effect.gen(function* () {
     const selected = selectDatasets(options.datasets, options.job)
     // an s3:// output: the working copy is made equal to the bucket once the lock is held, so
@@ -181,16 +188,18 @@ const prepareRun = (options: RunOptions, started: Date) =>
     const outputStore = yield* Effect.serviceOption(OutputStore)
     if (Option.isSome(outputStore)) yield* outputStore.value.pull
     // 2.
-    const sink = yield* ParquetSink
-    yield* sink.clearStaging()
-    yield* clearDeadTemps(options.out)
-    // what a killed compaction left (every table: a killed run may have compacted any of them)
-    const tables = compactionTables(registry)
-    yield* recoverCompaction(options.out, tables.map((t) => t.name), buildCatalog(options.out, catalogEntries()))
+    if (!shared) {
+      const sink = yield* ParquetSink
+      yield* sink.clearStaging()
+      yield* clearDeadTemps(options.out)
+      // what a killed compaction left (every table: a killed run may have compacted any of them)
+      const tables = compactionTables(registry)
+      yield* recoverCompaction(options.out, tables.map((t) => t.name), buildCatalog(options.out, catalogEntries()))
+    }
     const asOf = options.asOf ?? Math.floor(started.getTime() / 1000)
     // slices whose broken checkpoint was deleted lose their parts first: they are fetched again
     const unprepared = new Map<string, SinkError>()
-    for (const dataset of selected) {
+    for (const dataset of shared ? [] : selected) {
       const cleared = yield* Effect.either(refetchDeleted(options.out, dataset))
       if (Either.isLeft(cleared)) unprepared.set(dataset.name, cleared.left)
     }
@@ -203,7 +212,7 @@ const prepareRun = (options: RunOptions, started: Date) =>
   })
 
 /** The report a run writes when it starts (status running, no slice yet). */
-export const startReport = (options: RunOptions, runId: string, started: Date, selected: ReadonlyArray<AnyDataset>, asOf: number, planned: number): RunReport => ({
+export const startReport = (options: RunOptions, runId: string, started: Date, selected: ReadonlyArray<AnyDataset>, asOf: number, planned: number, tookOver?: TookOver): RunReport => ({
   runId,
   startedAt: started.toISOString(),
   finishedAt: null,
@@ -218,7 +227,8 @@ export const startReport = (options: RunOptions, runId: string, started: Date, s
   keys: [],
   catalog: null,
   compaction: [],
-  error: null
+  error: null,
+  ...(tookOver === undefined ? {} : { tookOver })
 })
 
 /** A report that cannot be written (a full disk) must not stop the run: the slices say more. */
@@ -310,7 +320,7 @@ export const localSlices = (sliceConcurrency: number): SliceExecution<SinkError,
   hold: (out, runId) =>
     Effect.gen(function* () {
       yield* (yield* WriterLock).acquire(out, runId)
-      return (run: SliceRun) =>
+      const crawl = (run: SliceRun) =>
         Effect.gen(function* () {
           const stop = yield* makeRunStop
           const crawl: CrawlOptions = { runId: run.runId, asOf: run.asOf, ingestedAt: run.started, partRows: run.partRows, ...(run.partBytes === undefined ? {} : { partBytes: run.partBytes }) }
@@ -321,6 +331,7 @@ export const localSlices = (sliceConcurrency: number): SliceExecution<SinkError,
           }
           return { results, stoppedBy: yield* stop.stoppedBy }
         })
+      return { crawl, shared: false }
     })
 })
 
@@ -332,16 +343,18 @@ export const runWith = <E, R>(options: RunOptions, execution: SliceExecution<E, 
       const runId = newRunId(started)
       // 1.
       yield* refuseOutputLinks(options)
-      const crawl = yield* execution.hold(options.out, runId)
-      const { selected, asOf, plan } = yield* prepareRun(options, started)
+      const held = yield* execution.hold(options.out, runId)
+      const { selected, asOf, plan } = yield* prepareRun(options, started, held.shared)
+      // the output is this run's: a report still `running` is a dead run's
+      yield* closeInterrupted(options.out, runId, held.tookOver)
       const planned = plan.reduce((n, p) => n + p.slices.length, 0)
-      const report = startReport(options, runId, started, selected, asOf, planned)
+      const report = startReport(options, runId, started, selected, asOf, planned, held.tookOver)
       yield* saveStartReport(options.out, report)
       yield* emit({ type: "run_started", at: started.getTime(), runId, mode: report.mode, datasets: report.datasets, slices: planned })
       // 4.
       const previous: Array<ReadonlySet<string>> = []
       for (const { dataset } of plan) previous.push(yield* replacingBefore(dataset))
-      const crawled = yield* crawl({ runId, asOf, started, partRows: options.partRows, ...(options.partBytes === undefined ? {} : { partBytes: options.partBytes }), plan })
+      const crawled = yield* held.crawl({ runId, asOf, started, partRows: options.partRows, ...(options.partBytes === undefined ? {} : { partBytes: options.partBytes }), plan })
       const results = plan.flatMap(({ dataset, error }, i): RunSlice[] => [
         ...(error === undefined ? [] : [notPlanned(dataset.name, error)]),
         ...markReplacing(previous[i]!, crawled.results[i] ?? [])

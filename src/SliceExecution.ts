@@ -41,7 +41,30 @@ export interface CrawledSlices {
   readonly stoppedBy: SliceResult | undefined
 }
 
+/** A run whose process died, taken over by this one (said when it starts, and in its report). */
+export interface TookOver {
+  readonly runId: string
+  readonly pid: number
+  readonly hostname: string
+  /** At once: its death was proved (its session ended, its pid gone); after its lease: it fell silent. */
+  readonly when: "at once" | "after its lease"
+  readonly why: string
+}
+
+/** The output held for the run's scope, and step 4 to run through it. */
+export interface HeldOutput<E, R> {
+  readonly crawl: (run: SliceRun) => Effect.Effect<CrawledSlices, E, R>
+  /**
+   * Others still write the output while this run prepares: a distributed run that took over one
+   * whose workers are still crawling holds it shared. Step 2 then clears nothing they may be
+   * writing (staging, temporary files, parts of refetched slices, a killed compaction's files);
+   * the next run holding it alone does.
+   */
+  readonly shared: boolean
+  readonly tookOver?: TookOver
+}
+
 export interface SliceExecution<E, R> {
   /** Holds the output for the run's scope (step 1); step 4 runs through what it returns. */
-  readonly hold: (out: string, runId: string) => Effect.Effect<(run: SliceRun) => Effect.Effect<CrawledSlices, E, R>, E, R | Scope.Scope>
+  readonly hold: (out: string, runId: string) => Effect.Effect<HeldOutput<E, R>, E, R | Scope.Scope>
 }

@@ -2,7 +2,9 @@
  * `chainetl run --distributed` and `backfill --distributed`: the run of Runner.ts with its slices
  * crawled by `chainetl worker` processes through the queue (`queuedSlices`, a SliceExecution).
  * Steps 2–3 and 5–7 are the local run's; this does:
- *  1. hold the output (one distributed run at a time; the writer lock exclusive, as a local run);
+ *  1. hold the output (one distributed run at a time; the writer lock exclusive, as a local run),
+ *     taking over a run whose enqueuer died (RunHold.ts: at once, or after its lease) and joining
+ *     its workers if they still crawl;
  *  4. let the workers in (the writer lock shared), enqueue one job per slice (its key fixed by
  *     output, dataset and slice: enqueueing again joins the jobs already queued), and wait for
  *     every job to finish, reporting slices as workers finish them; then take the writer lock
@@ -24,12 +26,12 @@ import { ParquetSink } from "../sink/ParquetSink.ts"
 import { ensureOutputId } from "../state/OutputId.ts"
 import type { SliceResult } from "../crawl/SliceResult.ts"
 import { type RunOptions, notPlanned, notRun, runWith } from "../Runner.ts"
-import type { SliceExecution, SliceRun } from "../SliceExecution.ts"
+import type { SliceExecution, SliceRun, TookOver } from "../SliceExecution.ts"
 import type { SinkError } from "../Errors.ts"
 import type { DistributedSettings } from "./Settings.ts"
 import { type JobOutcome, type QueueError, SliceQueue } from "./SliceQueue.ts"
 import { jobId, type SliceJob } from "./SliceJob.ts"
-import { holdRun } from "./SliceLocks.ts"
+import { holdRun } from "./RunHold.ts"
 
 /**
  * Steps 1 and 4 through the queue (SliceExecution.ts): the output held in PostgreSQL, shared with
@@ -43,8 +45,9 @@ export const queuedSlices = (
     Effect.gen(function* () {
       // 1.
       const outputId = yield* ensureOutputId(out)
-      const hold = yield* holdRun(out, outputId, runId)
-      return (run: SliceRun) =>
+      const hold = yield* holdRun(out, outputId, runId, settings.leaseSeconds)
+      if (hold.tookOver !== undefined) yield* say(tookOverLine(hold.tookOver, hold.joined))
+      const crawl = (run: SliceRun) =>
         Effect.gen(function* () {
           const queue = yield* SliceQueue
           // 4. the job's key budgets travel with each job (workers read no job file); the rows
@@ -69,7 +72,8 @@ export const queuedSlices = (
           )
           // workers in first: a job taken while the output is still exclusive would only be handed back
           yield* hold.share
-          yield* queue.enqueue(jobs)
+          const joined = yield* queue.enqueue(jobs)
+          if (joined > 0) yield* say(`joined ${joined} job(s) still queued or running${hold.tookOver === undefined ? "" : ` of run ${hold.tookOver.runId}`}; ${jobs.length - joined} queued anew`)
           const outcomes = yield* waitForJobs(jobs.map((j) => j.job), jobs.map((j) => j.id), settings)
           // back to exclusive before steps 5–7 (no worker writes)
           yield* hold.exclusive(2 * settings.leaseSeconds + 30)
@@ -96,8 +100,16 @@ export const queuedSlices = (
           }
           return { results, stoppedBy: results.flat().find((r) => r.stopsRun === true) }
         })
+      return { crawl, shared: hold.joined, ...(hold.tookOver === undefined ? {} : { tookOver: hold.tookOver }) }
     })
 })
+
+// said whatever the progress mode: a takeover is a decision the operator must be able to read in the log
+const say = (line: string) => Effect.sync(() => void process.stderr.write(`chainetl: ${line}\n`))
+
+const tookOverLine = (t: TookOver, joined: boolean) =>
+  `took over run ${t.runId} (pid ${t.pid} on ${t.hostname}) ${t.when}: ${t.why}` +
+  (joined ? "; its workers are still crawling: joining them (leftovers are cleared once they finish)" : "")
 
 /** `chainetl run --distributed` and `backfill --distributed`. */
 export const runDistributed = (options: RunOptions, settings: DistributedSettings) => runWith(options, queuedSlices(options, settings))

@@ -92,10 +92,11 @@ export const pgBossQueueLayer = (
 
       const enqueue: SliceQueue["Type"]["enqueue"] = (jobs) =>
         Effect.gen(function* () {
-          if (jobs.length === 0) return
+          if (jobs.length === 0) return 0
           const ids = jobs.map((j) => j.id)
           // a finished job of an earlier run is queued again; a waiting or running one is joined
           yield* sql("Enqueue", `DELETE FROM ${SCHEMA}.job WHERE name = $1 AND id = ANY($2::uuid[]) AND state >= 'completed'`, [name, ids])
+          const waiting = yield* sql("Enqueue", `SELECT count(*)::int AS n FROM ${SCHEMA}.job WHERE name = $1 AND id = ANY($2::uuid[])`, [name, ids])
           yield* sql("Enqueue", `DELETE FROM ${SCHEMA}.archive WHERE name = $1 AND id = ANY($2::uuid[])`, [name, ids])
           yield* Effect.tryPromise({
             try: () =>
@@ -104,6 +105,7 @@ export const pgBossQueueLayer = (
               ),
             catch: (e) => new QueueError({ reason: "Enqueue", detail: detail(e) })
           })
+          return Number(waiting.rows[0]?.["n"] ?? 0)
         })
 
       const take: SliceQueue["Type"]["take"] = Effect.tryPromise({

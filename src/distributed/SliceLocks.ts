@@ -10,15 +10,15 @@
  *    the output while a distributed run writes, and the distributed run off it while a local one
  *    does. The enqueuer takes it exclusive before planning and again for compaction and the
  *    catalog, when no worker writes;
- *  - one distributed run per output at a time (its own lock), so two enqueuers never wait on
- *    each other's shared hold.
+ *  - one distributed run per output at a time (its own lock, RunHold.ts), so two enqueuers never
+ *    wait on each other's shared hold.
  * A slice's checkpoint is saved on its lock's own session (`execute`), so it lands only while the
  * lock is held; its files are fenced by confirmations of the lock in time (SliceFence.ts).
  */
 import { SqlClient } from "@effect/sql"
 import type { Connection } from "@effect/sql/SqlConnection"
 import type { SqlError } from "@effect/sql/SqlError"
-import { Effect, Schedule, type Scope } from "effect"
+import { Effect, type Scope } from "effect"
 import * as os from "node:os"
 import * as path from "node:path"
 import { SinkError } from "../Errors.ts"
@@ -26,10 +26,9 @@ import { KEY as WRITER_KEY } from "../state/PgWriterLock.ts"
 import type { SliceJob } from "./SliceJob.ts"
 import { LOCK_DELAY_SQL, type SliceFence, makeSliceFence } from "./SliceFence.ts"
 
-const RUN_KEY = "hashtextextended('chainetl distributed ' || $1, 0)"
 const SLICE_KEY = "hashtextextended('chainetl slice ' || $1 || ' ' || $2 || ' ' || $3, 0)"
 
-const lockError = (outDir: string, e: SqlError | SinkError) =>
+export const lockError = (outDir: string, e: SqlError | SinkError) =>
   e._tag === "SinkError"
     ? e
     : new SinkError({ reason: "Io", path: `PostgreSQL locks of ${path.resolve(outDir)}`, detail: `${e.message}${e.cause instanceof Error ? `: ${e.cause.message}` : ""}` })
@@ -82,63 +81,4 @@ export const holdSlice = (outDir: string, job: SliceJob, fenceMs: number): Effec
       fence: makeSliceFence(conn, keys, fenceMs, `${path.resolve(outDir)} (${job.dataset}/${job.slice.id})`, confirmedFrom),
       execute: (text: string, values: ReadonlyArray<unknown>) => Effect.asVoid(conn.execute(text, values, undefined))
     }
-  }).pipe(Effect.mapError((e) => lockError(outDir, e)))
-
-/** The enqueuer's hold on its output: exclusive while it prepares and finishes, shared between. */
-export interface RunHold {
-  /** Let workers in: the writer lock shared, its exclusive hold let go. */
-  readonly share: Effect.Effect<void, SinkError>
-  /** Workers done: the writer lock exclusive again (waiting up to `waitSeconds` for a worker still finishing). */
-  readonly exclusive: (waitSeconds: number) => Effect.Effect<void, SinkError>
-}
-
-export const holdRun = (outDir: string, outputId: string, runId: string): Effect.Effect<RunHold, SinkError, Scope.Scope | SqlClient.SqlClient> =>
-  Effect.gen(function* () {
-    const sql = yield* SqlClient.SqlClient
-    const conn = yield* sql.reserve
-    yield* Effect.addFinalizer(() =>
-      conn.execute("SELECT pg_advisory_unlock_all()", [], undefined).pipe(
-        Effect.andThen(conn.execute("DELETE FROM chainetl_writer WHERE output_id = $1 AND run_id = $2", [outputId, runId], undefined)),
-        Effect.ignore
-      )
-    )
-    const locked = (detail: string) => new SinkError({ reason: "Locked", path: `PostgreSQL writer lock of ${path.resolve(outDir)} (output id ${outputId})`, detail })
-    const run = yield* one(conn, `SELECT pg_try_advisory_lock(${RUN_KEY}) AS ok`, [outputId])
-    if (run?.["ok"] !== true) return yield* Effect.fail(locked("another distributed run (chainetl run --distributed or backfill --distributed) is under way on this output. Wait for it to finish or stop it"))
-    const writer = yield* one(conn, `SELECT pg_try_advisory_lock(${WRITER_KEY}) AS ok`, [outputId])
-    if (writer?.["ok"] !== true) {
-      const holder = yield* one(conn, "SELECT run_id, pid, hostname FROM chainetl_writer WHERE output_id = $1", [outputId])
-      return yield* Effect.fail(
-        locked(
-          holder === undefined
-            ? "a chainetl run, or workers of an earlier distributed run still crawling, hold this output. Wait for them to finish or stop them"
-            : `output folder is in use by run ${String(holder["run_id"])} (pid ${String(holder["pid"])} on ${String(holder["hostname"])}). Wait for it to finish or stop it`
-        )
-      )
-    }
-    // who holds the output, for the message a local run gets while this run is under way
-    yield* conn.execute(
-      `INSERT INTO chainetl_writer (output_id, location, run_id, pid, hostname, backend_pid, started_at)
-       VALUES ($1, $2, $3, $4, $5, pg_backend_pid(), now())
-       ON CONFLICT (output_id) DO UPDATE SET location = EXCLUDED.location, run_id = EXCLUDED.run_id, pid = EXCLUDED.pid,
-         hostname = EXCLUDED.hostname, backend_pid = EXCLUDED.backend_pid, started_at = EXCLUDED.started_at`,
-      [outputId, path.resolve(outDir), `${runId} (distributed)`, process.pid, os.hostname()],
-      undefined
-    )
-    const share = Effect.asVoid(
-      conn.execute(`SELECT pg_advisory_lock_shared(${WRITER_KEY}), pg_advisory_unlock(${WRITER_KEY})`, [outputId], undefined)
-    ).pipe(Effect.mapError((e) => lockError(outDir, e)))
-    const exclusive = (waitSeconds: number) =>
-      one(conn, `SELECT pg_try_advisory_lock(${WRITER_KEY}) AS ok`, [outputId]).pipe(
-        Effect.mapError((e) => lockError(outDir, e)),
-        Effect.filterOrFail(
-          (r) => r?.["ok"] === true,
-          () => locked(`a worker still holds a slice of this output ${waitSeconds} s after every job finished; the catalog was not rebuilt (run chainetl catalog once it is done)`)
-        ),
-        Effect.retry(Schedule.spaced("1 second").pipe(Schedule.upTo(`${waitSeconds} seconds`))),
-        // the exclusive hold is ours: the shared one can go (the session held both a moment)
-        Effect.andThen(conn.execute(`SELECT pg_advisory_unlock_shared(${WRITER_KEY})`, [outputId], undefined).pipe(Effect.mapError((e) => lockError(outDir, e)))),
-        Effect.asVoid
-      )
-    return { share, exclusive }
   }).pipe(Effect.mapError((e) => lockError(outDir, e)))

@@ -49,7 +49,8 @@ export class SliceQueue extends Context.Tag("chainetl/SliceQueue")<
   SliceQueue,
   {
     readonly leaseSeconds: number
-    readonly enqueue: (jobs: ReadonlyArray<{ readonly id: string; readonly job: SliceJob }>) => Effect.Effect<void, QueueError>
+    /** Returns how many of the jobs were already waiting or running (joined, left as they are). */
+    readonly enqueue: (jobs: ReadonlyArray<{ readonly id: string; readonly job: SliceJob }>) => Effect.Effect<number, QueueError>
     /** The next job, or none when nothing is waiting. */
     readonly take: Effect.Effect<Lease | undefined, QueueError>
     readonly renew: (lease: Lease) => Effect.Effect<boolean, QueueError>

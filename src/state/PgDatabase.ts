@@ -41,6 +41,16 @@ export const SCHEMA: ReadonlyArray<string> = [
      backend_pid integer NOT NULL,
      started_at timestamptz NOT NULL
    )`,
+  // the enqueuer holding an output's distributed-run lock, and its last sign of life (distributed/RunHold.ts)
+  `CREATE TABLE IF NOT EXISTS chainetl_enqueuers (
+     output_id text PRIMARY KEY,
+     run_id text NOT NULL,
+     pid integer NOT NULL,
+     hostname text NOT NULL,
+     backend_pid integer NOT NULL,
+     started_at timestamptz NOT NULL,
+     confirmed_at timestamptz NOT NULL
+   )`,
   // which worker crawls which slice of a distributed run, while it holds the slice's advisory lock
   `CREATE TABLE IF NOT EXISTS chainetl_slice_holders (
      output_id text NOT NULL,
