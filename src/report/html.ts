@@ -191,7 +191,7 @@ const runsSection = (r: Report, svgs: ReadonlyMap<string, string>): string => {
     (run) =>
       `<tr data-run="${esc(run.runId)}"><th>${esc(run.runId)}</th>${[
         cell(run.mode),
-        `<td class="${run.status === "failed" ? "bad" : ""}" data-figure="status" data-value="${esc(run.status)}">${esc(run.status)}</td>`,
+        `<td class="${run.status === "failed" || run.status === "interrupted" ? "bad" : ""}" data-figure="status" data-value="${esc(run.status)}">${esc(run.status)}</td>`,
         cell(`${run.startedAt.slice(0, 19).replace("T", " ")}Z`),
         cell(run.finishedAt === null ? "" : `${run.finishedAt.slice(0, 19).replace("T", " ")}Z`),
         figure("slices", String(run.slices)),
