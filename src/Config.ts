@@ -50,7 +50,7 @@ export interface SourceSettings {
   readonly rateLimit: number
   /** Tokens the per-host bucket may save up. */
   readonly rateBurst: number
-  /** Requests in flight per host. */
+  /** Requests in flight per host, at most: below it they follow the host's round trip and rate (src/pace/InFlight.ts). */
   readonly concurrency: number
   readonly retry: RetryTuning
 }
@@ -114,7 +114,9 @@ const defaults = {
   maxBodyMb: 128,
   maxRetries: 6,
   rateLimit: 20,
-  concurrency: 4
+  // a cap, not a setting to tune: requests in flight follow rate × round trip below it
+  concurrency: 64,
+  rateBurst: 4
 } as const
 
 /** Where a value came from, so the fix names what the user actually set (a flag or a variable). */
@@ -255,12 +257,13 @@ export const makeSourceSettings = (
       integer: false, min: Number.MIN_VALUE, expected: "a positive number of requests per second", example: "20"
     })
     const concurrency = yield* parseNumber(label("concurrency"), input.concurrency, defaults.concurrency, {
-      integer: true, min: 1, expected: "a positive integer", example: "4"
+      integer: true, min: 1, expected: "a positive integer", example: "64"
     })
-    // The in-flight cap already lets `concurrency` requests leave at once; a bucket of that size
-    // adds no burst the cap does not already allow.
-    const rateBurst = yield* parseNumber(label("rateBurst"), input.rateBurst, concurrency, {
-      integer: true, min: 1, expected: "a positive integer", example: String(concurrency)
+    // The bucket's burst is not the in-flight cap: a cap of 64 must not let 64 requests leave in
+    // the first instant. A few tokens absorb the jitter of requests; the rate does the rest.
+    const burstDefault = Math.min(concurrency, defaults.rateBurst)
+    const rateBurst = yield* parseNumber(label("rateBurst"), input.rateBurst, burstDefault, {
+      integer: true, min: 1, expected: "a positive integer", example: String(burstDefault)
     })
     const redact = (v: string | Redacted.Redacted<string> | undefined) => (typeof v === "string" ? Redacted.make(v) : v)
     const apiKeys = yield* resolveApiKeys({

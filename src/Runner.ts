@@ -37,6 +37,8 @@ import { OutputStore } from "./store/OutputStore.ts"
 import { catalogEntries } from "./catalogEntries.ts"
 import { type CheckpointError, SinkError } from "./Errors.ts"
 import { refetchDeleted } from "./crawl/Refetch.ts"
+import { makeSliceGate } from "./SliceGate.ts"
+import { startOrder } from "./pace/Order.ts"
 import type { PlannedDataset, SliceExecution, SliceRun, TookOver } from "./SliceExecution.ts"
 import { closeInterrupted } from "./InterruptedRuns.ts"
 import { type CompactionReport, finishCompaction, recoverCompaction } from "./compact/Compaction.ts"
@@ -314,7 +316,7 @@ const refuseOutputLinks = (options: RunOptions) =>
 
 /**
  * Steps 1 and 4 in this process: the writer lock, then each dataset's slices crawled here,
- * `sliceConcurrency` at a time. Once a slice stops the run, no slice starts (RunStop.ts).
+ * as many at a time as keep the hosts busy, at most `sliceConcurrency` (SliceGate.ts). Once a slice stops the run, no slice starts (RunStop.ts).
  */
 export const localSlices = (sliceConcurrency: number): SliceExecution<SinkError, WriterLock | SourceClients | ParquetSink | CheckpointStore | CommittedKeys> => ({
   hold: (out, runId) =>
@@ -323,14 +325,21 @@ export const localSlices = (sliceConcurrency: number): SliceExecution<SinkError,
       const crawl = (run: SliceRun) =>
         Effect.gen(function* () {
           const stop = yield* makeRunStop
+          // slices at once follow the hosts' round trips and rates, --concurrency the cap (SliceGate.ts)
+          const gate = yield* makeSliceGate(sliceConcurrency)
           const crawl: CrawlOptions = { runId: run.runId, asOf: run.asOf, ingestedAt: run.started, partRows: run.partRows, ...(run.partBytes === undefined ? {} : { partBytes: run.partBytes }) }
           const results: Array<ReadonlyArray<SliceResult>> = []
           for (const { dataset, slices } of run.plan) {
-            const crawled = (slice: Slice) => Effect.map(stop.unlessStopped(crawlSlice(dataset, slice, crawl)), (r) => r ?? notRun(slice))
-            results.push(yield* Effect.forEach(slices, crawled, { concurrency: sliceConcurrency }))
+            const crawled = (slice: Slice) => Effect.map(gate.run(stop.unlessStopped(crawlSlice(dataset, slice, crawl))), (r) => r ?? notRun(slice))
+            // the newest windows start first, so that no long listing starts last (pace/Order.ts)
+            const order = startOrder(slices)
+            const done = yield* Effect.forEach(order, (i) => crawled(slices[i]!), { concurrency: sliceConcurrency })
+            const inPlan: SliceResult[] = new Array(slices.length)
+            order.forEach((i, k) => (inPlan[i] = done[k]!))
+            results.push(inPlan)
           }
           return { results, stoppedBy: yield* stop.stoppedBy }
-        })
+        }).pipe(Effect.scoped)
       return { crawl, shared: false }
     })
 })

@@ -72,7 +72,9 @@ const chainetl = (ctx: RunContext, repo: string): MethodRun => {
   const command = ctx.dataset.windowed ? ["backfill", ds, "--from", ctx.since, "--to", ctx.to] : ["run", ds]
   const profile = ctx.cpuProfDir === undefined ? [] : ["--cpu-prof", "--cpu-prof-dir", ctx.cpuProfDir]
   return {
-    argv: [process.execPath, ...profile, path.join(repo, "bin", "chainetl.mjs"), ...command, "--job", ctx.jobFile, "--out", out, "--part-rows", String(ctx.partRows), ...(ctx.partMb === undefined ? [] : ["--part-mb", String(ctx.partMb)]), "--quiet"],
+    // slices and requests at once pinned at 4, the defaults of the runs before: without a rate
+    // limit both would go to their caps (64), and this bench compares CPU and memory, not pace
+    argv: [process.execPath, ...profile, path.join(repo, "bin", "chainetl.mjs"), ...command, "--job", ctx.jobFile, "--out", out, "--part-rows", String(ctx.partRows), ...(ctx.partMb === undefined ? [] : ["--part-mb", String(ctx.partMb)]), "--concurrency", "4", "--quiet"],
     env: {
       CHAINETL_BASE_URL: ctx.proxyUrl,
       CHAINETL_METRICS_URL: ctx.proxyUrl,
@@ -80,6 +82,7 @@ const chainetl = (ctx: RunContext, repo: string): MethodRun => {
       // the client's default 20 requests/s is meant for shared public services; the references
       // have no limiter, so neither does chainetl here (its CPU per row does not depend on it)
       CHAINETL_RATE_LIMIT: String(ctx.rateLimit),
+      CHAINETL_CONCURRENCY: "4",
       CHAINETL_LOG_LEVEL: "info"
     },
     outputDir: path.join(out, ds),

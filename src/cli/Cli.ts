@@ -49,7 +49,7 @@ const crawlFlags = {
     Options.withDescription(`Most megabytes a part holds in memory before it is written (default ${DEFAULT_PART_MB}): bounds a slice's memory on wide, nested rows`),
     Options.withDefault(DEFAULT_PART_MB)
   ),
-  concurrency: Options.integer("concurrency").pipe(Options.withDescription("Slices (windows) crawled at once, all under one rate limit per host"), Options.withDefault(4)),
+  concurrency: Options.integer("concurrency").pipe(Options.withDescription("Slices (windows) crawled at once, at most: below it they follow each host's round trip and rate, all under one rate limit per host"), Options.withDefault(64)),
   dryRun: Options.boolean("dry-run").pipe(Options.withDescription("Print the slices and a lower bound of requests; fetch and write nothing")),
   quiet: Options.boolean("quiet").pipe(Options.withDescription("No progress and no summary: only errors (exit code says how it went)")),
   json: Options.boolean("json").pipe(Options.withDescription("Progress as JSON lines on stdout (one event per line), no summary table")),

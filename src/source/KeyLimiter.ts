@@ -4,8 +4,9 @@
  * budgets and a paused key (a 429) is passed over while others have tokens.
  *
  * How keys and hosts interact: with keys, the chain-data host's requests are paced by the keys'
- * budgets alone (the service budgets keys, not hosts); the host keeps its in-flight cap
- * (CHAINETL_CONCURRENCY, per process). The metrics service and the node take no key and keep the
+ * budgets alone (the service budgets keys, not hosts); the host keeps its requests in flight,
+ * which follow its round trip and the keys' rates together, up to the cap (CHAINETL_CONCURRENCY,
+ * per process; HostPace.ts). The metrics service and the node take no key and keep the
  * per-host limiter (RateLimiter.ts), as do chain-data requests when no key is set.
  *
  * Waiting callers are served in batches: one `reserve` of up to MAX_BATCH tokens for everyone
@@ -22,6 +23,8 @@ import { SourceError } from "../Errors.ts"
 import type { ApiKey } from "../ApiKeys.ts"
 import { KeyBuckets, type KeyStoreError } from "./KeyBuckets.ts"
 import { SourceStats } from "./SourceStats.ts"
+import { type HostPace, makeHostPace } from "./HostPace.ts"
+import type { RoundTrip } from "../pace/InFlight.ts"
 
 /** Tokens reserved in one round-trip at most: waiting callers beyond it go in the next. */
 export const MAX_BATCH = 8
@@ -78,6 +81,10 @@ export interface KeyLimiterService {
   /** A 401/403 with this key: it is dropped for the run. True when other keys remain. */
   readonly refuse: (key: ApiKey, error: SourceError) => Effect.Effect<boolean>
   readonly report: Effect.Effect<ReadonlyArray<KeyReport>>
+  /** An answer of `host` came after `ms`: its requests in flight follow the keys' rates together (HostPace.ts). */
+  readonly onRoundTrip: (host: string, ms: number) => Effect.Effect<void>
+  /** Per host seen: the round trip measured, the requests in flight allowed and the keys' rates together. */
+  readonly pace: Effect.Effect<ReadonlyArray<{ readonly host: string; readonly roundTrip: RoundTrip; readonly inFlight: number; readonly rate: number }>>
 }
 
 interface Grant {
@@ -169,20 +176,30 @@ export const makeKeyLimiter = Effect.gen(function* () {
       return key
     })
 
-  const semaphores = new Map<string, Effect.Semaphore>()
-  const slotOf = (host: string) => {
-    let s = semaphores.get(host)
-    if (s === undefined) {
-      s = Effect.unsafeMakeSemaphore(settings.concurrency)
-      semaphores.set(host, s)
+  const paces = new Map<string, HostPace>()
+  const paceOf = (host: string) => {
+    let p = paces.get(host)
+    if (p === undefined) {
+      p = makeHostPace(settings.concurrency)
+      paces.set(host, p)
     }
-    return s
+    return p
   }
+  /** What the keys still in use allow together, requests per second. */
+  const keysRate = () => live().reduce((n, k) => n + of(k).rate, 0)
+  const onRoundTrip = (host: string, ms: number) => Effect.suspend(() => paceOf(host).observe(ms, keysRate()))
+  const pace = Effect.sync(() =>
+    [...paces.entries()].flatMap(([host, p]) => {
+      const roundTrip = p.roundTrip()
+      const inFlight = p.target()
+      return roundTrip === undefined || inFlight === undefined ? [] : [{ host, roundTrip, inFlight, rate: keysRate() }]
+    })
+  )
 
   const withKey: KeyLimiterService["withKey"] = (host, request) => (use) =>
     Effect.gen(function* () {
       const start = yield* Clock.currentTimeMillis
-      return yield* slotOf(host).withPermits(1)(
+      return yield* paceOf(host).semaphore.withPermits(1)(
         Effect.gen(function* () {
           const key = yield* takeToken(request)
           const waited = (yield* Clock.currentTimeMillis) - start
@@ -252,7 +269,7 @@ export const makeKeyLimiter = Effect.gen(function* () {
     })
   )
 
-  return { keys, withKey, onSuccess, onRateLimited, refuse, report } satisfies KeyLimiterService
+  return { keys, withKey, onSuccess, onRateLimited, refuse, report, onRoundTrip, pace } satisfies KeyLimiterService
 })
 
 export class KeyLimiter extends Context.Tag("chainetl/KeyLimiter")<KeyLimiter, KeyLimiterService>() {

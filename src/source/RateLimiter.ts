@@ -1,6 +1,7 @@
 /**
- * One limiter per host, shared by every caller of every client: a concurrency cap (semaphore)
- * and a token bucket whose rate adapts — halved on a 429, raised back by a fixed step after a
+ * One limiter per host, shared by every caller of every client: requests in flight (a semaphore
+ * that follows the host's round trip and rate, HostPace.ts, up to the concurrency cap) and a
+ * token bucket whose rate adapts — halved on a 429, raised back by a fixed step after a
  * run of successes (AIMD), never above the configured rate. A 429 also empties the bucket until
  * its Retry-After has passed, so the other callers of that host stop too instead of each
  * collecting its own 429.
@@ -8,13 +9,15 @@
 import { Clock, Context, Effect, Layer } from "effect"
 import { SourceConfig } from "../Config.ts"
 import { SourceStats } from "./SourceStats.ts"
+import { type HostPace, makeHostPace } from "./HostPace.ts"
+import type { RoundTrip } from "../pace/InFlight.ts"
 
 export interface LimiterOptions {
   /** Requests per second per host: the ceiling the rate climbs back to. */
   readonly rate: number
   /** Tokens the bucket may save up. */
   readonly burst: number
-  /** Requests in flight per host. */
+  /** Requests in flight per host, at most (the round trip and the rate decide below it). */
   readonly concurrency: number
   /** Successes in a row before the rate is raised one step. */
   readonly successesPerIncrease?: number
@@ -32,7 +35,7 @@ interface Bucket {
   pausedUntil: number
   successes: number
   lastDecreaseAt: number
-  readonly semaphore: Effect.Semaphore
+  readonly pace: HostPace
 }
 
 export interface RateLimiterService {
@@ -44,6 +47,10 @@ export interface RateLimiterService {
   readonly onRateLimited: (host: string, pauseMs: number) => Effect.Effect<void>
   /** The rate currently allowed for `host`, requests per second. */
   readonly currentRate: (host: string) => Effect.Effect<number>
+  /** An answer of `host` came after `ms`: its requests in flight follow (HostPace.ts). */
+  readonly onRoundTrip: (host: string, ms: number) => Effect.Effect<void>
+  /** Per host seen: the round trip measured and the requests in flight allowed (none before its first answer). */
+  readonly pace: Effect.Effect<ReadonlyArray<{ readonly host: string; readonly roundTrip: RoundTrip; readonly inFlight: number; readonly rate: number }>>
 }
 
 export const makeRateLimiter = (options: LimiterOptions): Effect.Effect<RateLimiterService, never, SourceStats> =>
@@ -66,7 +73,7 @@ export const makeRateLimiter = (options: LimiterOptions): Effect.Effect<RateLimi
           pausedUntil: -Infinity,
           successes: 0,
           lastDecreaseAt: -Infinity,
-          semaphore: Effect.unsafeMakeSemaphore(options.concurrency)
+          pace: makeHostPace(options.concurrency)
         }
         buckets.set(host, b)
       }
@@ -106,7 +113,7 @@ export const makeRateLimiter = (options: LimiterOptions): Effect.Effect<RateLimi
         Effect.gen(function* () {
           const start = yield* Clock.currentTimeMillis
           const b = bucketOf(host, start)
-          return yield* b.semaphore.withPermits(1)(
+          return yield* b.pace.semaphore.withPermits(1)(
             Effect.gen(function* () {
               yield* takeToken(b)
               const waited = (yield* Clock.currentTimeMillis) - start
@@ -144,7 +151,21 @@ export const makeRateLimiter = (options: LimiterOptions): Effect.Effect<RateLimi
 
     const currentRate = (host: string) => Effect.map(Clock.currentTimeMillis, (now) => bucketOf(host, now).rate)
 
-    return { withPermit, onSuccess, onRateLimited, currentRate }
+    const onRoundTrip = (host: string, ms: number) =>
+      Effect.flatMap(Clock.currentTimeMillis, (now) => {
+        const b = bucketOf(host, now)
+        return b.pace.observe(ms, b.rate)
+      })
+
+    const pace = Effect.sync(() =>
+      [...buckets.entries()].flatMap(([host, b]) => {
+        const roundTrip = b.pace.roundTrip()
+        const inFlight = b.pace.target()
+        return roundTrip === undefined || inFlight === undefined ? [] : [{ host, roundTrip, inFlight, rate: b.rate }]
+      })
+    )
+
+    return { withPermit, onSuccess, onRateLimited, currentRate, onRoundTrip, pace }
   })
 
 export class RateLimiter extends Context.Tag("chainetl/RateLimiter")<RateLimiter, RateLimiterService>() {

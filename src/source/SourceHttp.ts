@@ -66,7 +66,14 @@ export const makeSourceHttp = Effect.gen(function* () {
   const execute = (outgoing: Outgoing): Effect.Effect<unknown, SourceError> => {
     const { label, request } = outgoing
     const host = new URL(request.url).host
-    const exchange = transport.send(request, limits, label)
+    /** An attempt, its round trip told to the limiter when the service answered 2xx (its requests in flight follow it). */
+    const timed = (send: Effect.Effect<Answer, AttemptFailure>, observe: (ms: number) => Effect.Effect<void>) =>
+      Effect.flatMap(Clock.currentTimeMillis, (t0) =>
+        Effect.tap(send, (answer) =>
+          answer.status >= 200 && answer.status < 300 ? Effect.flatMap(Clock.currentTimeMillis, (t1) => observe(t1 - t0)) : Effect.void
+        )
+      )
+    const exchange = timed(transport.send(request, limits, label), (ms) => limiter.onRoundTrip(host, ms))
 
     /** What an answer means; `key` is the key it was sent with, if any. */
     const understand = (answer: Answer, key?: ApiKey): Effect.Effect<unknown, AttemptFailure> =>
@@ -94,7 +101,10 @@ export const makeSourceHttp = Effect.gen(function* () {
         .withKey(host, label)((key) =>
           Effect.zipRight(
             stats.add(host, { requests: 1 }),
-            transport.send({ ...request, headers: { ...request.headers, [settings.apiKeyHeader]: Redacted.value(key.secret) } }, limits, label)
+            timed(
+              transport.send({ ...request, headers: { ...request.headers, [settings.apiKeyHeader]: Redacted.value(key.secret) } }, limits, label),
+              (ms) => keyLimiter.onRoundTrip(host, ms)
+            )
           ).pipe(
             Effect.flatMap((answer) => understand(answer, key)),
             Effect.catchIf(

@@ -28,8 +28,13 @@ describe("Config", () => {
     expect(s.nodeUrl).toBe("https://node.example/rpc")
     expect(s.apiKeyHeader).toBe("x-service-api-key")
     expect(s.out).toBe("output")
-    expect([s.timeoutMs, s.maxRetries, s.rateLimit, s.concurrency, s.rateBurst]).toEqual([30000, 6, 20, 4, 4])
+    expect([s.timeoutMs, s.maxRetries, s.rateLimit, s.concurrency, s.rateBurst]).toEqual([30000, 6, 20, 64, 4])
     expect(s.apiKeys).toEqual([])
+  })
+
+  it("given an in-flight cap below the default burst, when validated, then the burst is the cap", () => {
+    const s = Either.getOrThrow(makeSourceSettings({ ...urls, concurrency: 2 }))
+    expect([s.concurrency, s.rateBurst]).toEqual([2, 2])
   })
 
   it("given a URL that is not http(s), when validated, then ConfigError names the variable and the fix", () => {
