@@ -3,7 +3,7 @@
  * bench and the planning bench stay reachable: `-- --writers [--rows N --repeat N]` runs both,
  * `-- --planning-only` the planning one, `-- --startup` the CLI's start-up CPU alone, `-- --file-cost` and `-- --http` the cost of one
  * more file and of one request (it also ends
- * the default run), `-- --committed-keys [--rows N]` the memory of a restart's committed keys. None asserts timings, which depend on the machine.
+ * the default run), `-- --committed-keys [--rows N]` the memory of a restart's committed keys, `-- --pace` a backfill's wall time against what the service allows. None asserts timings, which depend on the machine.
  */
 import { USAGE } from "./e2e/args.ts"
 import { runE2eBench } from "./e2e/main.ts"
@@ -13,10 +13,15 @@ import { runStartup } from "./startup.ts"
 import { runFileCost } from "./fileCost.ts"
 import { runHttpCost } from "./httpCost.ts"
 import { committedKeysBench } from "./committedKeys.ts"
+import { PACE_USAGE, runPace } from "./pace/main.ts"
 
 const args = process.argv.slice(2)
 if (args.includes("--help")) {
   console.log(USAGE)
+  console.log(PACE_USAGE)
+} else if (args.includes("--pace")) {
+  // a backfill against a replayed service with a fixed latency, at several rates (bench/pace/)
+  await runPace(args)
 } else if (args.includes("--startup")) {
   // only the CLI's start-up CPU (bench/startup.ts)
   await runStartup(args)
