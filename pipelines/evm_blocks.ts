@@ -77,6 +77,7 @@ export const dataset = defineDataset(table, {
   sortBy: ["block_number"],
   rerun: "always",
   heights: { listing: ["chain_id"], column: "block_number", latest: (l) => latestBlock(l["chain_id"] ?? "") },
+  chain: { listing: ["chain_id"], height: "block_number", id: "block_hash", parent: "parent_hash" },
   slices: (job) => [...new Set(job.evmChains)].map((chain_id) => makeSlice("evm_blocks", { chain_id })),
   listing: cursorListing({
     cursor,

@@ -91,6 +91,7 @@ export const dataset = defineDataset(table, {
   sortBy: ["height"],
   rerun: "always",
   heights: { listing: ["network"], column: "height", latest: () => Effect.map(pTip, (h) => BigInt(String(h))) },
+  chain: { listing: ["network"], height: "height", id: "block_id", parent: "parent_id" },
   slices: nodeBlockSlices("node_p_blocks", (job) => job.nodePHeights),
   backfill: "height",
   listing: heightWalk({

@@ -30,6 +30,7 @@ export const dataset = defineDataset(table, {
   sortBy: ["height"],
   rerun: "always",
   heights: { listing: ["network"], column: "height", latest: () => Effect.map(xTip, (h) => BigInt(String(h))) },
+  chain: { listing: ["network"], height: "height", id: "block_id", parent: "parent_id" },
   slices: nodeBlockSlices("node_x_blocks", (job) => job.nodeXHeights),
   backfill: "height",
   listing: heightWalk({

@@ -33,6 +33,8 @@ export const dataset = defineDataset(table, {
   // compacted files are sorted so: blocks in height order: a block-number filter reads the row groups of its range
   sortBy: ["block_number"],
   windows,
+  // each primary chain of a network is one chain of blocks
+  chain: { listing: ["network", "blockchain"], height: "block_number", id: "block_hash", parent: "parent_hash", time: "block_timestamp" },
   rerun: "always",
   slices: windowSlices("primary_blocks", windows),
   listing: windowListing({

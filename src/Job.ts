@@ -167,6 +167,11 @@ export const JobSchema = Schema.Struct({
   /** Per windowed dataset name: window size, lookback and nightly start (docs/operations.md#nightly-and-backfill). */
   incremental: withDefault(Schema.Record({ key: Schema.String, value: IncrementalSettings }), (): Record<string, typeof IncrementalSettings.Type> => ({})),
   /**
+   * Per dataset name: how old its newest data may be before `chainetl verify` fails it, a duration
+   * such as "26h" (docs/operations.md, Verify); datasets not named have no freshness check.
+   */
+  freshness: withDefault(Schema.Record({ key: Schema.String, value: Duration }), (): Record<string, string> => ({})),
+  /**
    * Per time-ordered dataset name: its partition grain, "day" (Hive key `date`) or "month" (Hive
    * key `month`, `date` kept as a column); absent = the grain its pipeline file chose.
    */

@@ -126,6 +126,9 @@ const backfill = Command.make(
     from: Options.text("from").pipe(Options.withDescription("Start of the range, included: a UTC date (2025-01-01) or instant (2025-01-01T06:00:00Z); a block height for node_x_blocks / node_p_blocks")),
     to: Options.text("to").pipe(Options.withDescription("End of the range, excluded: a UTC date or instant, or a block height")),
     window: Options.text("window").pipe(Options.withDescription("Size of the new windows: a duration like 1d or 6h (default: the job's incremental section), or a number of blocks for heights (default: nodeHeightWindow)"), Options.optional),
+    refetch: Options.boolean("refetch").pipe(
+      Options.withDescription("Crawl the windows of [from, to) again whole: their parts and checkpoints are removed first (windowed datasets; what `chainetl verify` prints for rows that are wrong, not missing)")
+    ),
     ...crawlFlags
   },
   (a) =>
@@ -134,7 +137,12 @@ const backfill = Command.make(
       const { parseBackfill } = yield* Effect.promise(() => import("./backfillPlan.ts"))
       const range = parseBackfill(a.datasets, a.from, a.to, Option.getOrUndefined(a.window))
       if (Either.isLeft(range)) return yield* Effect.fail(range.left)
-      return yield* runCommand(yield* runArgs(a.datasets, a, range.right))
+      const args = yield* runArgs(a.datasets, a, range.right)
+      if (a.refetch) {
+        const { refetchFirst } = yield* Effect.promise(() => import("./verifyCommand.ts"))
+        yield* refetchFirst(args)
+      }
+      return yield* runCommand(args)
     })
 ).pipe(Command.withDescription("Crawl a range of history [from, to) in parallel windows; a rerun does only the windows still missing"))
 
@@ -249,9 +257,31 @@ const report = Command.make(
   )
 )
 
+const verify = Command.make(
+  "verify",
+  {
+    datasets: Args.text({ name: "dataset" }).pipe(Args.withDescription("Datasets to verify (default: every dataset the output holds)"), Args.repeated),
+    out,
+    job: Options.text("job").pipe(Options.withDescription("The job file the output is crawled with: its windows' since, partition grains and freshness SLAs (default: built-in defaults)"), Options.optional),
+    json: Options.boolean("json").pipe(Options.withDescription("Print the verdict as one JSON document")),
+    repair: Options.boolean("repair").pipe(Options.withDescription("Run the re-crawl of every failure (the backfills verify prints), then verify again")),
+    metricsFile: Options.text("metrics-file").pipe(Options.withDescription("Write Prometheus text-format metrics here (atomically), for node_exporter's textfile collector"), Options.optional)
+  },
+  (a) =>
+    Effect.gen(function* () {
+      yield* checkDatasets(a.datasets)
+      const { verifyCommand } = yield* Effect.promise(() => import("./verifyCommand.ts"))
+      return yield* verifyCommand({ datasets: a.datasets, out: Option.getOrUndefined(a.out), job: Option.getOrUndefined(a.job), json: a.json, repair: a.repair, metricsFile: Option.getOrUndefined(a.metricsFile) })
+    })
+).pipe(
+  Command.withDescription(
+    "Check the output whole: heights contiguous, parent links, every window crawled, each key once, manifests and footers, freshness; print the backfill that re-crawls each failure (exit 1), --repair runs them"
+  )
+)
+
 export const chainetl = Command.make("chainetl").pipe(
   Command.withDescription("ETL for blockchain data: chain-data REST, metrics and node JSON-RPC to Parquet + DuckDB"),
-  Command.withSubcommands([run, backfill, worker, emulator, catalog, compact, status, query, report])
+  Command.withSubcommands([run, backfill, worker, emulator, catalog, compact, status, query, report, verify])
 )
 
 export const cli = Command.run(chainetl, { name: "chainetl", version: "0.1.0" })

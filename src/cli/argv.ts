@@ -11,7 +11,7 @@ const crawl = ["--network", "--job", "--out", "--emulator", "--emulator-seed", "
 
 export const commandFlags: Readonly<Record<string, ReadonlyArray<string>>> = {
   run: crawl,
-  backfill: [...crawl, "--from", "--to", "--window"],
+  backfill: [...crawl, "--from", "--to", "--window", "--refetch"],
   emulator: [
     "--port", "--host", "--seed", "--scale", "--now", "--token-ttl", "--utxo-churn", "--node-network", "--auth", "--api-key",
     "--unprivileged-key", "--rate-limit-keyless", "--rate-limit-keyed", "--rate-limit-metrics", "--fault-seed", "--fault-5xx",
@@ -23,7 +23,8 @@ export const commandFlags: Readonly<Record<string, ReadonlyArray<string>>> = {
   compact: ["--out", "--target-rows", "--target-mb", "--quiet"],
   status: ["--out", "--live", "--json"],
   query: ["--file", "--out", "--format", "--output"],
-  report: ["--out", "--file"]
+  report: ["--out", "--file"],
+  verify: ["--out", "--job", "--json", "--repair", "--metrics-file"]
 }
 
 /** Flags @effect/cli adds to every command. */

@@ -160,6 +160,12 @@ export interface DatasetDef<R = unknown> {
   readonly backfill?: "fixed" | "height"
   /** Height-ordered datasets (walks, latest-first listings): how far they are, for `chainetl status`. */
   readonly heights?: HeightMarks
+  /**
+   * Block datasets: a chain has a block at every height whose parent is the block below, so
+   * `chainetl verify` checks the heights contiguous and each parent equal to the id of the block
+   * one height down, per listing.
+   */
+  readonly chain?: ChainLinks
   readonly listing: Listing<R>
   /**
    * "never" (default): a finished slice is final (closed windows, snapshots of one day).
@@ -193,6 +199,18 @@ export interface HeightColumns {
    * to find a listing's checkpoints. The reach is then the height when it is further.
    */
   readonly reach?: Readonly<Record<string, string>>
+}
+
+/** The columns that make a block dataset's rows a chain (DatasetDef.chain): plain data. */
+export interface ChainLinks {
+  /** Columns naming one chain (`network`, `blockchain`…): heights and links are checked per distinct value. */
+  readonly listing: ReadonlyArray<string>
+  readonly height: string
+  /** The block's own id, and the id of its parent, which the block one height down must have. */
+  readonly id: string
+  readonly parent: string
+  /** The block's time, where the dataset is crawled in time windows: which window to re-crawl for a height. */
+  readonly time?: string
 }
 
 /** A height-ordered dataset's columns of its scanned height, and the service's tip of a listing. */

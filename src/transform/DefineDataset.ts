@@ -79,7 +79,7 @@ export type DatasetSpec<Cs extends Columns, R, W extends Reads, O extends Comput
 
 interface DatasetFacts<Cs extends Columns, R, W extends Reads>
   extends Layout<Cs>,
-    Omit<DatasetDef<R>, "schema" | "partitionBy" | "timePartition" | "grain" | "derive" | "key" | "sortBy" | "sliceColumns" | "heights" | "toRow" | "services"> {
+    Omit<DatasetDef<R>, "schema" | "partitionBy" | "timePartition" | "grain" | "derive" | "key" | "sortBy" | "sliceColumns" | "heights" | "chain" | "toRow" | "services"> {
   /** The services its listing calls: a run asks only for their settings. */
   readonly services: ReadonlyArray<Service>
   /** Time-ordered datasets: the column whose UTC day files a row, and the default grain (Grain.ts). */
@@ -89,6 +89,8 @@ interface DatasetFacts<Cs extends Columns, R, W extends Reads>
   /** Columns besides the Hive keys that name the listing a slice crawls (DatasetDef.sliceColumns). */
   readonly sliceColumns?: ReadonlyArray<ColumnName<Cs>>
   readonly heights?: Omit<HeightMarks, "listing" | "column"> & { readonly listing: ReadonlyArray<ColumnName<Cs>>; readonly column: ColumnName<Cs> }
+  /** Block datasets: the columns of their chain of parent links (DatasetDef.chain). */
+  readonly chain?: { readonly listing: ReadonlyArray<ColumnName<Cs>>; readonly height: NonNullColumn<Cs>; readonly id: NonNullColumn<Cs>; readonly parent: NonNullColumn<Cs>; readonly time?: ColumnName<Cs> }
   /** Fields the code reads that are no column, decoded with the columns (ColumnDecoder.ts `read`). */
   readonly reads?: W
   /** Before anything is read: throws RecordError for a record that is a reject by what it is (a node's miss). */
@@ -179,6 +181,7 @@ export const defineDataset = <Cs extends Columns, R, W extends Reads = {}, O ext
   assertColumns(`${spec.name} key`, t, spec.key, true)
   assertColumns(`${spec.name} sortBy`, t, spec.sortBy ?? [])
   assertColumns(`${spec.name} sliceColumns`, t, spec.sliceColumns ?? [])
+  if (spec.chain !== undefined) assertColumns(`${spec.name} chain`, t, [...spec.chain.listing, spec.chain.height, spec.chain.id, spec.chain.parent])
   if (entriesOf(t, "parent").length > 0) throw new Error(`${spec.name}: only a child table copies columns of its parent`)
   const parts = rowParts(t, spec.name)
   if (parts.computed && spec.compute === undefined) throw new Error(`${spec.name}: its computed columns need a compute`)
