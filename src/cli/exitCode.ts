@@ -20,13 +20,27 @@ export class RunFailed extends Data.TaggedError("RunFailed")<{
   readonly failed: ReadonlyArray<string>
   readonly error?: string
   readonly report: string
+  /** Broken checkpoints among the failures, each naming its file and the fix (brokenCheckpoints). */
+  readonly broken?: ReadonlyArray<string>
 }> {
   override get message(): string {
     const slices = this.failed.length === 0 ? [] : [`${this.failed.length} slice(s) failed: ${some(this.failed)}.`]
+    const broken = (this.broken ?? []).map((b) => (b.endsWith(".") ? b : `${b}.`))
+    // a rerun alone fails them again: the fix is on the last line, where cron's log shows it
+    const fixes = broken.length > 3 ? [...broken.slice(0, 3), `${broken.length - 3} more broken checkpoint(s) in the report.`] : broken
     const other = this.error === undefined ? [] : [`${this.error}.`]
-    return `${[...slices, ...other].join(" ")} Details in ${this.report}; rerun the same command to resume them.`
+    const then = broken.length > 0 ? "once fixed, rerun the same command" : "rerun the same command to resume them"
+    return `${[...slices, ...fixes, ...other].join(" ")} Details in ${this.report}; ${then}.`
   }
 }
+
+/** What a broken checkpoint says (CheckpointError "Corrupt", its file and fix), found in failed slices' errors. */
+const BROKEN = /checkpoint .+ is broken \(.*\)\. Fix: .*$/s
+
+/** The broken-checkpoint errors of a run's failed slices (a windowed dataset's: its "not planned" line), each once. */
+export const brokenCheckpoints = (slices: ReadonlyArray<{ readonly status: string; readonly error?: string }>): ReadonlyArray<string> => [
+  ...new Set(slices.filter((s) => s.status === "failed").flatMap((s) => BROKEN.exec(s.error ?? "")?.[0] ?? []))
+]
 
 /** Per dataset what a run could not map: rejects written, and holes its slices were left with. */
 export interface RejectedIn {

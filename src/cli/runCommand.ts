@@ -22,7 +22,7 @@ import { advanceFor, type AsOf } from "./asOf.ts"
 import { checkIncremental, checkPartitionGrain, checkStoredGrains } from "./backfillPlan.ts"
 import { plan, printPlan } from "./dryRun.ts"
 import { startScopedEmulator } from "./emulatorCommand.ts"
-import { RunFailed, RunRejected } from "./exitCode.ts"
+import { brokenCheckpoints, RunFailed, RunRejected } from "./exitCode.ts"
 import { runLayers } from "./layers.ts"
 import { checkOutWritable, createOut } from "./outPath.ts"
 import { resolveOut } from "./output.ts"
@@ -180,6 +180,7 @@ const runOnFolder = (args: RunArgs) =>
             reason: "SlicesFailed",
             failed: report.slices.filter((s) => s.status === "failed").map((s) => `${s.dataset}/${s.slice}`),
             ...(report.error === null ? {} : { error: report.error }),
+            broken: brokenCheckpoints(report.slices),
             report: `${out}/_runs/${report.runId}.json`
           })
         )

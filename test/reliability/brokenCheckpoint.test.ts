@@ -7,7 +7,8 @@
  * window held is unknown), names each file and the fix, overwrites none of them, and runs
  * chain_metrics (its open month is fetched again each run). Deleting the three files, as the
  * errors say, then refetches those slices (in bigger parts, so old part files would not simply be
- * overwritten by name): the output equals a clean crawl, nothing lost or doubled.
+ * overwritten by name): the output equals a clean crawl, nothing lost or doubled. Through the CLI, a
+ * garbled window's file and fix are on the run's last line (cron's log), as a slice's are.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { promises as fs } from "node:fs"
@@ -17,6 +18,7 @@ import type { Job } from "../../src/Job.ts"
 import type { RunReport } from "../../src/Runner.ts"
 import { campaignJob, tempDir } from "./campaign.ts"
 import { compareCatalogs, filesBelow } from "./compare.ts"
+import { runCli } from "./cli.ts"
 import { runInProcess } from "./support.ts"
 
 const DATASETS = ["staking_transactions", "delegators", "utxos", "token_transfers", "chain_metrics"]
@@ -90,6 +92,28 @@ describe("garbled, truncated and ill-typed checkpoints, and a cursor its listing
     const rel = (f: string) => path.relative(path.join(out, "_state", "checkpoints"), f).replace(/\.json$/, ".refetch")
     expect(markersAfterBroken).toEqual([files.truncated, files.illTyped, files.garbled, files.badCursor].map(rel).sort())
   })
+
+  it("given a garbled window checkpoint, when the CLI runs its dataset, then the run's last line names the broken file and the fix, not only its report", async () => {
+    const copy = await tempDir("ckpt-cli")
+    await fs.cp(reference, copy, { recursive: true })
+    const dir = path.join(copy, "_state", "checkpoints", "staking_transactions")
+    const window = path.join(dir, (await fs.readdir(dir)).filter((f) => f.endsWith(".json")).sort()[0]!)
+    const garbled = "\u0000\u00ff{{ not json"
+    await fs.writeFile(window, garbled)
+    const jobFile = path.join(copy, "job.json")
+    await fs.writeFile(jobFile, JSON.stringify(job))
+    const run = await runCli(["run", "staking_transactions", "--job", jobFile, "--out", copy], { CHAINETL_BASE_URL: emu.baseUrl, CHAINETL_METRICS_URL: emu.metricsUrl, CHAINETL_NODE_URL: emu.nodeUrl })
+    expect(run.code).toBe(1)
+    const runId = (await fs.readdir(path.join(copy, "_runs"))).map((f) => f.replace(/\.json$/, "")).sort().at(-1)!
+    const slice = path.basename(window, ".json")
+    expect(run.stderr.trim().split("\n").at(-1)).toBe(
+      `chainetl: 1 slice(s) failed: staking_transactions/${slice}. checkpoint ${window} is broken (not valid JSON: ${errorOf(garbled)}). ` +
+        "Fix: delete it to refetch that slice (the next run removes the slice's parts and fetches it again). " +
+        `Details in ${copy}/_runs/${runId}.json; once fixed, rerun the same command.`
+    )
+    // the file is left as it was for whoever looks at it
+    expect(await fs.readFile(window, "utf8")).toBe(garbled)
+  }, 120_000)
 
   it("given the four files deleted as the errors say, when the next run ends, then it succeeds and the output equals a clean crawl, nothing lost or doubled", async () => {
     expect(mended.status).toBe("succeeded")
