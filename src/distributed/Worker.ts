@@ -26,7 +26,6 @@ import { crawlSlice } from "../crawl/Crawler.ts"
 import { withGrain } from "../transform/Grain.ts"
 import { CheckpointError } from "../Errors.ts"
 import { notPlanned, type RunSlice } from "../Runner.ts"
-import { servicesOf } from "../cli/services.ts"
 import type { DistributedSettings } from "./Settings.ts"
 import { KeyBuckets } from "../source/KeyBuckets.ts"
 import { OutputStore } from "../store/OutputStore.ts"
@@ -48,7 +47,7 @@ const failedLine = (lease: Lease, error: string): RunSlice => ({
 
 /** A service this worker has no URL for: the slice fails saying so (another worker may have it). */
 const missingService = (lease: Lease, settings: SourceSettings): string | undefined => {
-  const missing = (servicesOf[lease.job.dataset] ?? []).filter((s) => settings[URL_OF[s][0]] === "")
+  const missing = (registry.find((d) => d.name === lease.job.dataset)?.services ?? []).filter((s) => settings[URL_OF[s][0]] === "")
   return missing.length === 0 ? undefined : `worker has no ${missing.map((s) => URL_OF[s][1]).join(", ")}: set it on every worker`
 }
 
