@@ -274,9 +274,11 @@ export const cursorExpired = (state: Listing, rules: Rules): Committing | Restar
 }
 
 const counted = (into: Readonly<Record<string, number>>, pages: ReadonlyArray<BufferedPage>): Readonly<Record<string, number>> => {
-  const out = { ...into }
-  for (const p of pages) for (const [f, n] of p.unknownFields) out[f] = (out[f] ?? 0) + n
-  return out
+  const out = new Map(Object.entries(into))
+  for (const p of pages) for (const [f, n] of p.unknownFields) out.set(f, (out.get(f) ?? 0) + n)
+  // defined as own properties: `o[f] = n` on a plain object would set its prototype for a field
+  // named `__proto__` (JSON.parse gives records such an own field) and the count would be lost
+  return Object.fromEntries(out)
 }
 
 /**

@@ -133,6 +133,19 @@ describe("commits and restarts", () => {
     expect(committed(due, next, 2, rules())).toMatchObject({ _tag: "Done", checkpoint: next, tally: { parts: 2, holesMet: 2, unknownFields: { extra: 3 } } })
   })
 
+  it("given records with a field named __proto__ on two committed parts, when tallied, then it is counted like any other unknown field and no prototype changes", () => {
+    const first = pageTaken(listingOf(resumed()), page("t5", 2, { unknownFields: new Map([["__proto__", 2], ["extra", 1]]) }), rules())
+    if (first._tag !== "Listing") throw new Error(first._tag)
+    const due = pageTaken(first, page(undefined, 1, { unknownFields: new Map([["__proto__", 1]]) }), rules())
+    if (due._tag !== "Committing") throw new Error(due._tag)
+    const done = committed(due, after(due.checkpoint, { status: "done", rowsCommitted: 3 }), 1, rules())
+    if (done._tag !== "Done") throw new Error(done._tag)
+    const tally = done.tally.unknownFields
+    expect(Object.getOwnPropertyDescriptor(tally, "__proto__")?.value).toBe(3)
+    expect(Object.getPrototypeOf(tally)).toBe(Object.prototype)
+    expect(JSON.parse(JSON.stringify(tally))).toEqual(JSON.parse('{"__proto__": 3, "extra": 1}'))
+  })
+
   it("given a buffer of two pages, when the service says the cursor expired, then they are committed first and the listing starts over after", () => {
     const one = pageTaken(listingOf(resumed()), page("t5", 2), rules())
     if (one._tag !== "Listing") throw new Error(one._tag)

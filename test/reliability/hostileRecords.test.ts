@@ -4,7 +4,8 @@
  * - delegators' page 0: record 4's `nodeId` carries bytes that are not UTF-8 (0xC3 0x28): that
  *   record goes to `_rejects` with the reason, and no row holds a U+FFFD the service never sent;
  *   record 9 carries a field nested 100,000 levels deep, and record 12 an integer above 2^64 in a
- *   field no document lists: the page parses (no recursion to overflow), both are rows;
+ *   field no document lists and a field named `__proto__`: the page parses (no recursion to
+ *   overflow), both are rows, and each unknown field is counted;
  * - delegators' page 1: five records out of range or of the wrong type (a 60-digit amount, a
  *   negative amount, a start in the year 300,000, an end before year 1, addresses as a string);
  * - the first page of P-chain blocks: a negative height, a transaction count past INTEGER, a
@@ -126,7 +127,7 @@ describe("hostile records: invalid UTF-8, deep nesting, values out of range, wro
           body.delegators[12]!["sortKey"] = "BIG"
           return JSON.stringify(body)
             .replace('"deepNote":"DEEP"', `"deepNote":${"[".repeat(DEPTH)}${"]".repeat(DEPTH)}`)
-            .replace('"sortKey":"BIG"', '"sortKey":123456789012345678901234567890')
+            .replace('"sortKey":"BIG"', '"sortKey":123456789012345678901234567890,"__proto__":{"polluted":true}')
         },
         rewriteBytes: (bytes) => {
           const at = bytes.indexOf(PLACEHOLDER)
@@ -207,6 +208,9 @@ describe("hostile records: invalid UTF-8, deep nesting, values out of range, wro
     )
     expect(rows).toEqual([{ n: 2 }])
     // the spoiled records' feeHint is not counted: a rejected record's fields are not the dataset's
-    expect(report.slices.find((s) => s.dataset === "delegators")!.unknownFields).toEqual({ deepNote: 1, sortKey: 1 })
+    // a field named __proto__ is a field like any other (JSON.parse makes it an own property), counted and polluting nothing
+    const unknown = report.slices.find((s) => s.dataset === "delegators")!.unknownFields
+    expect(Object.entries(unknown).sort()).toEqual([["__proto__", 1], ["deepNote", 1], ["sortKey", 1]])
+    expect(({} as Record<string, unknown>)["polluted"]).toBeUndefined()
   })
 })
