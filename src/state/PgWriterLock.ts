@@ -33,7 +33,15 @@ interface Holder {
   readonly hostname: string
   readonly started_at: Date | string
   readonly location: string
+  /** Whether the row's own session still holds the lock (false: a dead run's row; others hold it). */
+  readonly holds: boolean
 }
+
+/** The row of the output's holder, and whether its session holds the lock (pg_locks splits the 64-bit key in two oids). */
+const HOLDER = `SELECT run_id, pid, hostname, started_at, location,
+    EXISTS (SELECT 1 FROM pg_locks l WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 1 AND l.pid = w.backend_pid
+      AND ((l.classid::bigint << 32) | l.objid::bigint) = ${KEY}) AS holds
+  FROM chainetl_writer w WHERE output_id = $1`
 
 const where = (outDir: string, id: string) => `PostgreSQL writer lock of ${path.resolve(outDir)} (output id ${id})`
 
@@ -47,7 +55,11 @@ const lockedError = (outDir: string, id: string, holder: Holder | undefined) =>
     reason: "Locked",
     path: where(outDir, id),
     detail:
-      holder === undefined
+      holder !== undefined && !holder.holds && holder.run_id.endsWith(" (distributed)")
+        ? // its enqueuer is gone (killed): naming it as the holder would send the operator after a dead process
+          `workers of distributed run ${holder.run_id.replace(/ \(distributed\)$/, "")} still crawl this output, and its enqueuer (pid ${holder.pid} on ${holder.hostname}) is gone. ` +
+          "Run its --distributed command again to take the run over and finish it, or wait for the workers to finish its jobs"
+        : holder === undefined || !holder.holds
         ? "another chainetl run holds this output's lock. Wait for it to finish or stop it; the lock goes when its process or connection ends"
         : `output folder is in use by run ${holder.run_id} (pid ${holder.pid} on ${holder.hostname}, started ${new Date(holder.started_at).toISOString()}, writing ${holder.location}). ` +
           "Wait for it to finish or stop it; the lock goes when its process or connection ends"
@@ -57,7 +69,7 @@ const acquireOn = (conn: Connection, outDir: string, id: string, runId: string) 
   Effect.gen(function* () {
     const [won] = yield* conn.execute(`SELECT pg_try_advisory_lock(${KEY}) AS ok, pg_backend_pid() AS backend`, [id], undefined)
     if (won?.ok !== true) {
-      const holders = yield* conn.execute("SELECT run_id, pid, hostname, started_at, location FROM chainetl_writer WHERE output_id = $1", [id], undefined)
+      const holders = yield* conn.execute(HOLDER, [id], undefined)
       return yield* Effect.fail(lockedError(outDir, id, holders[0] as Holder | undefined))
     }
     // the lock is ours from here: let it go with the scope, even if recording the holder fails

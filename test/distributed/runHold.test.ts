@@ -3,16 +3,20 @@
  * earlier holder played by a plain client session: taken over at once when that session ended
  * (a SIGKILL) or its pid is gone from this host (the session lingering is ended), after one lease
  * when it fell silent, refused while it confirms; joined shared when workers still crawl, refused
- * naming a local run that holds the output.
+ * naming a local run that holds the output. And a local run refused while such workers crawl is
+ * told their enqueuer is gone and how to finish the run, not sent after the dead process.
  */
 import { SqlClient } from "@effect/sql"
 import { Effect, Either, Redacted, Scope } from "effect"
 import { spawn } from "node:child_process"
+import { promises as fs } from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import pg from "pg"
 import { describe, expect, it } from "vitest"
 import { holdRun } from "../../src/distributed/RunHold.ts"
+import { ensureOutputId } from "../../src/state/OutputId.ts"
+import { makePgWriterLock } from "../../src/state/PgWriterLock.ts"
 import { pgDatabase } from "../../src/state/PgDatabase.ts"
 import { postgresForTests } from "../support/postgres.ts"
 
@@ -119,6 +123,28 @@ describe("the enqueuer's hold on its output", () => {
     const hold = await withPg(holdRun(OUT_DIR, output, "run-2", LEASE_SECONDS))
     expect(hold.joined).toBe(true)
     expect(hold.tookOver).toBeUndefined()
+    await worker.end()
+  }, 30_000)
+
+  it("given workers still crawling after their enqueuer was killed, when a local run starts, then it is refused saying the enqueuer is gone and how to finish the run, not naming it as the holder", async () => {
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), "chainetl-run-hold-"))
+    const output = await Effect.runPromise(ensureOutputId(dir))
+    const killed = await session()
+    await killed.query(`SELECT pg_advisory_lock_shared(${WRITER_LOCK})`, [output])
+    await killed.query(
+      `INSERT INTO chainetl_writer (output_id, location, run_id, pid, hostname, backend_pid, started_at) VALUES ($1, '/data/out', 'run-1 (distributed)', 4242, 'box', pg_backend_pid(), now())`,
+      [output]
+    )
+    const worker = await session()
+    await worker.query(`SELECT pg_advisory_lock_shared(${WRITER_LOCK})`, [output])
+    await killed.end()
+    const refused = await withPg(
+      Effect.either(Effect.flatMap(makePgWriterLock, (lock) => lock.acquire(dir, "local-2")))
+    )
+    if (Either.isRight(refused)) throw new Error("let in beside the workers")
+    expect(refused.left.detail).toBe(
+      "workers of distributed run run-1 still crawl this output, and its enqueuer (pid 4242 on box) is gone. Run its --distributed command again to take the run over and finish it, or wait for the workers to finish its jobs"
+    )
     await worker.end()
   }, 30_000)
 
