@@ -109,7 +109,7 @@ export const chainChecks = async (
     for (const g of gaps) {
       const repairs = repairsOfGap(d, states, listing, g, suspect)
       const what = `heights ${gapText(g)} are missing (${g.to - g.from + 1n} block(s))`
-      if (repairs.length === 0) findings.push({ dataset: d.name, check: "heights", listing, what, fix: d.windows === undefined ? "no crawl can ask for these heights again" : "re-crawled with the time the windows check names" })
+      if (repairs.length === 0) findings.push({ dataset: d.name, check: "heights", listing, what, fix: d.windows === undefined ? "no crawl can ask for these heights again" : "re-crawled by the backfill of the window the windows check names" })
       for (const repair of repairs) findings.push({ dataset: d.name, check: "heights", listing, what, repair })
     }
   }
