@@ -1,0 +1,164 @@
+/**
+ * The pure checks of `chainetl verify` (src/verify/), fed facts as Facts would read them: heights
+ * as ranges, windows against since and their checkpoints, exactly once, freshness, the exact
+ * commands of their repairs.
+ */
+import { describe, expect, it } from "vitest"
+import type { CheckpointState } from "../../src/crawl/Checkpoint.ts"
+import { defaultJob } from "../../src/Job.ts"
+import { exactlyOnceFindings } from "../../src/verify/ExactlyOnce.ts"
+import { commandOf, repairsOf } from "../../src/verify/Finding.ts"
+import { checkFreshness, freshnessFinding, lagOf, newestOf } from "../../src/verify/Freshness.ts"
+import { countOf, missingHeights } from "../../src/verify/Heights.ts"
+import { linkFindings } from "../../src/verify/Links.ts"
+import { durationText, instantText, windowFindings } from "../../src/verify/Windows.ts"
+
+const at = (iso: string) => Date.parse(iso) / 1000
+const DAY = 86_400
+
+const state = (over: Partial<CheckpointState>): CheckpointState => ({
+  dataset: "primary_blocks",
+  slice: "s",
+  params: {},
+  cursor: null,
+  cursorIssuedAt: null,
+  pagesCommitted: 1,
+  rowsCommitted: 10,
+  rejectsCommitted: 0,
+  holes: 0,
+  holeKeys: [],
+  passHoles: null,
+  lastSeq: 0,
+  keepFromSeq: null,
+  status: "done",
+  completedAsOf: at("2025-02-01"),
+  restarts: 0,
+  runId: "r1",
+  updatedAt: "2025-02-01T00:00:00.000Z",
+  error: null,
+  ...over
+})
+
+describe("heights", () => {
+  it("given runs of heights with gaps, a floor below the first and a rejected height above the last, when checked, then each absent range is named once, exactly", () => {
+    const gaps = missingHeights(
+      [
+        { lo: 3n, hi: 9n, hiTime: 100 },
+        { lo: 12n, hi: 12n, loTime: 130 },
+        { lo: 20n, hi: 2n ** 70n }
+      ],
+      [10n, 2n ** 70n + 1n, 2n ** 70n + 2n, 5n],
+      0n
+    )
+    expect(gaps.map((g) => [g.from, g.to])).toEqual([
+      [0n, 2n],
+      [10n, 11n],
+      [13n, 19n],
+      [2n ** 70n + 1n, 2n ** 70n + 2n]
+    ])
+    // the times around a gap: which windows to re-crawl
+    expect(gaps[1]).toMatchObject({ after: 100, before: 130 })
+    expect(countOf(gaps)).toBe(3n + 2n + 7n + 2n)
+  })
+
+  it("given one unbroken run, when checked, then nothing is missing", () => {
+    expect(missingHeights([{ lo: 0n, hi: 29n }], [], 0n)).toEqual([])
+  })
+})
+
+describe("links", () => {
+  it("given blocks whose parent is not the block below, when named, then one finding per listing gives the heights as ranges and the first pair of ids", () => {
+    const listing = { network: "mainnet" }
+    const found = linkFindings("node_p_blocks", { id: "block_id", parent: "parent_id" }, [7n, 8n, 12n].map((height) => ({ listing, height, parent: `p${height}`, below: `b${height - 1n}` })), [])
+    expect(found).toHaveLength(1)
+    expect(found[0]!.what).toBe("the chain does not link at heights 7-8, 12: the parent_id of 7 is p7, the block_id of the block at 6 is b6")
+  })
+})
+
+describe("windows", () => {
+  const listing = { network: "mainnet", blockchain: "p-chain" }
+  const w = (from: string, to: string, over: Partial<CheckpointState> = {}, fileRows = 10) => ({ from: at(from), to: at(to), state: state({ slice: `w-${from}`, ...over }), fileRows })
+
+  it("given windows from since with a day none covers, one failed, one done with holes and one whose files hold a row more, when checked, then each is named with its backfill and an empty day covered is a note", () => {
+    const r = windowFindings({
+      dataset: "primary_blocks",
+      listing,
+      since: at("2025-01-01"),
+      windows: [
+        w("2025-01-01", "2025-01-02"),
+        w("2025-01-03", "2025-01-04", { status: "failed", error: "503" }),
+        w("2025-01-04", "2025-01-05", { holes: 2, holeKeys: ["a", "b"] }),
+        w("2025-01-05", "2025-01-06", {}, 11),
+        w("2025-01-06", "2025-01-08")
+      ],
+      days: new Set(["2025-01-01", "2025-01-04", "2025-01-05", "2025-01-06"])
+    })
+    expect(r.findings.map((f) => [f.what, f.repair === undefined ? undefined : commandOf(f.repair, { out: "/o" })])).toEqual([
+      ["[2025-01-02T00:00:00Z, 2025-01-03T00:00:00Z) was never crawled (no window covers it); days without rows: 2025-01-02", "chainetl backfill primary_blocks --from 2025-01-02 --to 2025-01-03 --out /o"],
+      ["window [2025-01-03T00:00:00Z, 2025-01-04T00:00:00Z) is failed (503); days without rows: 2025-01-03", "chainetl backfill primary_blocks --from 2025-01-03 --to 2025-01-04 --out /o"],
+      ["window [2025-01-04T00:00:00Z, 2025-01-05T00:00:00Z) was done with 2 hole(s) (rejected records not written since)", "chainetl backfill primary_blocks --from 2025-01-04 --to 2025-01-05 --out /o"],
+      [
+        "window [2025-01-05T00:00:00Z, 2025-01-06T00:00:00Z) holds 11 row(s) in its files, its checkpoint says 10 were committed (slice w-2025-01-05)",
+        "chainetl backfill primary_blocks --from 2025-01-05 --to 2025-01-06 --window 1d --refetch --out /o"
+      ]
+    ])
+    expect(r.notes.map((n) => n.what)).toEqual(["crawled, no rows: 2025-01-07 (a finished window covers them: the service listed nothing those days)"])
+  })
+
+  it("given a since before the first window, when checked, then the range from since is missing", () => {
+    const r = windowFindings({ dataset: "primary_blocks", listing, since: at("2024-12-30"), windows: [w("2025-01-01", "2025-01-02")] })
+    expect(r.findings.map((f) => f.what)).toEqual(["[2024-12-30T00:00:00Z, 2025-01-01T00:00:00Z) was never crawled (no window covers it)"])
+  })
+
+  it("given times and sizes, when written for the CLI, then a midnight is a date and a size the largest whole unit", () => {
+    expect([instantText(at("2025-01-02")), instantText(at("2025-01-02T06:00:00Z"))]).toEqual(["2025-01-02", "2025-01-02T06:00:00Z"])
+    expect([durationText(DAY), durationText(90 * DAY), durationText(6 * 3600), durationText(90), durationText(61)]).toEqual(["1d", "90d", "6h", "90s", "61s"])
+  })
+})
+
+describe("exactly once", () => {
+  it("given a key twice, a compacted file whose footer disagrees with its manifest, a part past its checkpoint and an orphan, when checked, then each is named and a window's key gets its refetch", () => {
+    const s = state({ slice: "w1", lastSeq: 1 })
+    const found = exactlyOnceFindings(
+      {
+        duplicates: [{ dataset: "primary_blocks", view: "primary_blocks", key: { block_hash: "h1" }, count: 2, slices: ["w1"] }],
+        parts: [
+          { dataset: "primary_blocks", path: "primary_blocks/m=1/part-w1-000001.parquet", slice: "w1", seq: 1 },
+          { dataset: "primary_blocks", path: "primary_blocks/m=1/part-w1-000002.parquet", slice: "w1", seq: 2 },
+          { dataset: "primary_blocks", path: "primary_blocks/m=1/part-gone-000000.parquet", slice: "gone", seq: 0 }
+        ],
+        compacted: [
+          { dataset: "primary_blocks", path: "primary_blocks/m=1/compact-a.parquet", manifestRows: 5, footerRows: 5 },
+          { dataset: "primary_blocks", path: "primary_blocks/m=1/compact-b.parquet", manifestRows: 5, footerRows: 4 },
+          { dataset: "primary_blocks", path: "primary_blocks/m=1/compact-c.parquet", manifestRows: 5, problem: "is missing or not Parquet" }
+        ],
+        orphans: [],
+        checkpoints: new Map([["primary_blocks", new Map([["w1", s]])]])
+      },
+      (_d, slice) => (slice === "w1" ? { kind: "backfill", dataset: "primary_blocks", from: "2025-01-01", to: "2025-01-02", window: "1d", refetch: true } : undefined)
+    )
+    expect(found.map((f) => f.what)).toEqual([
+      "key (block_hash=h1) is 2 times in primary_blocks (in the files of slice w1)",
+      "primary_blocks/m=1/compact-b.parquet holds 4 row(s) in its footer, its manifest says 5",
+      "primary_blocks/m=1/compact-c.parquet, listed by its manifest, is missing or not Parquet",
+      "1 part(s) past its slice's checkpoint (written by a run that stopped before its checkpoint): primary_blocks/m=1/part-w1-000002.parquet",
+      "1 part(s) of a slice without a checkpoint (an orphan: no view should read it): primary_blocks/m=1/part-gone-000000.parquet"
+    ])
+    expect(found[0]!.repair).toMatchObject({ refetch: true, from: "2025-01-01" })
+    // two findings of one window re-crawl it once
+    expect(repairsOf([found[0]!, found[0]!, found[3]!])).toHaveLength(2)
+  })
+})
+
+describe("freshness", () => {
+  it("given an SLA of 26h, when the data is 27h old, then it fails naming both; at 25h it holds; a misspelt dataset or a zero SLA is refused", () => {
+    const newest = newestOf([state({ completedAsOf: 1_000_000 })], undefined)
+    expect(freshnessFinding("delegators", "26h", lagOf(1_000_000 + 27 * 3600, newest))?.what).toBe("is 27h 0m old, its freshness SLA is 26h")
+    expect(freshnessFinding("delegators", "26h", lagOf(1_000_000 + 25 * 3600, newest))).toBeUndefined()
+    // a windowed dataset is as fresh as its least fresh listing
+    expect(newestOf([], [200, 100, null])).toBe(100)
+    expect(checkFreshness({ ...defaultJob, freshness: { delegator: "26h" } }, ["delegators"], "job.json")._tag).toBe("Left")
+    expect(checkFreshness({ ...defaultJob, freshness: { delegators: "0h" } }, ["delegators"], "job.json")._tag).toBe("Left")
+    expect(checkFreshness({ ...defaultJob, freshness: { delegators: "26h" } }, ["delegators"], "job.json")._tag).toBe("Right")
+  })
+})
