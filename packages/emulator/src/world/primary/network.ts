@@ -26,22 +26,12 @@ import { StakingView, type StakingEntry } from "./stakingView.ts"
 import { TxJson } from "./txJson.ts"
 import { ServedIds } from "./servedIds.ts"
 import { fieldsOf, utxoHex } from "./utxoCodec.ts"
+import { UtxoView, type UtxoQuery } from "./utxoView.ts"
 
 import { signedWarpMessage } from "./warp.ts"
 
 export type PxChain = "P" | "X"
-
-export interface UtxoQuery {
-  /** Also spent outputs (REST includeSpent). */
-  readonly includeSpent?: boolean
-  /**
-   * "rest": everything the indexer shows, staked outputs included (flagged by `staking`).
-   * "node": what the node's getUTXOs returns: only outputs it lists (staked ones once returned).
-   */
-  readonly view: "rest" | "node"
-  /** Node view only: atomic UTXOs exported from this chain and not yet imported. */
-  readonly sourceChain?: ChainLetter
-}
+export type { UtxoQuery }
 
 export interface AddressSet {
   readonly wallet: number
@@ -66,10 +56,9 @@ export class PrimaryNetwork {
   readonly l1View: L1View
   readonly json: TxJson
   readonly node: NodeViews
-  private readonly external: ExternalOwners
+  private readonly utxoView: UtxoView
   /** The ids a node serves (hashes of bytes) for the world's locator ids, and back. */
   readonly served: ServedIds
-  private readonly walletCache = new Lru<string, UtxoRecord[]>(64)
   /** BLS signing costs milliseconds; the same tx always gets the same message. */
   private readonly warpCache = new Lru<string, string | undefined>(256)
   private stakingEntries: { readonly at: number; readonly entries: ReadonlyArray<StakingEntry> } | undefined
@@ -107,7 +96,7 @@ export class PrimaryNetwork {
     this.l1View = new L1View(this.ctx, this.l1Txs, now)
     this.json = new TxJson(this.ctx)
     this.node = new NodeViews(this.ctx, this.stakingView, this.l1View, now)
-    this.external = new ExternalOwners(this.ctx, this.wallets, { P: this.p, X: this.x })
+    this.utxoView = new UtxoView(this.wallets, this.stakingTxs, this.assetTxs, new ExternalOwners(this.ctx, this.wallets, { P: this.p, X: this.x }), now)
     this.served = new ServedIds(this)
   }
 
@@ -299,57 +288,12 @@ export class PrimaryNetwork {
     })
   }
 
-  /** Every output of wallet w consumable on chain c and created by now (spent or not, staked or not). */
-  private walletUtxos(w: number, c: PxChain): UtxoRecord[] {
-    const now = this.now()
-    return this.walletCache.get(`${w}|${c}|${now}`, () => {
-      const found = [...this.wallets.utxos(w, c, now), ...(c === "P" ? this.stakingTxs.walletUtxos(w, now) : this.assetTxs.walletUtxos(w))]
-      const seen = new Set<string>()
-      return found.filter((u) => {
-        const key = `${u.txId}:${u.outputIndex}`
-        if (seen.has(key) || u.created.timestamp > now) return false
-        seen.add(key)
-        return true
-      })
-    })
-  }
-
   /**
    * UTXOs consumable on chain c owned by any of `addresses` (20-byte short ids), as of now.
    * Order: creation block timestamp, then tx id, then output index.
    */
   utxos(c: PxChain, addresses: ReadonlyArray<Uint8Array>, q: UtxoQuery): UtxoRecord[] {
-    const now = this.now()
-    const wanted = new Set(addresses.map((a) => Buffer.from(a).toString("hex")))
-    const wallets = new Set<number>()
-    const candidates: UtxoRecord[] = []
-    for (const a of addresses) {
-      const w = this.wallets.walletOf(a)
-      if (w !== undefined) wallets.add(w)
-      // addresses outside the wallets (counterparties, background traffic) own outputs too
-      else for (const u of this.external.utxos(a, now)) if (u.consumedOn === c && u.created.timestamp <= now) candidates.push(u)
-    }
-    for (const w of [...wallets].sort((a, b) => a - b)) candidates.push(...this.walletUtxos(w, c))
-    const out: UtxoRecord[] = []
-    for (const u of candidates) {
-      if (!u.owners.addresses.some((a) => wanted.has(Buffer.from(a).toString("hex")))) continue
-      const spent = u.spent !== undefined && u.spent.block.timestamp <= now
-      if (q.view === "node") {
-        if (spent) continue
-        if (q.sourceChain !== undefined ? u.createdOn !== q.sourceChain || u.createdOn === c : u.createdOn !== c) continue
-        if (u.listed === undefined || u.listed.timestamp > now) continue
-      } else if (spent && !q.includeSpent) continue
-      out.push(u)
-    }
-    const seen = new Set<string>()
-    return out
-      .filter((u) => {
-        const key = `${u.txId}:${u.outputIndex}`
-        if (seen.has(key)) return false
-        seen.add(key)
-        return true
-      })
-      .sort((a, b) => a.created.timestamp - b.created.timestamp || (a.txId < b.txId ? -1 : a.txId > b.txId ? 1 : 0) || a.outputIndex - b.outputIndex)
+    return this.utxoView.utxos(c, addresses, q)
   }
 
   /** The node's hex form of a UTXO (0x + codec bytes + checksum), naming its tx and asset by their served ids. */

@@ -15,6 +15,7 @@ import type { Assets } from "./assets.ts"
 import { Kind } from "./ids.ts"
 import { Lru } from "./lru.ts"
 import { INDEX_HORIZON, TimeIndexBuilder, type TimeIndex } from "./timeIndex.ts"
+import { MAX_SPEND_OFFSET, drawOutSpecs, exportSpecs, type OutSpec } from "./walletOutputs.ts"
 import type { BlockRef, Owners, TxRecord, UtxoRecord } from "./types.ts"
 
 export type StreamChain = "P" | "X"
@@ -28,16 +29,6 @@ export interface WalletEvent {
   readonly type: WalletEventType
 }
 
-interface OutSpec {
-  readonly assetId: string
-  readonly amount: bigint
-  readonly owners: Owners
-  readonly stakeableLocktime: bigint
-  /** Spent by the event this many later; undefined = never. */
-  readonly spendOffset: number | undefined
-}
-
-const MAX_SPEND_OFFSET = 10
 const MAX_IMPORT_DELAY = 2 * DAY
 const OTHER: Readonly<Record<StreamChain, StreamChain>> = { P: "X", X: "P" }
 const STREAM_KIND: Readonly<Record<StreamChain, Kind>> = { P: Kind.WalletPTx, X: Kind.WalletXTx }
@@ -156,47 +147,7 @@ export class Wallets {
 
   /** An event's outputs: drawn for the event's tx, and again by each of the next 10 events to find what they spend. */
   private outSpecs(ev: WalletEvent): OutSpec[] {
-    return this.specMemo.get(`${ev.chain}.${ev.wallet}.${ev.e}`, () => this.drawOutSpecs(ev))
-  }
-
-  private drawOutSpecs(ev: WalletEvent): OutSpec[] {
-    const { ctx } = this
-    const keys = [ev.chain, ev.wallet, ev.e] as const
-    const n = ev.type === "ExportTx" ? ctx.int(0, 1, "n-out", ...keys) : ctx.int(1, 3, "n-out", ...keys)
-    const addrs = this.addresses(ev.wallet)
-    const minted = ev.chain === "X" ? this.assets.all().filter((a) => ctx.blockAt("X", a.createdAt).timestamp < ev.time) : []
-    return Array.from({ length: n }, (_, o) => {
-      const r = (tag: string): number => ctx.unit(tag, ...keys, o)
-      const asset = minted.length > 0 && r("asset") < 0.3 ? minted[Math.floor(r("which") * minted.length)] : undefined
-      const amount =
-        asset === undefined
-          ? ctx.big(50_000_000n, 400_000_000_000n, "amount", ...keys, o)
-          : ctx.big(1n, 1_000_000n, "amount", ...keys, o) * 10n ** BigInt(asset.denomination)
-      const lockDraw = r("lock")
-      const locktime = lockDraw < 0.05 ? BigInt(ev.time + 30 * DAY) : 0n
-      const stakeableLocktime = ev.chain === "P" && lockDraw >= 0.05 && lockDraw < 0.09 ? BigInt(ev.time + 90 * DAY) : 0n
-      const multisig = addrs.length >= 2 && r("multisig") < 0.12
-      const owners: Owners = multisig
-        ? { addresses: [addrs[0] as Uint8Array, addrs[1] as Uint8Array], threshold: r("threshold") < 0.5 ? 1 : 2, locktime }
-        : { addresses: [addrs[Math.floor(r("owner") * addrs.length)] as Uint8Array], threshold: 1, locktime }
-      const locked = locktime > 0n || stakeableLocktime > 0n
-      const spendOffset = !locked && r("spend") < 0.55 ? 1 + Math.floor(r("offset") * MAX_SPEND_OFFSET) : undefined
-      return { assetId: asset?.assetId ?? ctx.avaxAssetId, amount, owners, stakeableLocktime, spendOffset }
-    })
-  }
-
-  private exportSpecs(ev: WalletEvent): OutSpec[] {
-    if (ev.type !== "ExportTx") return []
-    const { ctx } = this
-    const keys = [ev.chain, ev.wallet, ev.e] as const
-    const addrs = this.addresses(ev.wallet)
-    return Array.from({ length: ctx.int(1, 2, "n-export", ...keys) }, (_, k) => ({
-      assetId: ctx.avaxAssetId,
-      amount: ctx.big(1_000_000_000n, 200_000_000_000n, "export-amount", ...keys, k),
-      owners: ctx.owner(addrs[k % addrs.length] as Uint8Array),
-      stakeableLocktime: 0n,
-      spendOffset: undefined
-    }))
+    return this.specMemo.get(`${ev.chain}.${ev.wallet}.${ev.e}`, () => drawOutSpecs(this.ctx, this.assets, this.addresses(ev.wallet), ev))
   }
 
   private block(chain: StreamChain, t: number): BlockRef {
@@ -260,7 +211,7 @@ export class Wallets {
     const specs = this.outSpecs(ev)
     const outputs: UtxoRecord[] = specs.map((s, o) => this.localUtxo(ev, o, s))
     const inputs: UtxoRecord[] = this.spentBy(ev).map(({ source, o, spec }) => this.localUtxo(source, o, spec))
-    const exportSpecs = this.exportSpecs(ev)
+    const exportOuts = exportSpecs(this.ctx, this.addresses(ev.wallet), ev)
     const assetOrder = [ctx.avaxAssetId, ...this.assets.all().map((a) => a.assetId)]
     const fee = ctx.cfg.txFee
     const extInputs: UtxoRecord[] = []
@@ -268,7 +219,7 @@ export class Wallets {
     assetOrder.forEach((assetId, slot) => {
       const sum = (xs: ReadonlyArray<{ assetId: string; amount: bigint }>): bigint =>
         xs.filter((x) => x.assetId === assetId).reduce((acc, x) => acc + x.amount, 0n)
-      const need = sum(specs) + sum(exportSpecs) + (slot === 0 ? fee : 0n) - sum(inputs)
+      const need = sum(specs) + sum(exportOuts) + (slot === 0 ? fee : 0n) - sum(inputs)
       if (need > 0n) extInputs.push(this.externalUtxo(ev, slot, assetId, need, id))
       else if (need < 0n) extOutputs.push({ assetId, amount: -need })
     })
@@ -300,7 +251,7 @@ export class Wallets {
       burned: fee
     }
     if (ev.type !== "ExportTx") return base
-    return { ...base, exported: { destinationChain: OTHER[ev.chain], utxos: this.exportedUtxos(ev, outputs.length, exportSpecs) } }
+    return { ...base, exported: { destinationChain: OTHER[ev.chain], utxos: this.exportedUtxos(ev, outputs.length, exportOuts) } }
   }
 
   private exportedUtxos(ev: WalletEvent, localCount: number, specs: OutSpec[]): UtxoRecord[] {
