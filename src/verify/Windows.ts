@@ -76,6 +76,7 @@ export const windowFindings = (l: ListingWindows): { readonly findings: Readonly
     }
     if (w !== undefined) reach = Math.max(reach, w.to)
   }
+  const quiet: string[] = []
   for (const w of windows) {
     const whole = { kind: "backfill" as const, dataset: l.dataset, from: instantText(w.from), to: instantText(w.to), window: durationText(w.to - w.from) }
     if (!isComplete(w.state)) {
@@ -95,8 +96,9 @@ export const windowFindings = (l: ListingWindows): { readonly findings: Readonly
         repair: { ...whole, refetch: true }
       })
     }
-    const quiet = emptyDays(Math.max(w.from, Math.ceil(w.from / DAY) * DAY), w.to).filter((d) => Date.parse(`${d}T00:00:00Z`) / 1000 + DAY <= w.to)
-    if (quiet.length > 0) notes.push({ ...base, what: `crawled, no rows: ${listOf(quiet)} (a finished window covers them: the service listed nothing those days)` })
+    quiet.push(...emptyDays(Math.max(w.from, Math.ceil(w.from / DAY) * DAY), w.to).filter((d) => Date.parse(`${d}T00:00:00Z`) / 1000 + DAY <= w.to))
   }
+  // one note per listing, however many windows
+  if (quiet.length > 0) notes.push({ ...base, what: `crawled, no rows: ${listOf(quiet)} (a finished window covers them: the service listed nothing those days)` })
   return { findings, notes }
 }

@@ -146,19 +146,19 @@ describe("chainetl verify", () => {
     const out = await copy()
     // a file in the middle of the heights: neither the lowest block (0) nor the highest (29)
     const spans = await Promise.all(
-      (await filesUnder(path.join(out, "node_p_blocks"))).map(async (file) => ({
-        file,
-        ...(await query(path.join(base, "catalog.duckdb"), `SELECT min(height)::INTEGER AS lo, max(height)::INTEGER AS hi FROM read_parquet('${file}', hive_partitioning = false)`))[0]!
-      }))
+      (await filesUnder(path.join(out, "node_p_blocks"))).map(async (file) => {
+        const [span] = await query(path.join(base, "catalog.duckdb"), `SELECT min(height)::INTEGER AS lo, max(height)::INTEGER AS hi FROM read_parquet('${file}', hive_partitioning = false)`)
+        return { file, lo: Number(span!["lo"]), hi: Number(span!["hi"]) }
+      })
     )
-    const gone = spans.find((s) => Number(s["lo"]) > 0 && Number(s["hi"]) < 29)!
+    const gone = spans.find((s) => s.lo > 0 && s.hi < 29)!
     const victim = gone.file
     await fs.rm(victim)
     const r = await verify(out)
     expect(r.code).toBe(1)
-    const range = gone["lo"] === gone["hi"] ? String(gone["lo"]) : `${gone["lo"]}-${gone["hi"]}`
+    const range = gone.lo === gone.hi ? String(gone.lo) : `${gone.lo}-${gone.hi}`
     expect(r.stdout).toMatch(new RegExp(`^FAIL node_p_blocks network=mainnet heights: heights ${range} are missing`, "m"))
-    expect(r.stdout).toContain(`re-crawl: chainetl backfill node_p_blocks --from ${gone["lo"]} --to ${Number(gone["hi"]) + 1} --out ${out} --job ${job}`)
+    expect(r.stdout).toContain(`re-crawl: chainetl backfill node_p_blocks --from ${gone.lo} --to ${gone.hi + 1} --out ${out} --job ${job}`)
     const repaired = await verify(out, ["--repair"])
     expect(repaired.code).toBe(0)
     expect(repaired.stdout).toContain("after --repair:")
