@@ -6,6 +6,8 @@
  * and the writer lock (shared with workers only when it took over a dead run's), so no other
  * enqueuer or local run is alive. Every other report still `running` is then a dead run's, and
  * is marked `interrupted`, naming the run that found it (and whether that one took its jobs over).
+ * A worker finishing a job of a distributed run whose enqueuer is gone closes that run's report
+ * too (distributed/OrphanedRun.ts), so it does not wait for the next run.
  */
 import { Effect, Option } from "effect"
 import { promises as fs } from "node:fs"
@@ -15,13 +17,13 @@ import type { RunReport } from "./Runner.ts"
 import type { TookOver } from "./SliceExecution.ts"
 import { OutputStore } from "./store/OutputStore.ts"
 
-/** The report of a run found dead by run `by` (pure). */
+/** The report of a run found dead by `by` ("run <id>", "worker <pid> on <host>") (pure). */
 export const interrupted = (report: RunReport, by: string, tookOver: TookOver | undefined): RunReport => ({
   ...report,
   status: "interrupted",
   error: [
     report.error,
-    `interrupted: its process ended before the run finished (found by run ${by}${tookOver?.runId === report.runId ? `, which took over its jobs ${tookOver.when}: ${tookOver.why}` : ""})`
+    `interrupted: its process ended before the run finished (found by ${by}${tookOver?.runId === report.runId ? `, which took over its jobs ${tookOver.when}: ${tookOver.why}` : ""})`
   ]
     .filter((e) => e !== null)
     .join("; ")
@@ -42,15 +44,25 @@ const readReport = async (file: string): Promise<RunReport | undefined> => {
  * closed; a report that cannot be rewritten is said and left (the run goes on).
  */
 export const closeInterrupted = (out: string, by: string, tookOver: TookOver | undefined) =>
+  Effect.flatMap(
+    Effect.promise(() => fs.readdir(path.join(out, "_runs")).catch(() => [] as string[])),
+    (names) => closeReports(out, names, (r) => r.runId !== by, `run ${by}`, tookOver)
+  )
+
+/** Marks run `runId`'s report `interrupted` if it is still `running` (its process known dead), found by `by`. */
+export const closeInterruptedRun = (out: string, runId: string, by: string) =>
+  // an id as runs make them (Runner.ts newRunId): read from a queue, it must not name another path
+  /^[0-9A-Za-z-]+$/.test(runId) ? closeReports(out, [`${runId}.json`], (r) => r.runId === runId, by, undefined) : Effect.succeed([] as string[])
+
+const closeReports = (out: string, names: ReadonlyArray<string>, which: (r: RunReport) => boolean, by: string, tookOver: TookOver | undefined) =>
   Effect.gen(function* () {
     const dir = path.join(out, "_runs")
-    const names = yield* Effect.promise(() => fs.readdir(dir).catch(() => [] as string[]))
     const outputStore = yield* Effect.serviceOption(OutputStore)
     const closed: string[] = []
     for (const name of names.filter((n) => n.endsWith(".json")).sort()) {
       const file = path.join(dir, name)
       const report = yield* Effect.promise(() => readReport(file))
-      if (report === undefined || report.status !== "running" || report.runId === by) continue
+      if (report === undefined || report.status !== "running" || !which(report)) continue
       const written = yield* Effect.tryPromise(() => replaceFile(file, JSON.stringify(interrupted(report, by, tookOver), null, 2))).pipe(
         Effect.zipRight(Option.isNone(outputStore) ? Effect.void : outputStore.value.publish([file])),
         Effect.as(true),

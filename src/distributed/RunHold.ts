@@ -49,6 +49,12 @@ export interface RunHold {
   readonly tookOver: TookOver | undefined
 }
 
+/** Whether run `runId`'s enqueuer still holds the output's distributed-run lock (its session alive). */
+export const enqueuerAlive = (outputId: string, runId: string) =>
+  Effect.flatMap(SqlClient.SqlClient, (sql) =>
+    sql.unsafe<{ alive: boolean }>(`SELECT EXISTS (SELECT 1 FROM chainetl_enqueuers e WHERE e.output_id = $1 AND e.run_id = $2 AND ${holdsAdvisory("e.backend_pid", RUN_KEY)}) AS alive`, [outputId, runId])
+  ).pipe(Effect.map((rows) => rows[0]?.alive === true))
+
 const one = (conn: Connection, text: string, values: ReadonlyArray<unknown>) =>
   Effect.map(conn.execute(text, values, undefined), (rows) => rows[0] as Record<string, unknown> | undefined)
 

@@ -13,7 +13,8 @@
  *     third of the lease (from the moment the lock is held); a lease or lock lost stops the crawl
  *     (the slice's next holder resumes it from its checkpoint, and recovery removes whatever this
  *     one wrote past it);
- *  4. report the outcome to the queue.
+ *  4. report the outcome to the queue; a run whose enqueuer is gone has its report closed as
+ *     interrupted (OrphanedRun.ts).
  * Every checkpoint is saved on the slice lock's own session, and every file written within the
  * lock's fence (FencedSink.ts).
  */
@@ -34,6 +35,7 @@ import { ParquetSink } from "../sink/ParquetSink.ts"
 import { checkpointUpsert } from "../state/PgCheckpointStore.ts"
 import { fencedSink } from "./FencedSink.ts"
 import { holdSlice } from "./SliceLocks.ts"
+import { closeIfOrphaned } from "./OrphanedRun.ts"
 import { type Lease, SliceQueue } from "./SliceQueue.ts"
 
 const URL_OF = { data: ["baseUrl", "CHAINETL_BASE_URL"], metrics: ["metricsUrl", "CHAINETL_METRICS_URL"], node: ["nodeUrl", "CHAINETL_NODE_URL"] } as const
@@ -135,6 +137,9 @@ export const workOne = (options: WorkerOptions, lease: Lease) =>
       // 4.
       const { already, ...result } = raced
       yield* queue.complete(lease, result)
+      // the run's enqueuer gone (killed), its report would say running until the next run
+      const closed = yield* closeIfOrphaned(options.out, job).pipe(Effect.orElseSucceed(() => [] as ReadonlyArray<string>))
+      if (closed.length > 0) yield* say(options.quiet, `run ${job.runId} closed as interrupted: its enqueuer is gone`)
       yield* say(
         options.quiet,
         already

@@ -4,7 +4,8 @@
  * (a SIGKILL) or its pid is gone from this host (the session lingering is ended), after one lease
  * when it fell silent, refused while it confirms; joined shared when workers still crawl, refused
  * naming a local run that holds the output. And a local run refused while such workers crawl is
- * told their enqueuer is gone and how to finish the run, not sent after the dead process.
+ * told their enqueuer is gone and how to finish the run, not sent after the dead process; a
+ * worker closes the report of a run whose enqueuer is gone.
  */
 import { SqlClient } from "@effect/sql"
 import { Effect, Either, Redacted, Scope } from "effect"
@@ -14,6 +15,7 @@ import * as os from "node:os"
 import * as path from "node:path"
 import pg from "pg"
 import { describe, expect, it } from "vitest"
+import { closeIfOrphaned } from "../../src/distributed/OrphanedRun.ts"
 import { holdRun } from "../../src/distributed/RunHold.ts"
 import { ensureOutputId } from "../../src/state/OutputId.ts"
 import { makePgWriterLock } from "../../src/state/PgWriterLock.ts"
@@ -146,6 +148,31 @@ describe("the enqueuer's hold on its output", () => {
       "workers of distributed run run-1 still crawl this output, and its enqueuer (pid 4242 on box) is gone. Run its --distributed command again to take the run over and finish it, or wait for the workers to finish its jobs"
     )
     await worker.end()
+  }, 30_000)
+
+  it("given a distributed run's report still running, when a worker finishes one of its jobs, then it leaves it while the enqueuer lives and closes it as interrupted once the enqueuer is gone", async () => {
+    const output = "11111111-0000-4000-8000-000000000008"
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), "chainetl-orphan-"))
+    await fs.mkdir(path.join(dir, "_runs"))
+    const running = { runId: "20261207T040000Z-a1b2c3", startedAt: "2026-12-07T04:00:00.000Z", finishedAt: null, status: "running", planned: 6, slices: [], error: null }
+    const file = path.join(dir, "_runs", `${running.runId}.json`)
+    await fs.writeFile(file, JSON.stringify(running))
+    const job = { outputId: output, runId: running.runId }
+    const whileAlive = await withPg(
+      Effect.gen(function* () {
+        yield* holdRun(OUT_DIR, output, running.runId, LEASE_SECONDS)
+        return yield* closeIfOrphaned(dir, job)
+      })
+    )
+    expect(whileAlive).toEqual([])
+    expect(JSON.parse(await fs.readFile(file, "utf8"))).toEqual(running)
+    // the enqueuer's scope has closed: its lock is gone, as a killed one's would be
+    expect(await withPg(closeIfOrphaned(dir, job))).toEqual([running.runId])
+    expect(JSON.parse(await fs.readFile(file, "utf8"))).toEqual({
+      ...running,
+      status: "interrupted",
+      error: `interrupted: its process ended before the run finished (found by worker ${process.pid} on ${os.hostname()})`
+    })
   }, 30_000)
 
   it("given a local run holding the output, when a distributed run starts, then it is refused naming that run", async () => {
