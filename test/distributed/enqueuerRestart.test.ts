@@ -24,10 +24,14 @@ const RANGE = ["2025-01-01", "2025-01-02", "4h"] as const
 let pg: RunningPostgres
 let emu: RunningEmulator
 let proxy: Proxy
+/** While set, pages of blocks wait for it: the workers' slices stay under way until the rerun has started. */
+let gate: Promise<void> | undefined
 beforeAll(async () => {
   ;[pg, emu] = await Promise.all([startPostgres(), startEmulator({ seed: 1, scale: 20 })])
   // slow pages, so that the slices last long enough for the enqueuer to die among them
-  proxy = await startProxy(emu.baseUrl, (req) => (req.url.pathname.endsWith("/blocks") ? { kind: "forward", delayMs: 400 } : forward))
+  proxy = await startProxy(emu.baseUrl, (req) =>
+    req.url.pathname.endsWith("/blocks") ? { kind: "forward", delayMs: 400, ...(gate === undefined ? {} : { after: gate }) } : forward
+  )
 }, 60_000)
 afterAll(async () => {
   await proxy?.close()
@@ -90,6 +94,11 @@ describe("an enqueuer SIGKILLed mid-run and started again with the same command"
         )
         return (rows[0]?.n ?? 0) > 0 ? true : undefined
       })
+      // the workers' pages held from here until the rerun has taken over: whatever the machine's
+      // load, jobs are still running and queued when it starts
+      let open = () => {}
+      gate = new Promise<void>((resolve) => (open = resolve))
+      const fallback = setTimeout(open, 60_000)
       first.kill()
       await first.exited
       const killed = (await readReports(out)).find((r) => r.status === "running")
@@ -100,12 +109,15 @@ describe("an enqueuer SIGKILLed mid-run and started again with the same command"
       // the same command again
       const again = startCli(backfillArgs(jobFile, out, ["--distributed"]), env)
       processes.push(again)
+      again.child.stderr!.on("data", (d: Buffer) => void (d.toString().includes("joined") ? open() : undefined))
       const done = await again.exited
       console.log(done.stderr.split("\n").filter((l) => l.startsWith("chainetl:")).join("\n"))
       expect(done.code, `${done.stdout}\n${done.stderr}`).toBe(0)
       expect(done.stderr).not.toContain("in use by run")
       expect(done.stderr).toContain(`took over run ${killed!.runId}`)
       expect(done.stderr).toMatch(/at once: its PostgreSQL session had ended/)
+      // the jobs still queued or running were joined, not planned anew beside them
+      expect(done.stderr).toMatch(new RegExp(`joined [1-9]\\d* job\\(s\\) still queued or running of run ${killed!.runId}`))
 
       const reports = await readReports(out)
       expect(reports.length).toBe(2)
@@ -127,10 +139,12 @@ describe("an enqueuer SIGKILLed mid-run and started again with the same command"
       const diffs = await compareCatalogs(out, path.join(dir, "local"))
       expect(diffs.filter((d) => d.onlyA !== 0 || d.onlyB !== 0 || d.rowsA !== d.rowsB)).toEqual([])
       expect(diffs.find((d) => d.dataset === "primary_blocks")!.rowsA).toBeGreaterThan(1_000)
+      clearTimeout(fallback)
     } catch (e) {
       console.log(processes.map((p) => `--- pid ${p.pid} stderr:\n${p.stderrSoFar()}`).join("\n"))
       throw e
     } finally {
+      gate = undefined
       for (const p of processes) p.kill()
       await Promise.all(processes.map((p) => p.exited))
     }
