@@ -10,10 +10,10 @@ import * as os from "node:os"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
 import { promisify } from "node:util"
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest"
+import { afterAll, beforeAll, describe, expect } from "vitest"
 import { Either } from "effect"
 import { loadJobFile } from "../../src/Job.ts"
-import { main } from "../../src/cli/main.ts"
+import { it } from "../support/emulatorFixtures.ts"
 import { whyNoTmpfs } from "../support/privileges.ts"
 
 const BIN = fileURLToPath(new URL("../../bin/chainetl.mjs", import.meta.url))
@@ -293,29 +293,8 @@ const snapshot = async (dir: string): Promise<string[]> => {
   ).then((l) => l.sort())
 }
 
-const inProcess = async (argv: ReadonlyArray<string>, env: Readonly<Record<string, string>>): Promise<{ code: number; stderr: string }> => {
-  // the row's own variables are put back too: files after this one share the process (isolate: false)
-  const touched = [...new Set([...SERVICE_VARS, ...Object.keys(env)])]
-  const saved = Object.fromEntries(touched.map((k) => [k, process.env[k]]))
-  for (const k of SERVICE_VARS) delete process.env[k]
-  Object.assign(process.env, env)
-  let stderr = ""
-  const spy = vi.spyOn(process.stderr, "write").mockImplementation((chunk: string | Uint8Array) => {
-    stderr += String(chunk)
-    return true
-  })
-  const log = vi.spyOn(console, "log").mockImplementation(() => {})
-  try {
-    return { code: await main(["node", "chainetl", ...argv]), stderr }
-  } finally {
-    spy.mockRestore()
-    log.mockRestore()
-    for (const k of touched) {
-      if (saved[k] === undefined) delete process.env[k]
-      else process.env[k] = saved[k]
-    }
-  }
-}
+/** The service variables unset, so a row's run sees only the variables it gives. */
+const withoutServiceVars = (env: Readonly<Record<string, string>>) => ({ ...Object.fromEntries(SERVICE_VARS.map((k) => [k, undefined])), ...env })
 
 const asUser = async (uid: number, argv: ReadonlyArray<string>, env: Readonly<Record<string, string>>) => {
   const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !SERVICE_VARS.includes(k)))
@@ -347,7 +326,7 @@ describe("chainetl, given bad input", () => {
   })
 
   for (const row of rows) {
-    it(`given ${row.name}, when run, then exit ${row.exit}, one clear line, nothing written`, async ({ skip }) => {
+    it(`given ${row.name}, when run, then exit ${row.exit}, one clear line, nothing written`, async ({ skip, cli }) => {
       skip(row.skip !== undefined, row.skip)
       const sandbox = await fs.mkdtemp(path.join(root, "row-"))
       const fill = (a: string) => a.replaceAll("$O", path.join(sandbox, "out")).replaceAll("$S", sandbox)
@@ -356,7 +335,7 @@ describe("chainetl, given bad input", () => {
       try {
         const before = await snapshot(sandbox)
         const argv = row.argv.map(fill)
-        const result = row.uid === undefined ? await inProcess(argv, row.env ?? {}) : await asUser(row.uid, argv, row.env ?? {})
+        const result = row.uid === undefined ? await cli(argv, withoutServiceVars(row.env ?? {})) : await asUser(row.uid, argv, row.env ?? {})
         expect(result.stderr).toMatch(row.message)
         if (row.notMessage !== undefined) expect(result.stderr).not.toMatch(row.notMessage)
         // one line, no stack trace

@@ -3,13 +3,13 @@
  * from the declarations, so `--help` and settings checks load no pipeline) are each dataset's own
  * declaration, and the commands' help names their own flags.
  */
-import { describe, expect, it, vi } from "vitest"
+import { describe, expect } from "vitest"
 import { datasets } from "../../pipelines/index.ts"
 import { backfillableNames } from "../../src/cli/backfillPlan.ts"
 import { commandFlags } from "../../src/cli/argv.ts"
-import { main } from "../../src/cli/main.ts"
 import { BACKFILLABLE, datasetNames, servicesFor, servicesOf } from "../../src/cli/services.ts"
 import { metaOf } from "../../src/crawl/DatasetMeta.ts"
+import { it } from "../support/emulatorFixtures.ts"
 
 describe("the CLI's static lists", () => {
   it("given the registry, when the CLI reads its facts, then each dataset's services are the ones it declares, in registry order, and backfill takes those the backfill plan does", () => {
@@ -34,18 +34,10 @@ describe("the CLI's static lists", () => {
   })
 
   for (const command of Object.keys(commandFlags)) {
-    it(`given chainetl ${command} --help, when its flags are read, then they are the flags argv.ts knows`, async () => {
-      let text = ""
-      const spy = vi.spyOn(process.stdout, "write").mockImplementation((chunk: string | Uint8Array) => {
-        text += String(chunk)
-        return true
-      })
-      try {
-        expect(await main(["node", "chainetl", command, "--help"])).toBe(0)
-      } finally {
-        spy.mockRestore()
-      }
-      const inHelp = [...new Set(text.match(/--[a-z0-9-]+/g) ?? [])].filter((f) => !["--help", "--version", "--wizard", "--completions", "--log-level"].includes(f))
+    it(`given chainetl ${command} --help, when its flags are read, then they are the flags argv.ts knows`, async ({ cli }) => {
+      const help = await cli([command, "--help"])
+      expect(help.code).toBe(0)
+      const inHelp = [...new Set(help.stdout.match(/--[a-z0-9-]+/g) ?? [])].filter((f) => !["--help", "--version", "--wizard", "--completions", "--log-level"].includes(f))
       expect(inHelp.sort()).toEqual([...(commandFlags[command] ?? [])].sort())
     })
   }

@@ -1,9 +1,11 @@
 import { Effect } from "effect"
 import * as path from "node:path"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { type RunningEmulator, startEmulator } from "@chainetl/emulator"
+import { describe, expect } from "vitest"
+import type { RunningEmulator } from "@chainetl/emulator"
 import type { RunReport } from "../../../src/Runner.ts"
-import { fetchAll, query, runSpine, tempOut } from "../../support/spine.ts"
+import { test } from "../../support/emulatorFixtures.ts"
+import { oncePerFile } from "../../support/fixtures.ts"
+import { fetchAll, query, runSpine } from "../../support/spine.ts"
 import { NETWORKS, byKey, columnTypes, rejectReasons, uncommentedColumns } from "./support.ts"
 
 type Rec = Record<string, unknown>
@@ -46,21 +48,20 @@ const actual = async (catalog: string) =>
     )
   ).sort(byKey<Rec>("network", "tx_hash"))
 
+/** One crawl of delegators from the worker's shared emulator, made for the file's first test that asks. */
+const crawl = oncePerFile<{ readonly out: string; readonly report: RunReport }>()
+const it = test.extend<{ readonly crawled: { readonly out: string; readonly report: RunReport } }>({
+  crawled: async ({ emulator, folder, task }, use) =>
+    use(
+      await crawl(task.file, async () => {
+        const out = await folder("delegators")
+        return { out, report: await Effect.runPromise(runSpine(out, emulator, { datasets: ["delegators"] })) }
+      })
+    )
+})
+
 describe("delegators (route 8) through the spine", () => {
-  let emu: RunningEmulator
-  let out: string
-  let report: RunReport
-
-  beforeAll(async () => {
-    emu = await startEmulator({ seed: 11 })
-    out = await tempOut()
-    report = await Effect.runPromise(runSpine(out, emu, { datasets: ["delegators"] }))
-  })
-  afterAll(async () => {
-    await emu.close()
-  })
-
-  it("given a run, when the catalog is read, then delegators equal the emulator's delegations of every status on both networks", async () => {
+  it("given a run, when the catalog is read, then delegators equal the emulator's delegations of every status on both networks", async ({ emulator: emu, crawled: { out, report } }) => {
     expect(report.status).toBe("succeeded")
     // the run's day as the spine handed it to the slices (it follows the service's clock, not ours)
     const runDate = report.slices[0]?.params["snapshot_date"] ?? ""
@@ -72,7 +73,7 @@ describe("delegators (route 8) through the spine", () => {
     expect(await rejectReasons(path.join(out, "catalog.duckdb"), "delegators")).toEqual([])
   })
 
-  it("given a run, when DuckDB describes delegators, then amounts are DECIMAL(38,0), times TIMESTAMPTZ, the snapshot a DATE key and every column is commented", async () => {
+  it("given a run, when DuckDB describes delegators, then amounts are DECIMAL(38,0), times TIMESTAMPTZ, the snapshot a DATE key and every column is commented", async ({ crawled: { out } }) => {
     const catalog = path.join(out, "catalog.duckdb")
     expect(await columnTypes(catalog, "delegators")).toMatchObject({
       network: "VARCHAR",
@@ -88,7 +89,7 @@ describe("delegators (route 8) through the spine", () => {
     expect(await uncommentedColumns(catalog, "delegators")).toEqual([])
   })
 
-  it("given a finished snapshot, when the same day runs again, then the slices are skipped and no row is doubled", async () => {
+  it("given a finished snapshot, when the same day runs again, then the slices are skipped and no row is doubled", async ({ emulator: emu, crawled: { out } }) => {
     const again = await Effect.runPromise(runSpine(out, emu, { datasets: ["delegators"] }))
     expect(again.slices.map((s) => s.status)).toEqual(["skipped", "skipped"])
     const [{ n }] = (await query(path.join(out, "catalog.duckdb"), "SELECT count(*)::INTEGER AS n FROM delegators")) as [{ n: number }]

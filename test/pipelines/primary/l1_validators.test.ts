@@ -1,11 +1,13 @@
 import { Effect } from "effect"
 import * as path from "node:path"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect } from "vitest"
 import { makeSlice } from "../../../src/crawl/Slice.ts"
-import { type RunningEmulator, startEmulator } from "@chainetl/emulator"
+import type { RunningEmulator } from "@chainetl/emulator"
 import type { RunReport } from "../../../src/Runner.ts"
 import { dataset } from "../../../pipelines/l1_validators.ts"
-import { query, runSpine, tempOut } from "../../support/spine.ts"
+import { test } from "../../support/emulatorFixtures.ts"
+import { oncePerFile } from "../../support/fixtures.ts"
+import { query, runSpine } from "../../support/spine.ts"
 import { NETWORKS, byKey, columnTypes, rejectReasons, uncommentedColumns } from "./support.ts"
 
 type Rec = Record<string, unknown>
@@ -58,21 +60,20 @@ const actual = async (catalog: string) =>
     .map((r) => ({ ...r, bls_credentials: JSON.parse(String(r["bls_credentials"])) }))
     .sort(byKey<Rec>("network", "validation_id"))
 
+/** One crawl from the worker's shared emulator, made for the file's first test that asks and read by the others. */
+const crawl = oncePerFile<{ readonly out: string; readonly report: RunReport }>()
+const it = test.extend<{ readonly crawled: { readonly out: string; readonly report: RunReport } }>({
+  crawled: async ({ emulator, folder, task }, use) =>
+    use(
+      await crawl(task.file, async () => {
+        const out = await folder("l1_validators")
+        return { out, report: await Effect.runPromise(runSpine(out, emulator, { datasets: ["l1_validators"] })) }
+      })
+    )
+})
+
 describe("l1_validators (route 13, inactive included) through the spine", () => {
-  let emu: RunningEmulator
-  let out: string
-  let report: RunReport
-
-  beforeAll(async () => {
-    emu = await startEmulator({ seed: 11 })
-    out = await tempOut()
-    report = await Effect.runPromise(runSpine(out, emu, { datasets: ["l1_validators"] }))
-  })
-  afterAll(async () => {
-    await emu.close()
-  })
-
-  it("given a run, when the catalog is read, then l1_validators equal route 13's active and inactive validators with their page's block height", async () => {
+  it("given a run, when the catalog is read, then l1_validators equal route 13's active and inactive validators with their page's block height", async ({ emulator: emu, crawled: { out, report } }) => {
     expect(report.status).toBe("succeeded")
     const want = await expected(emu)
     // inactive validators are there: more than the default (active only) listing
@@ -81,7 +82,7 @@ describe("l1_validators (route 13, inactive included) through the spine", () => 
     expect(await rejectReasons(path.join(out, "catalog.duckdb"), "l1_validators")).toEqual([])
   })
 
-  it("given a run, when DuckDB describes l1_validators, then weight and balance are exact decimals, owners are structs and every column is commented", async () => {
+  it("given a run, when DuckDB describes l1_validators, then weight and balance are exact decimals, owners are structs and every column is commented", async ({ crawled: { out } }) => {
     const catalog = path.join(out, "catalog.duckdb")
     expect(await columnTypes(catalog, "l1_validators")).toMatchObject({
       network: "VARCHAR",

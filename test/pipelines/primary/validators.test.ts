@@ -1,9 +1,11 @@
 import { Effect } from "effect"
 import * as path from "node:path"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { type RunningEmulator, startEmulator } from "@chainetl/emulator"
+import { describe, expect } from "vitest"
+import type { RunningEmulator } from "@chainetl/emulator"
 import type { RunReport } from "../../../src/Runner.ts"
-import { fetchAll, query, runSpine, tempOut } from "../../support/spine.ts"
+import { test } from "../../support/emulatorFixtures.ts"
+import { oncePerFile } from "../../support/fixtures.ts"
+import { fetchAll, query, runSpine } from "../../support/spine.ts"
 import { NETWORKS, byKey, columnTypes, overRestClient, rejectReasons, uncommentedColumns } from "./support.ts"
 
 type Rec = Record<string, unknown>
@@ -78,21 +80,20 @@ const actual = async (catalog: string) =>
     )
   ).sort(byKey<Rec>("network", "tx_hash"))
 
+/** One crawl from the worker's shared emulator, made for the file's first test that asks and read by the others. */
+const crawl = oncePerFile<{ readonly out: string; readonly report: RunReport }>()
+const it = test.extend<{ readonly crawled: { readonly out: string; readonly report: RunReport } }>({
+  crawled: async ({ emulator, folder, task }, use) =>
+    use(
+      await crawl(task.file, async () => {
+        const out = await folder("validators")
+        return { out, report: await Effect.runPromise(runSpine(out, emulator, { datasets: ["delegators", "validators"] })) }
+      })
+    )
+})
+
 describe("validators (route 7 per node id) through the spine", () => {
-  let emu: RunningEmulator
-  let out: string
-  let report: RunReport
-
-  beforeAll(async () => {
-    emu = await startEmulator({ seed: 11 })
-    out = await tempOut()
-    report = await Effect.runPromise(runSpine(out, emu, { datasets: ["delegators", "validators"] }))
-  })
-  afterAll(async () => {
-    await emu.close()
-  })
-
-  it("given delegators of this snapshot, when validators runs, then it holds every validation of every delegated-to node, each in its status variant", async () => {
+  it("given delegators of this snapshot, when validators runs, then it holds every validation of every delegated-to node, each in its status variant", async ({ emulator: emu, crawled: { out, report } }) => {
     expect(report.status).toBe("succeeded")
     const want = await expected(emu)
     expect([...new Set(want.map((v) => v.validation_status))]).toEqual(expect.arrayContaining(["active", "completed"]))
@@ -102,7 +103,7 @@ describe("validators (route 7 per node id) through the spine", () => {
     expect(await rejectReasons(path.join(out, "catalog.duckdb"), "validators")).toEqual([])
   })
 
-  it("given a run, when DuckDB describes validators, then amounts are exact, rewards and health are structs and every column is commented", async () => {
+  it("given a run, when DuckDB describes validators, then amounts are exact, rewards and health are structs and every column is commented", async ({ crawled: { out } }) => {
     const catalog = path.join(out, "catalog.duckdb")
     const types = await columnTypes(catalog, "validators")
     expect(types).toMatchObject({
@@ -119,8 +120,7 @@ describe("validators (route 7 per node id) through the spine", () => {
     expect(await uncommentedColumns(catalog, "validators")).toEqual([])
   })
 
-  it("given route 7 answering two validations a page, when validators runs, then each node is paged through to the same rows", async () => {
-    const small = await tempOut()
+  it("given route 7 answering two validations a page, when validators runs, then each node is paged through to the same rows", async ({ emulator: emu, out: small }) => {
     const calls: string[] = []
     const twoAPage = overRestClient((real) => ({
       ...real,
@@ -141,7 +141,7 @@ describe("validators (route 7 per node id) through the spine", () => {
     expect(await actual(path.join(small, "catalog.duckdb"))).toEqual(want)
   })
 
-  it("given a finished snapshot, when the same day runs again, then no node is asked again", async () => {
+  it("given a finished snapshot, when the same day runs again, then no node is asked again", async ({ emulator: emu, crawled: { out } }) => {
     const again = await Effect.runPromise(runSpine(out, emu, { datasets: ["validators"] }))
     expect(again.slices.map((s) => s.status)).toEqual(["skipped", "skipped"])
   })
