@@ -38,6 +38,7 @@ import { catalogEntries } from "./catalogEntries.ts"
 import { type CheckpointError, SinkError } from "./Errors.ts"
 import { refetchDeleted } from "./crawl/Refetch.ts"
 import { makeSliceGate } from "./SliceGate.ts"
+import { type RunPace, withCrawlPace } from "./CrawlPace.ts"
 import { startOrder } from "./pace/Order.ts"
 import type { PlannedDataset, SliceExecution, SliceRun, TookOver } from "./SliceExecution.ts"
 import { closeInterrupted } from "./InterruptedRuns.ts"
@@ -93,6 +94,8 @@ export interface RunReport {
   readonly error: string | null
   /** The run this one took over, its process dead (a distributed run started again after a kill). */
   readonly tookOver?: TookOver
+  /** The crawl's pace: its share of the allowance and what held it back (a local run; CrawlPace.ts). */
+  readonly pace?: RunPace
 }
 
 /**
@@ -329,16 +332,20 @@ export const localSlices = (sliceConcurrency: number): SliceExecution<SinkError,
           const gate = yield* makeSliceGate(sliceConcurrency)
           const crawl: CrawlOptions = { runId: run.runId, asOf: run.asOf, ingestedAt: run.started, partRows: run.partRows, ...(run.partBytes === undefined ? {} : { partBytes: run.partBytes }) }
           const results: Array<ReadonlyArray<SliceResult>> = []
-          for (const { dataset, slices } of run.plan) {
-            const crawled = (slice: Slice) => Effect.map(gate.run(stop.unlessStopped(crawlSlice(dataset, slice, crawl))), (r) => r ?? notRun(slice))
-            // the newest windows start first, so that no long listing starts last (pace/Order.ts)
-            const order = startOrder(slices)
-            const done = yield* Effect.forEach(order, (i) => crawled(slices[i]!), { concurrency: sliceConcurrency })
-            const inPlan: SliceResult[] = new Array(slices.length)
-            order.forEach((i, k) => (inPlan[i] = done[k]!))
-            results.push(inPlan)
-          }
-          return { results, stoppedBy: yield* stop.stoppedBy }
+          const crawlAll = Effect.gen(function* () {
+            for (const { dataset, slices } of run.plan) {
+              const crawled = (slice: Slice) => Effect.map(gate.run(stop.unlessStopped(crawlSlice(dataset, slice, crawl))), (r) => r ?? notRun(slice))
+              // the newest windows start first, so that no long listing starts last (pace/Order.ts)
+              const order = startOrder(slices)
+              const done = yield* Effect.forEach(order, (i) => crawled(slices[i]!), { concurrency: sliceConcurrency })
+              const inPlan: SliceResult[] = new Array(slices.length)
+              order.forEach((i, k) => (inPlan[i] = done[k]!))
+              results.push(inPlan)
+            }
+            return { results, stoppedBy: yield* stop.stoppedBy }
+          })
+          // its wall time, CPU, share of the allowance and what held it back (CrawlPace.ts)
+          return yield* withCrawlPace(crawlAll, gate.peak)
         }).pipe(Effect.scoped)
       return { crawl, shared: false }
     })
@@ -368,7 +375,7 @@ export const runWith = <E, R>(options: RunOptions, execution: SliceExecution<E, 
         ...(error === undefined ? [] : [notPlanned(dataset.name, error)]),
         ...markReplacing(previous[i]!, crawled.results[i] ?? [])
       ])
-      return yield* finishRun(options, selected, started, report, results, crawled.stoppedBy)
+      return yield* finishRun(options, selected, started, crawled.pace === undefined ? report : { ...report, pace: crawled.pace }, results, crawled.stoppedBy)
     })
   )
 

@@ -14,6 +14,7 @@ import type { Effect, Scope } from "effect"
 import type { AnyDataset } from "./crawl/Dataset.ts"
 import type { Slice } from "./crawl/Slice.ts"
 import type { SliceResult } from "./crawl/SliceResult.ts"
+import type { RunPace } from "./CrawlPace.ts"
 import type { CheckpointError, SinkError } from "./Errors.ts"
 
 /** A dataset's slices for this run, or why it could not be planned (its slices then empty). */
@@ -39,6 +40,8 @@ export interface CrawledSlices {
   readonly results: ReadonlyArray<ReadonlyArray<SliceResult>>
   /** The result that stopped the run, if one did. */
   readonly stoppedBy: SliceResult | undefined
+  /** The crawl's pace, where it was measured (a local run: the crawl is this process's). */
+  readonly pace?: RunPace
 }
 
 /** A run whose process died, taken over by this one (said when it starts, and in its report). */

@@ -50,7 +50,8 @@ const crawlFlags = {
     Options.withDefault(DEFAULT_PART_MB)
   ),
   concurrency: Options.integer("concurrency").pipe(Options.withDescription("Slices (windows) crawled at once, at most: below it they follow each host's round trip and rate, all under one rate limit per host"), Options.withDefault(64)),
-  dryRun: Options.boolean("dry-run").pipe(Options.withDescription("Print the slices and a lower bound of requests; fetch and write nothing")),
+  dryRun: Options.boolean("dry-run").pipe(Options.withDescription("Print the slices, the requests they take (at least, likely, at most), the allowance and the wall time that follow; write nothing (asks each windowed listing's newest window for its first page, unless --offline)")),
+  offline: Options.boolean("offline").pipe(Options.withDescription("With --dry-run: send no request at all (the round trip is not measured; the wall time is the rate's part alone)")),
   quiet: Options.boolean("quiet").pipe(Options.withDescription("No progress and no summary: only errors (exit code says how it went)")),
   json: Options.boolean("json").pipe(Options.withDescription("Progress as JSON lines on stdout (one event per line), no summary table")),
   noCompact: Options.boolean("no-compact").pipe(Options.withDescription("Skip the compaction of partitions past the threshold after the crawl")),
@@ -102,6 +103,7 @@ const runArgs = (datasets: ReadonlyArray<string>, a: CrawlFlags, backfill?: Back
       partBytes: a.partMb * MB,
       concurrency: a.concurrency,
       dryRun: a.dryRun,
+      offline: a.offline,
       quiet: a.quiet,
       json: a.json,
       noCompact: a.noCompact,

@@ -7,7 +7,7 @@
 import { ConfigError } from "../Errors.ts"
 import { didYouMean } from "../DidYouMean.ts"
 
-const crawl = ["--network", "--job", "--out", "--emulator", "--emulator-seed", "--emulator-scale", "--as-of", "--part-rows", "--part-mb", "--concurrency", "--dry-run", "--quiet", "--json", "--no-compact", "--distributed"]
+const crawl = ["--network", "--job", "--out", "--emulator", "--emulator-seed", "--emulator-scale", "--as-of", "--part-rows", "--part-mb", "--concurrency", "--dry-run", "--offline", "--quiet", "--json", "--no-compact", "--distributed"]
 
 export const commandFlags: Readonly<Record<string, ReadonlyArray<string>>> = {
   run: crawl,

@@ -19,6 +19,7 @@ import type { AnyDataset } from "../crawl/Dataset.ts"
 import type { Slice } from "../crawl/Slice.ts"
 import { isoSeconds } from "../Time.ts"
 import { table } from "./table.ts"
+import { type DryRunPace, paceLines } from "./dryRunPace.ts"
 
 /** Fan-outs that look up keys found in the output (none new: no request at all). */
 export const KEYS_FROM_OUTPUT: ReadonlyArray<string> = ["validators", "aggregated_signatures", "evm_transactions", "nft_tokens", "node_transactions", "assets"]
@@ -114,9 +115,9 @@ const showParams = (params: Readonly<Record<string, string>>): string =>
     .map(([k, v]) => `${k}=${v}`)
     .join(" ")
 
-export const printPlan = (dry: DryRun, json: boolean): void => {
+export const printPlan = (dry: DryRun, json: boolean, pace?: DryRunPace): void => {
   if (json) {
-    console.log(JSON.stringify(dry, null, 2))
+    console.log(JSON.stringify(pace === undefined ? dry : { ...dry, estimate: pace.estimate, probes: pace.probes, probeFailures: pace.failures }, null, 2))
     return
   }
   if (dry.slices.length > 0) {
@@ -136,6 +137,8 @@ export const printPlan = (dry: DryRun, json: boolean): void => {
   const crawl = dry.datasets.reduce((n, l) => n + l.crawl, 0)
   console.log(
     `\ndry run as of ${isoSeconds(dry.asOf)}: ${dry.datasets.length} datasets, ${crawl} slices to crawl, at least ${dry.atLeastRequests} requests ` +
-      `(a slice's first request; none for a final slice, a fan-out whose keys come from the output, or a slice resumed mid-listing); nothing was fetched or written`
+      `(a slice's first request; none for a final slice, a fan-out whose keys come from the output, or a slice resumed mid-listing); ` +
+      (pace === undefined || pace.offline || pace.probes.length === 0 ? "nothing was fetched or written" : `${pace.probes.length} first page(s) were read to measure the pace; nothing was written`)
   )
+  if (pace !== undefined) console.log(`\n${paceLines(pace).join("\n")}`)
 }

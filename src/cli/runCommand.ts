@@ -6,7 +6,11 @@
  */
 import { Effect, Either, Layer } from "effect"
 import { fileURLToPath } from "node:url"
-import { allServices, loadSourceSettings, type SourceSettingsInput } from "../Config.ts"
+import { allServices, loadSourceSettings, SourceConfig, type SourceSettingsInput } from "../Config.ts"
+import { sourceLayer } from "../source/SourceLayer.ts"
+import { OutputReader } from "../crawl/OutputReader.ts"
+import { catalogEntries } from "../catalogEntries.ts"
+import { dryRunPace } from "./dryRunPace.ts"
 import type { SinkError } from "../Errors.ts"
 import { stateLayer } from "../state/StateLayer.ts"
 import type { OutputStore } from "../store/OutputStore.ts"
@@ -49,6 +53,8 @@ export interface RunArgs {
   readonly partBytes?: number
   readonly concurrency: number
   readonly dryRun?: boolean
+  /** With dryRun: no request at all (no round trip measured). */
+  readonly offline?: boolean
   readonly quiet?: boolean
   readonly json?: boolean
   /** `--no-compact`: no compaction after the crawl. */
@@ -140,10 +146,15 @@ const runOnFolder = (args: RunArgs) =>
       if (args.dryRun === true) {
         const effectiveAsOf = asOf ?? Math.floor(Date.now() / 1000)
         // reads checkpoints (windowed datasets plan around them); sends and writes nothing
-        const dry = yield* Effect.flatMap(planRun(selected, job, effectiveAsOf, args.backfill), (planned) => plan(planned, effectiveAsOf)).pipe(
-          Effect.provide(stateLayer(out))
+        const planned = yield* planRun(selected, job, effectiveAsOf, args.backfill).pipe(Effect.provide(stateLayer(out)))
+        const dry = yield* plan(planned, effectiveAsOf).pipe(Effect.provide(stateLayer(out)))
+        // the pace: the first page of each windowed listing's newest window (unless --offline),
+        // read and dropped; services whose URL is not set are not asked (dryRunPace.ts)
+        const settings = yield* loadSourceSettings(overrides, labels, [])
+        const pace = yield* dryRunPace(planned, dry, settings, args.offline === true).pipe(
+          Effect.provide(Layer.merge(sourceLayer.pipe(Layer.provide(SourceConfig.layerOf(settings))), OutputReader.layer(out, catalogEntries())))
         )
-        if (args.quiet !== true) printPlan(dry, args.json === true)
+        if (args.quiet !== true) printPlan(dry, args.json === true, pace)
         return
       }
       const settings = yield* loadSourceSettings(overrides, labels, args.emulator ? allServices : required)

@@ -6,12 +6,28 @@ import { DuckDBInstance } from "@duckdb/node-api"
 import { Effect } from "effect"
 import * as path from "node:path"
 import type { RunReport } from "../Runner.ts"
+import type { RunPace } from "../CrawlPace.ts"
 import { isoSeconds } from "../Time.ts"
 import { SHOWN_HOLE_KEYS } from "../crawl/SliceResult.ts"
 import type { RejectedIn } from "./exitCode.ts"
 import { table } from "./table.ts"
 
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)}s`
+
+/** The crawl's pace: share of the allowance and what held it back (src/CrawlPace.ts). */
+export const paceLine = (p: RunPace): string => {
+  const rt = p.roundTripMs === null ? "" : `, round trip ${Math.round(p.roundTripMs)} ms, ${p.inFlight} in flight, ${p.slicesAtOnce} slices at once`
+  const share = p.rate === null ? "" : ` = ${Math.round(p.share * 100)} % of the allowance (${p.rate}/s)`
+  const why =
+    p.heldBy === "a long sequential listing"
+      ? `a long sequential listing (${p.longestListing} pages, each page's token from the page before)`
+      : p.heldBy === "CPU"
+        ? `CPU (${seconds(p.cpuMs)} of it)`
+        : p.heldBy === "round trip"
+          ? "the round trip (too few requests in flight for the rate: --concurrency / CHAINETL_CONCURRENCY, or too few listings)"
+          : "the rate"
+  return `pace: ${p.requests} requests in ${seconds(p.crawlMs)} of crawl${share}${rt}; held back by ${why}`
+}
 
 export const EXAMPLE_QUERY = `SELECT network, blockchain, count(*) AS blocks, max(block_number) AS latest_block, max(block_timestamp) AS latest_time
 FROM primary_blocks GROUP BY ALL ORDER BY ALL`
@@ -130,6 +146,7 @@ export const printSummary = (out: string, report: RunReport, elapsedMs: number) 
       `requests: ${hosts.reduce((n, h) => n + h.requests, 0)} (${hosts.reduce((n, h) => n + h.retries, 0)} retries, ${hosts.reduce((n, h) => n + h.rateLimited, 0)} answered 429); ` +
         `waited ${seconds(limiterMs)} on the rate limiter and ${seconds(retryAfterMs)} on Retry-After (summed over concurrent requests)`
     )
+    if (report.pace !== undefined) console.log(paceLine(report.pace))
     if (report.keys.length > 1 || report.keys.some((k) => k.refused !== null)) {
       const keys = report.keys.map((k) => `${k.name} ${k.requests}${k.rateLimited > 0 ? ` (${k.rateLimited} answered 429)` : ""}${k.refused === null ? "" : ` (REFUSED, not used after: ${k.refused})`}`)
       console.log(`API keys: ${keys.join(", ")}`)

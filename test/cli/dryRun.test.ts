@@ -19,10 +19,10 @@ describe("chainetl run --dry-run", () => {
     await emu.close()
   })
 
-  it("given services that answer, when a dry run plans the default job, then it prints every dataset's slices and sends no request and writes nothing", async () => {
+  it("given services that answer, when a dry run --offline plans the default job, then it prints every dataset's slices and sends no request and writes nothing", async () => {
     const out = await tempOut()
     const before = JSON.stringify(emu.state().requests)
-    const { stdout } = await run(process.execPath, [BIN, "run", "--dry-run", "--job", JOB, "--out", out], {
+    const { stdout } = await run(process.execPath, [BIN, "run", "--dry-run", "--offline", "--job", JOB, "--out", out], {
       env: { ...process.env, CHAINETL_BASE_URL: emu.baseUrl, CHAINETL_METRICS_URL: emu.metricsUrl, CHAINETL_NODE_URL: emu.nodeUrl }
     })
     // windowed datasets: the job's 90-day cells from its `since` to the wall clock (the run's as-of
@@ -35,7 +35,31 @@ describe("chainetl run --dry-run", () => {
     expect(stdout).toMatch(new RegExp(`^staking_transactions\\s+${2 * cells}\\s+${2 * cells}\\s+0\\s+${2 * cells}$`, "m"))
     expect(stdout).toMatch(new RegExp(`^primary_blocks\\s+${6 * cells}\\s+${6 * cells}\\s+0\\s+${6 * cells}$`, "m"))
     expect(stdout).toContain("nothing was fetched or written")
+    expect(stdout).toContain("round trip not measured (--offline)")
     expect(JSON.stringify(emu.state().requests)).toBe(before)
+    expect(await filesUnder(out)).toEqual([])
+  }, 120_000)
+
+  it("given services that answer, when a dry run plans two windowed datasets, then it asks each listing's newest window for one page, estimates the pace and writes nothing", async () => {
+    const out = await tempOut()
+    const { stdout } = await run(process.execPath, [BIN, "run", "staking_transactions", "primary_blocks", "--dry-run", "--json", "--job", JOB, "--out", out], {
+      env: { ...process.env, CHAINETL_BASE_URL: emu.baseUrl, CHAINETL_METRICS_URL: emu.metricsUrl, CHAINETL_NODE_URL: emu.nodeUrl, CHAINETL_RATE_LIMIT: "20" }
+    })
+    const dry = JSON.parse(stdout) as {
+      atLeastRequests: number
+      probes: number[]
+      probeFailures: string[]
+      estimate: { rate: number; roundTripMs: number; requests: { low: number; likely: number; high: number }; wallMs: { low: number; likely: number; high: number } }
+    }
+    // one listing per network (staking) and per network and chain (blocks): 2 + 6 first pages
+    expect(dry.probes).toHaveLength(8)
+    expect(dry.probeFailures).toEqual([])
+    expect(dry.estimate.rate).toBe(20)
+    expect(dry.estimate.roundTripMs).toBe(Math.min(...dry.probes))
+    expect(dry.estimate.requests.low).toBe(dry.atLeastRequests)
+    expect(dry.estimate.requests.low).toBeLessThanOrEqual(dry.estimate.requests.likely)
+    expect(dry.estimate.requests.likely).toBeLessThanOrEqual(dry.estimate.requests.high)
+    expect(dry.estimate.wallMs.likely).toBeGreaterThanOrEqual((dry.estimate.requests.likely / 20) * 1000 - 1e-6)
     expect(await filesUnder(out)).toEqual([])
   }, 120_000)
 })

@@ -20,26 +20,34 @@ describe("requests in flight", () => {
     expect(inFlightTarget(Number.POSITIVE_INFINITY, firstRoundTrip(300), 16)).toBe(16)
   })
 
-  it("given answers of 100 ms, when one takes 300 ms, then the running round trip moves a fifth of the way: 140 ms, the least stays 100", () => {
+  it("given answers of 100 ms, when one takes 300 ms, then the running round trip moves a fifth of the way (140 ms), the long-run one a fiftieth (104 ms)", () => {
     const rt = nextRoundTrip(nextRoundTrip(undefined, 100), 300)
-    expect(rt).toEqual({ meanMs: 140, minMs: 101, samples: 2 })
+    expect(rt).toEqual({ meanMs: 140, longMs: 104, samples: 2 })
   })
 
-  it("given a service whose least round trip is 100 ms, when answers slow to 1 s, then in flight follows at most 200 ms (backing off)", () => {
+  it("given a service answering in 100 ms, when answers suddenly take 1 s, then in flight follows at most twice the long-run round trip (backing off)", () => {
     let rt = firstRoundTrip(100)
-    for (let i = 0; i < 30; i++) rt = nextRoundTrip(rt, 1000)
-    expect(rt.meanMs).toBeGreaterThan(990)
-    expect(effectiveRoundTripMs(rt)).toBeCloseTo(2 * rt.minMs, 6)
-    expect(rt.minMs).toBeCloseTo(100 * 1.01 ** 30, 6)
-    // 20/s × 0.27 s × 1.25 → 7 + 1, where the running 1 s would have given 26
-    expect(inFlightTarget(20, rt, 64)).toBe(Math.ceil(20 * 2 * 100 * 1.01 ** 30 * 1.25 / 1000) + 1)
+    for (let i = 0; i < 20; i++) rt = nextRoundTrip(rt, 1000)
+    expect(rt.meanMs).toBeCloseTo(1000 - 900 * 0.8 ** 20, 6)
+    // the long run has moved 1 − 0.98^20 of the way: 100 + 900 × 0.332
+    expect(rt.longMs).toBeCloseTo(100 + 900 * (1 - 0.98 ** 20), 6)
+    expect(effectiveRoundTripMs(rt)).toBeCloseTo(2 * rt.longMs, 6)
+    // 20/s × 0.8 s × 1.25 → 20 + 1, where the running 1 s would have given 26
+    expect(inFlightTarget(20, rt, 64)).toBe(Math.ceil((20 * 2 * rt.longMs * 1.25) / 1000) + 1)
   })
 
-  it("given a service that became slower for good, when enough answers come, then the least round trip follows it up", () => {
+  it("given a host whose routes answer in 5 ms and in 500 ms by turns, when averaged, then in flight follows their mean, not the cheap route", () => {
+    let rt = firstRoundTrip(5)
+    for (let i = 0; i < 400; i++) rt = nextRoundTrip(rt, i % 2 === 0 ? 500 : 5)
+    expect(effectiveRoundTripMs(rt)).toBeGreaterThan(200)
+    expect(inFlightTarget(150, rt, 64)).toBeGreaterThan(40)
+  })
+
+  it("given a service that became slower for good, when enough answers come, then the long-run round trip follows it up", () => {
     let rt = firstRoundTrip(100)
-    for (let i = 0; i < 200; i++) rt = nextRoundTrip(rt, 400)
-    expect(rt.minMs).toBe(400)
-    expect(effectiveRoundTripMs(rt)).toBeCloseTo(400, 6)
+    for (let i = 0; i < 400; i++) rt = nextRoundTrip(rt, 400)
+    expect(rt.longMs).toBeCloseTo(400, 0)
+    expect(effectiveRoundTripMs(rt)).toBeCloseTo(400, 0)
   })
 })
 

@@ -1,0 +1,157 @@
+/**
+ * What `--dry-run` says of a run's pace: the requests it will make (at least, likely, at most),
+ * the allowance it will use and the wall time that follows (src/pace/Estimate.ts). Unless
+ * `--offline`, it asks each windowed dataset's newest window of each listing (network, chain…)
+ * for its first page, up to PROBES per dataset: the answer's time is the round trip, and the
+ * time its records cover says how many pages that window takes (the newest windows are the
+ * densest, so older windows of the same listing are guessed between one page and that many).
+ * Nothing is written; the pages are read and dropped.
+ */
+import * as arrow from "apache-arrow"
+import { Clock, Effect, Either } from "effect"
+import type { SourceSettings } from "../Config.ts"
+import type { AnyDataset, SourceClients } from "../crawl/Dataset.ts"
+import type { Slice } from "../crawl/Slice.ts"
+import { type DatasetGuess, type Estimate, estimate, pagesFromFirstPage, type PagesGuess } from "../pace/Estimate.ts"
+import { startOrder } from "../pace/Order.ts"
+import type { DryRun } from "./dryRun.ts"
+
+/** First pages asked per dataset at most. */
+export const PROBES = 8
+
+/** Seconds since the epoch of a row's time column (a Date, microseconds, or ISO text). */
+const secondsOf = (v: unknown): number | undefined => {
+  if (v instanceof Date) return v.getTime() / 1000
+  if (typeof v === "bigint") return Number(v) / 1e6
+  if (typeof v === "number") return v > 1e14 ? v / 1e6 : v > 1e11 ? v / 1e3 : v
+  if (typeof v === "string") {
+    const t = Date.parse(v)
+    return Number.isNaN(t) ? undefined : t / 1000
+  }
+  return undefined
+}
+
+/** The row's time: block_timestamp where there is one, else the schema's first timestamp column. */
+const timeColumn = (dataset: AnyDataset): string | undefined => {
+  const times = dataset.schema.fields.filter((f) => arrow.DataType.isTimestamp(f.type)).map((f) => f.name)
+  return times.includes("block_timestamp") ? "block_timestamp" : times[0]
+}
+
+/** The listing a window belongs to: its params but the window's ends. */
+const listingOf = (slice: Slice): string =>
+  JSON.stringify(Object.entries(slice.params).filter(([k]) => k !== "from" && k !== "to").sort())
+
+const windowSeconds = (slice: Slice): number | undefined => {
+  const from = Date.parse(slice.params["from"] ?? "")
+  const to = Date.parse(slice.params["to"] ?? "")
+  return Number.isNaN(from) || Number.isNaN(to) ? undefined : (to - from) / 1000
+}
+
+/** Of a listing's windows, newest first: the newest of the longest. */
+const newestWhole = (windows: ReadonlyArray<Slice>): Slice => {
+  const longest = Math.max(...windows.map((w) => windowSeconds(w) ?? 0))
+  return windows.find((w) => (windowSeconds(w) ?? 0) === longest) ?? windows[0]!
+}
+
+interface Probe {
+  readonly ms: number
+  readonly pages: PagesGuess
+}
+
+/** The first page of `slice`: its round trip and what it says of the window's pages. */
+const probe = (dataset: AnyDataset, slice: Slice) =>
+  Effect.gen(function* () {
+    const t0 = yield* Clock.currentTimeMillis
+    const page = yield* dataset.listing.fetch(slice, undefined)
+    const ms = (yield* Clock.currentTimeMillis) - t0
+    const column = timeColumn(dataset)
+    const times = column === undefined
+      ? []
+      : page.records.flatMap((r) => {
+          const row = Either.try(() => dataset.toRow(r, slice))
+          const t = Either.isRight(row) ? secondsOf(row.right[column]) : undefined
+          return t === undefined ? [] : [t]
+        })
+    const covered = times.length < 2 ? undefined : Math.max(...times) - Math.min(...times)
+    return { ms, pages: pagesFromFirstPage(page.next !== undefined, windowSeconds(slice), covered) } satisfies Probe
+  })
+
+/** Per dataset the slices the run crawls, guessed from the probes (or from the plan alone when offline). */
+const guess = (planned: ReadonlyArray<{ readonly dataset: AnyDataset; readonly slices: ReadonlyArray<Slice> }>, dry: DryRun, offline: boolean) =>
+  Effect.gen(function* () {
+    const roundTrips: number[] = []
+    const failures: string[] = []
+    const datasets: DatasetGuess[] = []
+    for (const { dataset, slices } of planned) {
+      const crawled = new Map(dry.slices.filter((s) => s.dataset === dataset.name && s.state !== "final").map((s) => [s.slice, s.atLeastRequests]))
+      const mine = slices.filter((s) => crawled.has(s.id))
+      const byListing = new Map<string, Slice[]>()
+      for (const i of startOrder(mine)) {
+        const s = mine[i]!
+        byListing.set(listingOf(s), [...(byListing.get(listingOf(s)) ?? []), s])
+      }
+      // the newest whole window of each listing (a range's last window may be cut short), up to PROBES
+      const newest = offline || dataset.windows === undefined ? [] : [...byListing.values()].map(newestWhole).slice(0, PROBES)
+      const probed = new Map<string, Probe>()
+      const results = yield* Effect.forEach(newest, (s) => Effect.either(probe(dataset, s)), { concurrency: "unbounded" })
+      results.forEach((r, i) => {
+        if (Either.isRight(r)) {
+          probed.set(newest[i]!.id, r.right)
+          roundTrips.push(r.right.ms)
+        } else failures.push(`${dataset.name}: ${r.left.message}`)
+      })
+      // a listing not probed is guessed as the densest probed window of its dataset at most
+      const densest = Math.max(1, ...[...probed.values()].map((p) => p.pages.high))
+      const listings = [...byListing.values()].flatMap((ws) => {
+        const asked = newestWhole(ws)
+        const top = probed.get(asked.id)?.pages
+        const high = top?.high ?? (probed.size > 0 ? densest : 1)
+        return ws.map((s): PagesGuess => {
+          const low = Math.max(crawled.get(s.id) ?? 0, 0)
+          if (s === asked && top !== undefined) return top
+          return { low, high: Math.max(low, high) }
+        })
+      })
+      datasets.push({ dataset: dataset.name, listings })
+    }
+    return { datasets, roundTrips, failures }
+  })
+
+export interface DryRunPace {
+  readonly estimate: Estimate
+  /** Round trips of the probes, ms. */
+  readonly probes: ReadonlyArray<number>
+  /** Probes that failed (the estimate then leans on the others, or on the plan alone). */
+  readonly failures: ReadonlyArray<string>
+  readonly offline: boolean
+}
+
+/** The estimate of the planned run; the rate is CHAINETL_RATE_LIMIT, or the API keys' budgets together. */
+export const dryRunPace = (
+  planned: ReadonlyArray<{ readonly dataset: AnyDataset; readonly slices: ReadonlyArray<Slice> }>,
+  dry: DryRun,
+  settings: SourceSettings,
+  offline: boolean
+): Effect.Effect<DryRunPace, never, SourceClients> =>
+  Effect.gen(function* () {
+    const { datasets, roundTrips, failures } = yield* guess(planned, dry, offline)
+    const rate = settings.apiKeys.length > 0 ? settings.apiKeys.reduce((n, k) => n + k.rate, 0) : settings.rateLimit
+    // the least probe: the first request of a connection also pays for setting it up
+    const rt = roundTrips.length === 0 ? null : Math.min(...roundTrips)
+    return { estimate: estimate(datasets, rate, rt), probes: roundTrips, failures, offline }
+  })
+
+const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`
+
+export const paceLines = (p: DryRunPace): ReadonlyArray<string> => {
+  const e = p.estimate
+  const rt = e.roundTripMs === null
+    ? p.offline ? "round trip not measured (--offline): the wall time is the rate's part alone, a lower bound" : `round trip not measured (no windowed dataset to probe${p.failures.length > 0 ? `; ${p.failures[0]}` : ""})`
+    : `round trip ${Math.round(e.roundTripMs)} ms (least of ${p.probes.length} first page(s) asked)`
+  return [
+    `requests: at least ${e.requests.low}, likely ${e.requests.likely}, at most ${e.requests.high} (each window's pages guessed from its listing's newest window, the densest)`,
+    `allowance: ${e.rate} requests/s; ${rt}`,
+    `wall time of the crawl: likely ${s(e.wallMs.likely)} (${s(e.wallMs.low)} – ${s(e.wallMs.high)}), bound by the ${e.by === "rate" ? "rate" : "round trip of the longest listing"}, using ${Math.round(e.share * 100)} % of the allowance`,
+    `a listing is sequential (each page's token comes from the page before): its longest, likely ${e.longestListing.likely} page(s), takes at least that many round trips however many requests are in flight`
+  ]
+}

@@ -1,0 +1,78 @@
+/**
+ * The dry run's estimate of a run: requests (a lower and an upper bound and a likely figure), the
+ * allowance it uses and the wall time that follows (Bound.ts: the larger of requests / rate and
+ * the longest listing × round trip; datasets one after the other). Pure arithmetic over what the
+ * plan and the probes told (src/cli/dryRunPace.ts).
+ *
+ * A listing's pages are known only as a range: at least its first page; at most what the probed
+ * page's density says for the densest window of its kind. Between the two the likely figure is
+ * their geometric mean, the middle of a range that spans a factor rather than a difference.
+ */
+import { type BoundBy, sequentialBound } from "./Bound.ts"
+
+/** Pages of one listing (slice), as far as they are known. */
+export interface PagesGuess {
+  readonly low: number
+  readonly high: number
+  /** Absent: the geometric mean of low and high. */
+  readonly likely?: number
+}
+
+export interface DatasetGuess {
+  readonly dataset: string
+  readonly listings: ReadonlyArray<PagesGuess>
+}
+
+export interface Range {
+  readonly low: number
+  readonly likely: number
+  readonly high: number
+}
+
+export interface Estimate {
+  readonly requests: Range
+  readonly longestListing: Range
+  /** Requests per second allowed. */
+  readonly rate: number
+  /** The round trip the wall time was computed with; null when not measured (--offline). */
+  readonly roundTripMs: number | null
+  /** Wall time of the crawl, ms; without a round trip the rate's part alone (a lower bound). */
+  readonly wallMs: Range
+  /** Share of the allowance the likely figures use over the likely wall time (0..1). */
+  readonly share: number
+  readonly by: BoundBy
+}
+
+export const likelyPages = (g: PagesGuess): number => g.likely ?? Math.max(g.low, Math.round(Math.sqrt(g.low * g.high)))
+
+const rangeOf = (values: ReadonlyArray<PagesGuess>, pick: (g: PagesGuess) => number, combine: (xs: number[]) => number) => combine(values.map(pick))
+const sum = (xs: number[]) => xs.reduce((n, x) => n + x, 0)
+const max = (xs: number[]) => xs.reduce((n, x) => Math.max(n, x), 0)
+
+export const estimate = (datasets: ReadonlyArray<DatasetGuess>, rate: number, roundTripMs: number | null): Estimate => {
+  const all = datasets.flatMap((d) => d.listings)
+  const requests = { low: rangeOf(all, (g) => g.low, sum), likely: rangeOf(all, likelyPages, sum), high: rangeOf(all, (g) => g.high, sum) }
+  const longestListing = { low: rangeOf(all, (g) => g.low, max), likely: rangeOf(all, likelyPages, max), high: rangeOf(all, (g) => g.high, max) }
+  const rt = roundTripMs ?? 0
+  const wallOf = (pick: (g: PagesGuess) => number) =>
+    sequentialBound(
+      datasets.map((d) => ({ requests: rangeOf([...d.listings], pick, sum), longestListing: rangeOf([...d.listings], pick, max) })),
+      { rate, roundTripMs: rt }
+    )
+  const likely = wallOf(likelyPages)
+  const wallMs = { low: wallOf((g) => g.low).ms, likely: likely.ms, high: wallOf((g) => g.high).ms }
+  const share = likely.ms <= 0 ? 0 : Math.min(1, requests.likely / ((likely.ms / 1000) * rate))
+  return { requests, longestListing, rate, roundTripMs, wallMs, share, by: likely.by }
+}
+
+/**
+ * Pages of a probed listing from its first page: one when it has no next page; else the window's
+ * length over the time its first page covers (records in time order), at least two. `coveredS`
+ * zero or unknown: at least two, no more known.
+ */
+export const pagesFromFirstPage = (hasNext: boolean, windowS: number | undefined, coveredS: number | undefined): PagesGuess => {
+  if (!hasNext) return { low: 1, high: 1, likely: 1 }
+  if (windowS === undefined || coveredS === undefined || coveredS <= 0) return { low: 2, high: 2 }
+  const pages = Math.max(2, Math.ceil(windowS / coveredS))
+  return { low: 2, high: pages, likely: pages }
+}

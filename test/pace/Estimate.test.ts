@@ -1,0 +1,65 @@
+import { describe, expect, it } from "vitest"
+import { allowanceShare, boundOf, sequentialBound } from "../../src/pace/Bound.ts"
+import { estimate, likelyPages, pagesFromFirstPage } from "../../src/pace/Estimate.ts"
+
+describe("the bound of a crawl", () => {
+  it("given 255 requests at 20/s and a longest listing of 10 pages at 300 ms, when bound, then the rate binds: 12.75 s", () => {
+    expect(boundOf({ requests: 255, longestListing: 10 }, { rate: 20, roundTripMs: 300 })).toEqual({ ms: 12750, by: "rate", rateMs: 12750, listingMs: 3000 })
+  })
+
+  it("given a listing of 22 pages at 1 s and 219 requests at 50/s, when bound, then the round trip binds: 22 s", () => {
+    expect(boundOf({ requests: 219, longestListing: 22 }, { rate: 50, roundTripMs: 1000 })).toMatchObject({ ms: 22000, by: "round trip" })
+  })
+
+  it("given two datasets crawled one after the other, when bound, then their bounds add up", () => {
+    const b = sequentialBound([{ requests: 189, longestListing: 22 }, { requests: 30, longestListing: 1 }], { rate: 20, roundTripMs: 300 })
+    expect(b.ms).toBeCloseTo(9450 + 1500, 6)
+    expect(b.by).toBe("rate")
+  })
+
+  it("given 219 requests in 15 s at 20/s, when the share is taken, then it is 73 %; without a rate it is 0", () => {
+    expect(allowanceShare(219, 15000, 20)).toBeCloseTo(0.73, 6)
+    expect(allowanceShare(219, 15000, Number.POSITIVE_INFINITY)).toBe(0)
+  })
+})
+
+describe("the dry run's estimate", () => {
+  it("given a first page with no next page, when guessed, then the listing is one page", () => {
+    expect(pagesFromFirstPage(false, 14 * 86400, 3600)).toEqual({ low: 1, high: 1, likely: 1 })
+  })
+
+  it("given a 14-day window whose first page covers 16 hours, when guessed, then 21 pages are likely", () => {
+    expect(pagesFromFirstPage(true, 14 * 86400, 16 * 3600)).toEqual({ low: 2, high: 21, likely: 21 })
+  })
+
+  it("given a next page but no times to read, when guessed, then two pages at least and nothing more known", () => {
+    expect(pagesFromFirstPage(true, 14 * 86400, undefined)).toEqual({ low: 2, high: 2 })
+  })
+
+  it("given an unprobed listing between 1 and 16 pages, when its likely pages are taken, then they are the geometric mean 4", () => {
+    expect(likelyPages({ low: 1, high: 16 })).toBe(4)
+  })
+
+  it("given two datasets at 20/s and 300 ms, when estimated, then requests, longest listing and wall follow the bounds", () => {
+    const e = estimate(
+      [
+        { dataset: "a", listings: [{ low: 2, high: 21, likely: 21 }, { low: 1, high: 16 }, { low: 1, high: 1, likely: 1 }] },
+        { dataset: "b", listings: [{ low: 1, high: 1, likely: 1 }, { low: 1, high: 1, likely: 1 }] }
+      ],
+      20,
+      300
+    )
+    expect(e.requests).toEqual({ low: 6, likely: 28, high: 40 })
+    expect(e.longestListing).toEqual({ low: 2, likely: 21, high: 21 })
+    // a: max(26 / 20 s, 21 × 0.3 s) = 6.3 s; b: max(2 / 20 s, 0.3 s) = 0.3 s
+    expect(e.wallMs.likely).toBeCloseTo(6600, 6)
+    expect(e.by).toBe("round trip")
+    expect(e.share).toBeCloseTo(28 / (6.6 * 20), 6)
+  })
+
+  it("given no round trip measured, when estimated, then the wall is the rate's part alone", () => {
+    const e = estimate([{ dataset: "a", listings: [{ low: 1, high: 1, likely: 1 }, { low: 1, high: 1, likely: 1 }] }], 10, null)
+    expect(e.wallMs).toEqual({ low: 200, likely: 200, high: 200 })
+    expect(e.roundTripMs).toBeNull()
+  })
+})
