@@ -44,14 +44,18 @@ export class VerifyFailed extends Data.TaggedError("VerifyFailed")<{ readonly fi
 export const refetchFirst = (args: Pick<RunArgs, "datasets" | "out" | "backfill" | "dryRun">) =>
   Effect.gen(function* () {
     const range = args.backfill
-    if (range?.unit !== "time") return yield* Effect.fail(new ConfigError({ reason: "Invalid", field: "--refetch", detail: "it takes a time range (UTC dates or instants)", fix: "pass --from and --to as dates, for a windowed dataset" }))
+    if (range === undefined) return yield* Effect.fail(new ConfigError({ reason: "Invalid", field: "--refetch", detail: "it takes a range", fix: "pass --from and --to" }))
     if (args.dryRun === true) return yield* Effect.fail(new ConfigError({ reason: "Invalid", field: "--refetch", detail: "--refetch removes the windows' parts, which --dry-run must not", fix: "drop one of them" }))
     if (/^s3:\/\//i.test(args.out ?? process.env["CHAINETL_OUT"] ?? "")) {
       return yield* Effect.fail(new ConfigError({ reason: "Invalid", field: "--refetch", detail: "an output in a bucket is not cleared by --refetch yet", fix: "re-crawl the window into a folder output" }))
     }
     const { datasets } = yield* Effect.promise(() => import("../../pipelines/index.ts"))
-    const { refetchWindows } = yield* Effect.promise(() => import("../verify/Refetch.ts"))
     const chosen = datasets.filter((d) => args.datasets.includes(d.name))
+    if (range.unit === "height") {
+      const { refetchHeights } = yield* Effect.promise(() => import("../verify/RefetchHeights.ts"))
+      return yield* refetchHeights(resolveOut(args.out), chosen, { from: BigInt(range.from), to: BigInt(range.to) })
+    }
+    const { refetchWindows } = yield* Effect.promise(() => import("../verify/Refetch.ts"))
     return yield* refetchWindows(resolveOut(args.out), chosen, range)
   })
 

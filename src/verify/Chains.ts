@@ -56,6 +56,20 @@ const windowRepairs = (
   })
 }
 
+/**
+ * A height walk's re-crawl of rows that are wrong at `heights`: the span of the live files holding
+ * them, refetched (`backfill --refetch` removes those files, then walks their heights again).
+ */
+export const heightRefetch = async (session: Session, filesView: string, d: AnyDataset, heights: ReadonlyArray<bigint>): Promise<Repair | undefined> => {
+  if (d.chain === undefined || d.backfill !== "height" || heights.length === 0) return undefined
+  const h = id(d.chain.height)
+  const [span] = await session.all(
+    `SELECT min(lo)::VARCHAR AS lo, max(hi)::VARCHAR AS hi FROM (SELECT min(${h}) AS lo, max(${h}) AS hi FROM ${filesView} GROUP BY "__file" HAVING bool_or(${h} IN (${heights.join(", ")})))`
+  )
+  if (span?.["lo"] === null || span?.["lo"] === undefined) return undefined
+  return { kind: "backfill", dataset: d.name, from: String(span["lo"]), to: (BigInt(String(span["hi"])) + 1n).toString(), refetch: true }
+}
+
 export interface ChainResult {
   readonly findings: ReadonlyArray<Finding>
   /** Heights missing over all listings. */
@@ -65,6 +79,7 @@ export interface ChainResult {
 export const chainChecks = async (
   session: Session,
   view: string,
+  filesView: string,
   d: AnyDataset,
   chain: ChainLinks,
   states: ReadonlyArray<CheckpointState>,
@@ -127,7 +142,8 @@ export const chainChecks = async (
   for (const f of linkFindings(d.name, chain, broken, forks)) {
     const { heights, ...finding } = f
     const times = broken.filter((b) => keyOf(b.listing) === keyOf(f.listing) && heights.includes(b.height)).map((b) => b.t).filter((t): t is number => t !== undefined)
-    const repairs = d.windows === undefined ? [] : [...new Map(times.flatMap((t) => windowRepairs(d.name, states, f.listing, t, t, () => true)).map((r) => [JSON.stringify(r), r])).values()]
+    const walk = await heightRefetch(session, filesView, d, heights)
+    const repairs = walk !== undefined ? [walk] : d.windows === undefined ? [] : [...new Map(times.flatMap((t) => windowRepairs(d.name, states, f.listing, t, t, () => true)).map((r) => [JSON.stringify(r), r])).values()]
     if (repairs.length === 0) findings.push({ ...finding, fix: "the part holding these blocks must be deleted and its heights crawled again (a backfill of them, or the next run)" })
     for (const repair of repairs) findings.push({ ...finding, repair })
   }

@@ -13,7 +13,7 @@ import type { Job } from "../Job.ts"
 import type { RunReport } from "../Runner.ts"
 import type { CatalogDataset } from "../sink/CatalogSql.ts"
 import { statusOf } from "../status/model.ts"
-import { chainChecks } from "./Chains.ts"
+import { chainChecks, heightRefetch } from "./Chains.ts"
 import { type CompactedFact, type Duplicate, exactlyOnceFindings, type PartFact } from "./ExactlyOnce.ts"
 import { type TableFiles, tableFiles } from "./Files.ts"
 import type { Finding, Note, Repair } from "./Finding.ts"
@@ -169,7 +169,7 @@ export const verify = async (input: VerifyInput): Promise<Verdict> => {
         suspect = w.suspect
       }
       if (d.chain !== undefined) {
-        const chain = await chainChecks(session, view, d, d.chain, states, suspect)
+        const chain = await chainChecks(session, view, (await session.views(entry)).filesView, d, d.chain, states, suspect)
         findings.push(...chain.findings)
         missing = chain.missing
       }
@@ -181,16 +181,26 @@ export const verify = async (input: VerifyInput): Promise<Verdict> => {
         const n = footers.get(c.abs)
         return { dataset: d.name, path: c.rel, manifestRows: c.manifestRows, ...(n === undefined ? { problem: "is missing or not Parquet" } : { footerRows: n }) }
       })
+      const dups = await duplicates(session, d, entry, files)
+      const walkRepairs = new Map<string, Repair>()
+      if (d.chain !== undefined && d.backfill === "height") {
+        const filesView = (await session.views(entry)).filesView
+        for (const dup of dups) {
+          const h = dup.key[d.chain.height]
+          const repair = h === undefined || !/^[0-9]+$/.test(h) ? undefined : await heightRefetch(session, filesView, d, [BigInt(h)])
+          if (repair !== undefined) for (const s of dup.slices) walkRepairs.set(s, repair)
+        }
+      }
       findings.push(
         ...exactlyOnceFindings(
           {
-            duplicates: await duplicates(session, d, entry, files),
+            duplicates: dups,
             parts,
             compacted,
             orphans: files.flatMap((t) => t.orphans).map((o) => ({ dataset: d.name, path: o.rel })),
             checkpoints: new Map([[d.name, bySlice]])
           },
-          sliceRepair(d, bySlice)
+          (dataset, slice) => walkRepairs.get(slice) ?? sliceRepair(d, bySlice)(dataset, slice)
         )
       )
       const newest = newestOf(states, d.windows === undefined ? undefined : watermarks.filter((l) => l.dataset === d.name).map((l) => l.watermark))

@@ -209,6 +209,28 @@ describe("chainetl verify", () => {
     expect(await differences(out)).toEqual(clean)
   }, 120_000)
 
+  it("given a node block whose parent_id was altered and another height written twice, when verified, then each is named with the refetch of the heights of the files holding it, and --repair restores the untouched rows", async () => {
+    const out = await copy()
+    const spans = await Promise.all(
+      (await filesUnder(path.join(out, "node_p_blocks"))).map(async (file) => {
+        const [span] = await query(path.join(base, "catalog.duckdb"), `SELECT min(height)::INTEGER AS lo, max(height)::INTEGER AS hi FROM read_parquet('${file}', hive_partitioning = false)`)
+        return { file, lo: Number(span!["lo"]), hi: Number(span!["hi"]) }
+      })
+    )
+    // two files above genesis: one gets a wrong parent at its top height, the other its lowest row twice
+    const [linked, doubled] = spans.filter((s) => s.lo > 0).sort((a, b) => a.lo - b.lo)
+    await rewrite(linked!.file, (rows) => `SELECT * REPLACE (CASE WHEN height = ${linked!.hi} THEN 'not-the-parent' ELSE parent_id END AS parent_id) FROM ${rows}`)
+    await rewrite(doubled!.file, (rows) => `SELECT * FROM ${rows} UNION ALL SELECT * FROM ${rows} WHERE height = ${doubled!.lo}`)
+    const r = await verify(out)
+    expect(r.code).toBe(1)
+    expect(r.stdout).toMatch(new RegExp(`^FAIL node_p_blocks network=mainnet links: the chain does not link at heights ${linked!.hi}: the parent_id of ${linked!.hi} is not-the-parent, `, "m"))
+    expect(r.stdout).toContain(`re-crawl: chainetl backfill node_p_blocks --from ${linked!.lo} --to ${linked!.hi + 1} --refetch --out ${out} --job ${job}`)
+    expect(r.stdout).toMatch(new RegExp(`^FAIL node_p_blocks exactly-once: key \\(network=mainnet, month=\\S+, height=${doubled!.lo}\\) is 2 times in node_p_blocks `, "m"))
+    expect(r.stdout).toContain(`re-crawl: chainetl backfill node_p_blocks --from ${doubled!.lo} --to ${doubled!.hi + 1} --refetch --out ${out} --job ${job}`)
+    expect((await verify(out, ["--repair"])).code).toBe(0)
+    expect(await differences(out)).toEqual(clean)
+  }, 120_000)
+
   it("given a block the node served unmappable, when verified, then its height is named missing with the backfill of it, and once the node serves it --repair writes it", async () => {
     const broken = new Set(["5"])
     const node = await brokenNode(emu.nodeUrl, broken)

@@ -1,0 +1,80 @@
+/**
+ * `chainetl backfill <node blocks> --from H --to H' --refetch`: the heights of [from, to) are
+ * crawled again. The part files holding them are removed, each only if all its heights lie in the
+ * range (a file reaching outside it is refused, naming the range that takes it whole), and the
+ * checkpoints of backfill cells inside the range, so the backfill that follows plans them again;
+ * its walk then asks for every height it does not find committed. What `verify` asks for when a
+ * height walk's rows are wrong rather than missing (a chain that does not link, a key twice).
+ * Local folders only; a compacted file holding such heights is refused.
+ */
+import { DuckDBInstance } from "@duckdb/node-api"
+import { Effect } from "effect"
+import { promises as fs } from "node:fs"
+import * as path from "node:path"
+import { CheckpointStore, checkpointsRoot } from "../crawl/Checkpoint.ts"
+import type { AnyDataset } from "../crawl/Dataset.ts"
+import { ConfigError } from "../Errors.ts"
+import { newRunId } from "../Runner.ts"
+import { acquireOutputLock } from "../sink/OutputLock.ts"
+import { tableFiles } from "./Files.ts"
+
+const HEIGHT = /^[0-9]+$/
+
+/** The lowest and highest height of each file (read without its folders' keys). */
+export const heightSpans = async (files: ReadonlyArray<string>, column: string): Promise<ReadonlyMap<string, readonly [bigint, bigint]>> => {
+  const db = await DuckDBInstance.create(":memory:", { threads: "1" })
+  const conn = await db.connect()
+  try {
+    const spans = new Map<string, readonly [bigint, bigint]>()
+    for (const f of files) {
+      const r = (await conn.runAndReadAll(`SELECT min("${column}")::VARCHAR AS lo, max("${column}")::VARCHAR AS hi FROM read_parquet('${f.replace(/'/g, "''")}', hive_partitioning = false)`)).getRowObjectsJson()[0]
+      if (r?.["lo"] !== null && r?.["lo"] !== undefined) spans.set(f, [BigInt(String(r["lo"])), BigInt(String(r["hi"]))])
+    }
+    return spans
+  } finally {
+    conn.closeSync()
+    db.closeSync()
+  }
+}
+
+export const refetchHeights = (out: string, datasets: ReadonlyArray<AnyDataset>, range: { readonly from: bigint; readonly to: bigint }) =>
+  Effect.scoped(
+    Effect.gen(function* () {
+      if (process.env["CHAINETL_STATE_URL"] !== undefined && process.env["CHAINETL_STATE_URL"] !== "") {
+        return yield* Effect.fail(new ConfigError({ reason: "Invalid", field: "--refetch", detail: "the checkpoints are in PostgreSQL (CHAINETL_STATE_URL), which --refetch does not clear yet", fix: "run it without CHAINETL_STATE_URL on the machine that holds the output folder" }))
+      }
+      yield* acquireOutputLock(out, newRunId(new Date()))
+      const removed: string[] = []
+      for (const d of datasets) {
+        if (d.chain === undefined || d.backfill !== "height") {
+          return yield* Effect.fail(new ConfigError({ reason: "Invalid", field: "--refetch", detail: `${d.name} is not a height walk`, fix: "pass heights with --refetch for node_x_blocks or node_p_blocks only" }))
+        }
+        const column = d.chain.height
+        const files = yield* Effect.promise(() => tableFiles(out, d.name, d.name))
+        const spans = yield* Effect.promise(() => heightSpans([...files.parts.filter((p) => p.live).map((p) => p.abs), ...files.compacted.map((c) => c.abs)], column))
+        const meets = [...spans].filter(([, [lo, hi]]) => hi >= range.from && lo < range.to)
+        for (const [file, [lo, hi]] of meets) {
+          if (files.compacted.some((c) => c.abs === file)) {
+            return yield* Effect.fail(new ConfigError({ reason: "Invalid", field: "--refetch", detail: `heights ${lo}-${hi} of ${d.name} are merged into ${path.relative(out, file)}`, fix: "re-crawl the dataset into a fresh --out, or restore the output from a backup" }))
+          }
+          if (lo < range.from || hi >= range.to) {
+            return yield* Effect.fail(
+              new ConfigError({ reason: "Invalid", field: "--from", detail: `${path.relative(out, file)} holds heights ${lo}-${hi}, reaching outside [${range.from}, ${range.to})`, fix: `pass --from ${lo < range.from ? lo : range.from} --to ${hi >= range.to ? hi + 1n : range.to}` })
+            )
+          }
+        }
+        // a cell done before with these bounds would be final: its checkpoint goes too (the nightly walk's stays)
+        const cells = (yield* Effect.orDie((yield* CheckpointStore).list(d.name))).filter((s) => {
+          const from = s.params["from"] ?? ""
+          const to = s.params["to"] ?? ""
+          return HEIGHT.test(from) && HEIGHT.test(to) && BigInt(from) >= range.from && BigInt(to) <= range.to
+        })
+        yield* Effect.promise(async () => {
+          for (const [file] of meets) await fs.rm(file, { force: true })
+          for (const c of cells) await fs.rm(path.join(checkpointsRoot(out), d.name, `${c.slice}.json`), { force: true })
+        })
+        removed.push(...meets.map(([f]) => f))
+      }
+      return removed
+    })
+  ).pipe(Effect.provide(CheckpointStore.layer(out)))
