@@ -29,8 +29,24 @@ export const interrupted = (report: RunReport, by: string, tookOver: TookOver | 
     .join("; ")
 })
 
+/** Reports name their status in their first lines (Runner.ts writes runId, startedAt, finishedAt, status first). */
+const HEAD_BYTES = 1024
+
+/** Whether the report may still say running: only its head is read, as `_runs/` grows by a report per run. */
+const mayBeRunning = async (file: string): Promise<boolean> => {
+  const handle = await fs.open(file, "r").catch(() => undefined)
+  if (handle === undefined) return false
+  try {
+    const { buffer, bytesRead } = await handle.read(Buffer.alloc(HEAD_BYTES), 0, HEAD_BYTES, 0)
+    return /"status":\s*"running"/.test(buffer.subarray(0, bytesRead).toString("utf8"))
+  } finally {
+    await handle.close()
+  }
+}
+
 const readReport = async (file: string): Promise<RunReport | undefined> => {
   try {
+    if (!(await mayBeRunning(file))) return undefined
     return JSON.parse(await fs.readFile(file, "utf8")) as RunReport
   } catch {
     // unreadable (torn by hand, another format): not ours to rewrite
