@@ -126,6 +126,20 @@ describe("chainetl verify", () => {
     expect(await fs.readdir(path.dirname(metrics))).toEqual(["chainetl.prom"])
   }, 60_000)
 
+  it("given bad usage, when verify is asked, then it says what to pass and exits 2; --json gives the verdict as one document", async () => {
+    const typo = await verify(base, ["primary_block"])
+    expect(typo.code).toBe(2)
+    expect(typo.stderr).toContain("unknown dataset primary_block (did you mean primary_blocks?)")
+    const empty = await tempOut()
+    const none = await verify(empty)
+    expect(none.code).toBe(2)
+    expect(none.stderr).toContain(`${empty} holds no chainetl output (no _state folder)`)
+    const json = await verify(base, ["--json", "node_p_blocks"])
+    expect(json.code).toBe(0)
+    const doc = JSON.parse(json.stdout) as { ok: boolean; findings: unknown[]; datasets: Array<{ dataset: string; rows: string; holes: string }> }
+    expect(doc).toMatchObject({ ok: true, findings: [], datasets: [{ dataset: "node_p_blocks", rows: "30", holes: "0" }] })
+  }, 60_000)
+
   it("given a freshness SLA the data misses, when verified, then it fails naming the dataset and its age, exit 1; an SLA it meets passes", async () => {
     const stale = path.join(await tempOut(), "job.json")
     const spec = JSON.parse(await fs.readFile(job, "utf8")) as Record<string, unknown>
