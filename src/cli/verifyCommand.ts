@@ -130,7 +130,7 @@ const verifyFolder = (args: VerifyArgs, out: string, shown: string) =>
     const repaired = args.repair && repairsOf(verdict.findings).length > 0
     if (repaired) {
       if (!args.json) render(verdict, ctx, names)
-      const { runRepairs } = yield* Effect.promise(() => import("../verify/Repair.ts"))
+      const { runRepairs } = yield* Effect.promise(() => import("./verifyRepair.ts"))
       yield* runRepairs(repairsOf(verdict.findings), ctx, (line) => process.stderr.write(`${line}\n`))
       ;({ verdict, names } = yield* check)
       if (!args.json) console.log("after --repair:")

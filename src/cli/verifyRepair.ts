@@ -5,9 +5,9 @@
  * others still run; verify then checks the output again, and its exit code is that second verdict's.
  */
 import { Effect, Either } from "effect"
-import type { RunArgs } from "../cli/runCommand.ts"
+import type { RunArgs } from "./runCommand.ts"
 import { DEFAULT_PART_ROWS } from "../crawl/PartSize.ts"
-import { commandOf, type CommandContext, type Repair } from "./Finding.ts"
+import { commandOf, type CommandContext, type Repair } from "../verify/Finding.ts"
 
 export interface RepairOutcome {
   readonly command: string
@@ -31,9 +31,9 @@ export const runArgsOf = (r: Repair, ctx: CommandContext): Omit<RunArgs, "backfi
 
 export const runRepairs = (repairs: ReadonlyArray<Repair>, ctx: CommandContext, say: (line: string) => void) =>
   Effect.gen(function* () {
-    const { runCommand } = yield* Effect.promise(() => import("../cli/runCommand.ts"))
-    const { parseBackfill } = yield* Effect.promise(() => import("../cli/backfillPlan.ts"))
-    const { refetchFirst } = yield* Effect.promise(() => import("../cli/verifyCommand.ts"))
+    const { runCommand } = yield* Effect.promise(() => import("./runCommand.ts"))
+    const { parseBackfill } = yield* Effect.promise(() => import("./backfillPlan.ts"))
+    const { refetchFirst } = yield* Effect.promise(() => import("./verifyCommand.ts"))
     const outcomes: RepairOutcome[] = []
     for (const r of repairs) {
       const command = commandOf(r, ctx)
