@@ -120,7 +120,8 @@ const verifyFolder = (args: VerifyArgs, out: string, shown: string) =>
       const chosen =
         args.datasets.length > 0
           ? registry.filter((d) => args.datasets.includes(d.name))
-          : yield* Effect.promise(() => present(out, registry, new Set(checkpoints.map((c) => c.dataset))))
+          : // a dataset with an SLA is checked even when the output holds nothing of it: that is its failure
+            yield* Effect.promise(() => present(out, registry, new Set([...checkpoints.map((c) => c.dataset), ...Object.keys(job.freshness)])))
       const datasets = chosen.map((d) => withGrain(d, job.partitionGrain[d.name]))
       const runs = yield* readRuns(out)
       const verdict = yield* Effect.promise(() => verify({ out, job, datasets, entries: catalogEntries(), checkpoints, runs, now: Math.floor(Date.now() / 1000) }))
