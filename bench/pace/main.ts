@@ -108,8 +108,10 @@ const estimateOf = async (a: PaceArgs, replay: PaceReplay, rate: number): Promis
   const out = fs.mkdtempSync(path.join(os.tmpdir(), "chainetl-pace-dry-"))
   try {
     const run = backfill(a, replay, out, rate, ["--dry-run", "--json"])
-    const { execFileSync } = await import("node:child_process")
-    const text = execFileSync(run.argv[0]!, run.argv.slice(1), { env: { ...process.env, ...run.env }, encoding: "utf8" })
+    // not execFileSync: the replay server answering the dry run's probes runs in this process
+    const { execFile } = await import("node:child_process")
+    const { promisify } = await import("node:util")
+    const { stdout: text } = await promisify(execFile)(run.argv[0]!, run.argv.slice(1), { env: { ...process.env, ...run.env }, encoding: "utf8", maxBuffer: 64 * 2 ** 20 })
     const dry = JSON.parse(text) as { estimate?: { wallMs?: { low: number; high: number } } }
     const w = dry.estimate?.wallMs
     return w === undefined ? null : (w.low + w.high) / 2
@@ -140,7 +142,8 @@ export const runPace = async (args: ReadonlyArray<string>): Promise<void> => {
         const out = fs.mkdtempSync(path.join(os.tmpdir(), "chainetl-pace-"))
         const run = backfill(a, replay, out, rate, ["--quiet"])
         const m = await measureChild(run.argv, run.env, REPO)
-        const c = replay.counters
+        // copied before the dry run, whose probes the same server answers
+        const c = { ...replay.counters }
         if (m.exitCode !== 0 || c.misses > 0) console.log(`  rate ${rate} latency ${latency}: exit ${m.exitCode}, ${c.misses} misses: ${m.stderrTail.slice(-500)}`)
         const { slices, summary } = readReport(out)
         fs.rmSync(out, { recursive: true, force: true })

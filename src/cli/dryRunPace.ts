@@ -1,10 +1,10 @@
 /**
  * What `--dry-run` says of a run's pace: the requests it will make (at least, likely, at most),
  * the allowance it will use and the wall time that follows (src/pace/Estimate.ts). Unless
- * `--offline`, it asks each windowed dataset's newest window of each listing (network, chain…)
- * for its first page, up to PROBES per dataset: the answer's time is the round trip, and the
- * time its records cover says how many pages that window takes (the newest windows are the
- * densest, so older windows of the same listing are guessed between one page and that many).
+ * `--offline`, it asks windows spread over each windowed listing's time (network, chain…; the
+ * newest whole one among them) for their first page, up to PROBES per dataset: the least answer's
+ * time is the round trip, and the time a page's records cover says how many pages its window
+ * takes. The other windows are likely what the probed ones around them were, at most the densest.
  * Nothing is written; the pages are read and dropped.
  */
 import * as arrow from "apache-arrow"
@@ -12,12 +12,12 @@ import { Clock, Effect, Either } from "effect"
 import type { SourceSettings } from "../Config.ts"
 import type { AnyDataset, SourceClients } from "../crawl/Dataset.ts"
 import type { Slice } from "../crawl/Slice.ts"
-import { type DatasetGuess, type Estimate, estimate, pagesFromFirstPage, type PagesGuess } from "../pace/Estimate.ts"
+import { type DatasetGuess, type Estimate, estimate, interpolate, likelyPages, pagesFromFirstPage, type PagesGuess, spread } from "../pace/Estimate.ts"
 import { startOrder } from "../pace/Order.ts"
 import type { DryRun } from "./dryRun.ts"
 
 /** First pages asked per dataset at most. */
-export const PROBES = 8
+export const PROBES = 32
 
 /** Seconds since the epoch of a row's time column (a Date, microseconds, or ISO text). */
 const secondsOf = (v: unknown): number | undefined => {
@@ -45,12 +45,6 @@ const windowSeconds = (slice: Slice): number | undefined => {
   const from = Date.parse(slice.params["from"] ?? "")
   const to = Date.parse(slice.params["to"] ?? "")
   return Number.isNaN(from) || Number.isNaN(to) ? undefined : (to - from) / 1000
-}
-
-/** Of a listing's windows, newest first: the newest of the longest. */
-const newestWhole = (windows: ReadonlyArray<Slice>): Slice => {
-  const longest = Math.max(...windows.map((w) => windowSeconds(w) ?? 0))
-  return windows.find((w) => (windowSeconds(w) ?? 0) === longest) ?? windows[0]!
 }
 
 interface Probe {
@@ -90,26 +84,39 @@ const guess = (planned: ReadonlyArray<{ readonly dataset: AnyDataset; readonly s
         const s = mine[i]!
         byListing.set(listingOf(s), [...(byListing.get(listingOf(s)) ?? []), s])
       }
-      // the newest whole window of each listing (a range's last window may be cut short), up to PROBES
-      const newest = offline || dataset.windows === undefined ? [] : [...byListing.values()].map(newestWhole).slice(0, PROBES)
+      // windows spread over each listing's time (its newest whole one among them), PROBES in all
+      const listingsInTime = [...byListing.values()].map((ws) => [...ws].reverse())
+      const perListing = Math.max(1, Math.floor(PROBES / Math.max(1, listingsInTime.length)))
+      const picks = offline || dataset.windows === undefined
+        ? []
+        : listingsInTime.flatMap((ws) => {
+            const longest = Math.max(...ws.map((w) => windowSeconds(w) ?? 0))
+            const whole = ws.flatMap((w, i) => ((windowSeconds(w) ?? 0) === longest ? [i] : []))
+            return spread(whole.length, perListing).map((j) => ws[whole[j]!]!)
+          }).slice(0, PROBES)
       const probed = new Map<string, Probe>()
-      const results = yield* Effect.forEach(newest, (s) => Effect.either(probe(dataset, s)), { concurrency: "unbounded" })
+      const results = yield* Effect.forEach(picks, (s) => Effect.either(probe(dataset, s)), { concurrency: "unbounded" })
       results.forEach((r, i) => {
         if (Either.isRight(r)) {
-          probed.set(newest[i]!.id, r.right)
+          probed.set(picks[i]!.id, r.right)
           roundTrips.push(r.right.ms)
         } else failures.push(`${dataset.name}: ${r.left.message}`)
       })
       // a listing not probed is guessed as the densest probed window of its dataset at most
       const densest = Math.max(1, ...[...probed.values()].map((p) => p.pages.high))
-      const listings = [...byListing.values()].flatMap((ws) => {
-        const asked = newestWhole(ws)
-        const top = probed.get(asked.id)?.pages
-        const high = top?.high ?? (probed.size > 0 ? densest : 1)
-        return ws.map((s): PagesGuess => {
-          const low = Math.max(crawled.get(s.id) ?? 0, 0)
-          if (s === asked && top !== undefined) return top
-          return { low, high: Math.max(low, high) }
+      const listings = listingsInTime.flatMap((ws) => {
+        const mine = new Map(ws.flatMap((w, i) => { const p = probed.get(w.id); return p === undefined ? [] : [[i, p.pages] as const] }))
+        const high = mine.size > 0 ? Math.max(...[...mine.values()].map((p) => p.high)) : probed.size > 0 ? densest : 1
+        const longest = Math.max(...ws.map((w) => windowSeconds(w) ?? 0))
+        const between = interpolate(ws.length, new Map([...mine].map(([i, p]) => [i, likelyPages(p)])))
+        return ws.map((w, i): PagesGuess => {
+          const asked = mine.get(i)
+          if (asked !== undefined) return asked
+          const low = Math.max(crawled.get(w.id) ?? 0, 0)
+          const near = between[i]
+          // a window shorter than the listing's others (a range's last) by its share of their length
+          const share = longest > 0 ? (windowSeconds(w) ?? longest) / longest : 1
+          return near === undefined ? { low, high: Math.max(low, high) } : { low, high: Math.max(low, high), likely: Math.min(Math.max(low, high), Math.max(low, Math.round(near * share))) }
         })
       })
       datasets.push({ dataset: dataset.name, listings })
@@ -149,7 +156,7 @@ export const paceLines = (p: DryRunPace): ReadonlyArray<string> => {
     ? p.offline ? "round trip not measured (--offline): the wall time is the rate's part alone, a lower bound" : `round trip not measured (no windowed dataset to probe${p.failures.length > 0 ? `; ${p.failures[0]}` : ""})`
     : `round trip ${Math.round(e.roundTripMs)} ms (least of ${p.probes.length} first page(s) asked)`
   return [
-    `requests: at least ${e.requests.low}, likely ${e.requests.likely}, at most ${e.requests.high} (each window's pages guessed from its listing's newest window, the densest)`,
+    `requests: at least ${e.requests.low}, likely ${e.requests.likely}, at most ${e.requests.high} (${p.probes.length} window(s) asked for their first page, the others interpolated between them)`,
     `allowance: ${e.rate} requests/s; ${rt}`,
     `wall time of the crawl: likely ${s(e.wallMs.likely)} (${s(e.wallMs.low)} – ${s(e.wallMs.high)}), bound by the ${e.by === "rate" ? "rate" : "round trip of the longest listing"}, using ${Math.round(e.share * 100)} % of the allowance`,
     `a listing is sequential (each page's token comes from the page before): its longest, likely ${e.longestListing.likely} page(s), takes at least that many round trips however many requests are in flight`

@@ -5,8 +5,10 @@
  * plan and the probes told (src/cli/dryRunPace.ts).
  *
  * A listing's pages are known only as a range: at least its first page; at most what the probed
- * page's density says for the densest window of its kind. Between the two the likely figure is
- * their geometric mean, the middle of a range that spans a factor rather than a difference.
+ * pages' density says for the densest window of its kind. A window that was not probed is likely
+ * what its probed neighbours in time were (interpolated between the two around it); without any,
+ * the geometric mean of the range, the middle of a range that spans a factor rather than a
+ * difference.
  */
 import { type BoundBy, sequentialBound } from "./Bound.ts"
 
@@ -75,4 +77,38 @@ export const pagesFromFirstPage = (hasNext: boolean, windowS: number | undefined
   if (windowS === undefined || coveredS === undefined || coveredS <= 0) return { low: 2, high: 2 }
   const pages = Math.max(2, Math.ceil(windowS / coveredS))
   return { low: 2, high: pages, likely: pages }
+}
+
+/**
+ * Evenly spread picks of `k` among `n` windows in time order (0 the oldest), the newest always
+ * among them: the windows a dry run asks for their first page.
+ */
+export const spread = (n: number, k: number): ReadonlyArray<number> => {
+  if (n <= 0 || k <= 0) return []
+  if (k >= n) return Array.from({ length: n }, (_, i) => i)
+  if (k === 1) return [n - 1]
+  const picks = new Set<number>()
+  for (let j = 0; j < k; j++) picks.add(Math.round(((n - 1) * j) / (k - 1)))
+  return [...picks].sort((a, b) => a - b)
+}
+
+/**
+ * Likely pages of each of `n` windows in time order from the probed ones (index → pages): a
+ * window between two probes is interpolated linearly, one before the first or after the last
+ * takes the nearest probe's. No probe: undefined for every window.
+ */
+export const interpolate = (n: number, probed: ReadonlyMap<number, number>): ReadonlyArray<number | undefined> => {
+  const at = [...probed.keys()].sort((a, b) => a - b)
+  return Array.from({ length: n }, (_, i) => {
+    if (at.length === 0) return undefined
+    const exact = probed.get(i)
+    if (exact !== undefined) return exact
+    const after = at.find((p) => p > i)
+    const before = [...at].reverse().find((p) => p < i)
+    if (before === undefined) return probed.get(after!)!
+    if (after === undefined) return probed.get(before)!
+    const a = probed.get(before)!
+    const b = probed.get(after)!
+    return Math.max(1, Math.round(a + ((b - a) * (i - before)) / (after - before)))
+  })
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest"
 import { allowanceShare, boundOf, sequentialBound } from "../../src/pace/Bound.ts"
-import { estimate, likelyPages, pagesFromFirstPage } from "../../src/pace/Estimate.ts"
+import { estimate, interpolate, likelyPages, pagesFromFirstPage, spread } from "../../src/pace/Estimate.ts"
 
 describe("the bound of a crawl", () => {
   it("given 255 requests at 20/s and a longest listing of 10 pages at 300 ms, when bound, then the rate binds: 12.75 s", () => {
@@ -61,5 +61,27 @@ describe("the dry run's estimate", () => {
     const e = estimate([{ dataset: "a", listings: [{ low: 1, high: 1, likely: 1 }, { low: 1, high: 1, likely: 1 }] }], 10, null)
     expect(e.wallMs).toEqual({ low: 200, likely: 200, high: 200 })
     expect(e.roundTripMs).toBeNull()
+  })
+})
+
+describe("which windows a dry run asks, and the others", () => {
+  it("given 14 windows and 5 probes, when spread, then the oldest, the newest and three between are asked", () => {
+    expect(spread(14, 5)).toEqual([0, 3, 7, 10, 13])
+  })
+
+  it("given 3 windows and 5 probes, or 14 windows and 1 probe, when spread, then every window, or the newest alone, is asked", () => {
+    expect(spread(3, 5)).toEqual([0, 1, 2])
+    expect(spread(14, 1)).toEqual([13])
+  })
+
+  it("given probes of 1 page at window 3 and 22 pages at window 13, when the others are interpolated, then window 8 is likely 12 and windows 0–2 like window 3", () => {
+    const likely = interpolate(14, new Map([[3, 1], [13, 22]]))
+    expect(likely[8]).toBe(Math.round(1 + (21 * 5) / 10))
+    expect(likely.slice(0, 4)).toEqual([1, 1, 1, 1])
+    expect(likely[13]).toBe(22)
+  })
+
+  it("given no probe, when interpolated, then nothing is known of any window", () => {
+    expect(interpolate(2, new Map())).toEqual([undefined, undefined])
   })
 })
