@@ -20,7 +20,8 @@ const FAILING = "2024-06-03T00:00:00Z"
 
 type Outcome = CliExit
 
-describe("chainetl backfill with one failing window", () => {
+// the steps of one story, in order (each run follows the one before): the files are shuffled, these tests are not
+describe("chainetl backfill with one failing window", { shuffle: false }, () => {
   let emu: RunningEmulator
   let proxy: Proxy
   /** The window whose requests answer 503, while set. */
@@ -166,7 +167,8 @@ describe("chainetl backfill with one failing window", () => {
   }, 60_000)
 })
 
-describe("chainetl backfill by block height (node_x_blocks)", () => {
+// the steps of one story, in order (each run follows the one before): the files are shuffled, these tests are not
+describe("chainetl backfill by block height (node_x_blocks)", { shuffle: false }, () => {
   let emu: RunningEmulator
   let out: string
   let jobFile: string

@@ -39,7 +39,9 @@ const brokenNode = async (target: string, broken: Set<string>): Promise<{ readon
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => new Promise((resolve) => server.close(() => resolve())) }
 }
 
-describe("chainetl backfill node_p_blocks with blocks it cannot map", () => {
+// the steps of one story, in order (a backfill with holes, a look, a rerun still broken, the fix):
+// the files are shuffled, these tests are not
+describe("chainetl backfill node_p_blocks with blocks it cannot map", { shuffle: false }, () => {
   let emu: RunningEmulator
   let node: Awaited<ReturnType<typeof brokenNode>>
   const broken = new Set(["1", "3"])
