@@ -112,9 +112,8 @@ const estimateOf = async (a: PaceArgs, replay: PaceReplay, rate: number): Promis
     const { execFile } = await import("node:child_process")
     const { promisify } = await import("node:util")
     const { stdout: text } = await promisify(execFile)(run.argv[0]!, run.argv.slice(1), { env: { ...process.env, ...run.env }, encoding: "utf8", maxBuffer: 64 * 2 ** 20 })
-    const dry = JSON.parse(text) as { estimate?: { wallMs?: { low: number; high: number } } }
-    const w = dry.estimate?.wallMs
-    return w === undefined ? null : (w.low + w.high) / 2
+    const dry = JSON.parse(text) as { estimate?: { wallMs?: { likely: number } } }
+    return dry.estimate?.wallMs?.likely ?? null
   } finally {
     fs.rmSync(out, { recursive: true, force: true })
   }
@@ -143,7 +142,7 @@ export const runPace = async (args: ReadonlyArray<string>): Promise<void> => {
         const run = backfill(a, replay, out, rate, ["--quiet"])
         const m = await measureChild(run.argv, run.env, REPO)
         // copied before the dry run, whose probes the same server answers
-        const c = { ...replay.counters }
+        const c = { ...replay.counters, arrivals: [...replay.counters.arrivals] }
         if (m.exitCode !== 0 || c.misses > 0) console.log(`  rate ${rate} latency ${latency}: exit ${m.exitCode}, ${c.misses} misses: ${m.stderrTail.slice(-500)}`)
         const { slices, summary } = readReport(out)
         fs.rmSync(out, { recursive: true, force: true })
