@@ -7,7 +7,7 @@
  * takes. The other windows are likely what the probed ones around them were, at most the densest.
  * Nothing is written; the pages are read and dropped.
  */
-import * as arrow from "apache-arrow"
+import { Type } from "apache-arrow/enum"
 import { Clock, Effect, Either } from "effect"
 import type { SourceSettings } from "../Config.ts"
 import type { AnyDataset, SourceClients } from "../crawl/Dataset.ts"
@@ -33,7 +33,7 @@ const secondsOf = (v: unknown): number | undefined => {
 
 /** The row's time: block_timestamp where there is one, else the schema's first timestamp column. */
 const timeColumn = (dataset: AnyDataset): string | undefined => {
-  const times = dataset.schema.fields.filter((f) => arrow.DataType.isTimestamp(f.type)).map((f) => f.name)
+  const times = dataset.schema.fields.filter((f) => f.type.typeId === Type.Timestamp).map((f) => f.name)
   return times.includes("block_timestamp") ? "block_timestamp" : times[0]
 }
 
