@@ -101,7 +101,9 @@ const expected = async (emu: RunningEmulator, parents: ReadonlyArray<Parent>) =>
   return rows.sort(byKey<Rec>("network", "tx_hash"))
 }
 
-describe("aggregated_signatures (route 1 per L1 tx in staking_transactions) through the spine", () => {
+// the steps of one story, in order (the fan-out, a later one that asks only for new keys, the
+// catalog it left): the files are shuffled, these tests are not
+describe("aggregated_signatures (route 1 per L1 tx in staking_transactions) through the spine", { shuffle: false }, () => {
   let emu: RunningEmulator
   let out: string
   let first: Parent[]
