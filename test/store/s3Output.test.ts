@@ -140,6 +140,11 @@ describe("chainetl run --out s3://…", () => {
     const parsed = JSON.parse(status.stdout) as { datasets: Array<{ dataset: string; failed: number; rows: number | null }> }
     const delegators = parsed.datasets.find((d) => d.dataset === "delegators")
     expect(delegators).toMatchObject({ failed: 0, rows: mirrorDiffs.find((d) => d.dataset === "delegators")!.rowsB })
+    // verify reads the bucket (a private copy) and the checkpoints in PostgreSQL: the crawl is whole
+    const verified = await runCli(["verify", "--out", `s3://${S3_BUCKET}/night`, "--job", job, "--json"], env())
+    const verdict = JSON.parse(verified.stdout) as { ok: boolean; findings: ReadonlyArray<unknown>; datasets: ReadonlyArray<{ dataset: string; rows: string }> }
+    expect({ code: verified.code, ok: verdict.ok, findings: verdict.findings }).toEqual({ code: 0, ok: true, findings: [] })
+    expect(verdict.datasets.find((d) => d.dataset === "delegators")?.rows).toBe(String(mirrorDiffs.find((d) => d.dataset === "delegators")!.rowsB))
     // DDL for other engines points at the bucket by default
     const ddl = await runCli(["catalog", "--out", `s3://${S3_BUCKET}/night`, "--ddl", "trino"], env())
     ok(ddl)
