@@ -246,7 +246,7 @@ export const parseJob = (raw: unknown, source: string): Either.Either<Job, Confi
       reason: "Invalid",
       field: source,
       detail: describeIssues(ParseResult.ArrayFormatter.formatErrorSync(error)),
-      fix: "correct the job file (README: Job files)"
+      fix: "correct the job file (docs/configuration.md#job-files)"
     })
   )
 

@@ -161,7 +161,7 @@ const worker = Command.make(
       const { workerCommand } = yield* Effect.promise(() => import("./workerCommand.ts"))
       return yield* workerCommand({ out: Option.getOrUndefined(a.out), concurrency: a.concurrency, quiet: a.quiet })
     })
-).pipe(Command.withDescription("Crawl the slices that distributed runs and backfills enqueue for this output folder, until stopped (README: Distributed slices)"))
+).pipe(Command.withDescription("Crawl the slices that distributed runs and backfills enqueue for this output folder, until stopped (docs/scale-out.md#distributed-slices)"))
 
 const emulator = Command.make("emulator", emulatorFlags, (flags) =>
   Effect.flatMap(Effect.promise(() => import("./emulatorCommand.ts")), (m) => m.runEmulator(flags))
