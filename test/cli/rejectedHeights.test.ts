@@ -7,37 +7,12 @@
  * The node sits behind a small proxy that, while told to, answers `platform.getBlockByHeight` at
  * the broken heights with a block that is not a block at all (any decoder rejects it).
  */
-import { createServer, type Server } from "node:http"
-import type { AddressInfo } from "node:net"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type RunningEmulator, startEmulator } from "@chainetl/emulator"
 import { runCli } from "../reliability/cli.ts"
 import { query, tempOut } from "../support/spine.ts"
-
-/** A node in front of `target` whose blocks at `broken` heights are garbage. */
-const brokenNode = async (target: string, broken: Set<string>): Promise<{ readonly url: string; readonly close: () => Promise<void> }> => {
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = []
-    req.on("data", (c: Buffer) => chunks.push(c))
-    req.on("end", () => {
-      void (async () => {
-        const body = Buffer.concat(chunks).toString("utf8")
-        const call = JSON.parse(body) as { id: unknown; method: string; params?: { height?: unknown; encoding?: string } }
-        if (call.method === "platform.getBlockByHeight" && broken.has(String(call.params?.height))) {
-          res.writeHead(200, { "content-type": "application/json" })
-          res.end(JSON.stringify({ jsonrpc: "2.0", id: call.id, result: { block: "not a block", encoding: call.params?.encoding ?? "json" } }))
-          return
-        }
-        const upstream = await fetch(new URL(req.url ?? "/", target), { method: "POST", headers: { "content-type": "application/json" }, body })
-        res.writeHead(upstream.status, { "content-type": upstream.headers.get("content-type") ?? "application/json" })
-        res.end(Buffer.from(await upstream.arrayBuffer()))
-      })()
-    })
-  })
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => new Promise((resolve) => server.close(() => resolve())) }
-}
+import { brokenNode } from "../support/brokenNode.ts"
 
 // the steps of one story, in order (a backfill with holes, a look, a rerun still broken, the fix):
 // the files are shuffled, these tests are not

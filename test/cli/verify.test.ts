@@ -8,8 +8,6 @@
  */
 import { DuckDBInstance } from "@duckdb/node-api"
 import { promises as fs } from "node:fs"
-import { createServer, type Server } from "node:http"
-import type { AddressInfo } from "node:net"
 import * as path from "node:path"
 import parsePrometheus from "parse-prometheus-text-format"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -17,30 +15,7 @@ import { type RunningEmulator, startEmulator } from "@chainetl/emulator"
 import { compareCatalogs } from "../reliability/compare.ts"
 import { type CliExit, runCli } from "../reliability/cli.ts"
 import { query, tempOut } from "../support/spine.ts"
-
-/** A node in front of `target` whose blocks at `broken` heights are not blocks at all. */
-const brokenNode = async (target: string, broken: Set<string>): Promise<{ readonly url: string; readonly close: () => Promise<void> }> => {
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = []
-    req.on("data", (c: Buffer) => chunks.push(c))
-    req.on("end", () => {
-      void (async () => {
-        const body = Buffer.concat(chunks).toString("utf8")
-        const call = JSON.parse(body) as { id: unknown; method: string; params?: { height?: unknown; encoding?: string } }
-        if (call.method === "platform.getBlockByHeight" && broken.has(String(call.params?.height))) {
-          res.writeHead(200, { "content-type": "application/json" })
-          res.end(JSON.stringify({ jsonrpc: "2.0", id: call.id, result: { block: "not a block", encoding: call.params?.encoding ?? "json" } }))
-          return
-        }
-        const upstream = await fetch(new URL(req.url ?? "/", target), { method: "POST", headers: { "content-type": "application/json" }, body })
-        res.writeHead(upstream.status, { "content-type": upstream.headers.get("content-type") ?? "application/json" })
-        res.end(Buffer.from(await upstream.arrayBuffer()))
-      })()
-    })
-  })
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => new Promise((resolve) => server.close(() => resolve())) }
-}
+import { brokenNode } from "../support/brokenNode.ts"
 
 /** Rewrites a Parquet file with what `select` makes of its rows (read without its folders' Hive keys). */
 const rewrite = async (file: string, select: (rows: string) => string): Promise<void> => {
