@@ -4,6 +4,7 @@
  * heights by a height backfill, a windowed listing's by the windows that hold the blocks around
  * them, a latest-first listing (evm_blocks, which fills what it lacks below its top) by its run.
  */
+import { quotedIdentifier as id } from "@duckdb/node-api"
 import type { CheckpointState } from "../crawl/Checkpoint.ts"
 import type { AnyDataset, ChainLinks } from "../crawl/Dataset.ts"
 import { isComplete, openHoles } from "../crawl/Holes.ts"
@@ -15,7 +16,6 @@ import type { Session } from "./Session.ts"
 import { durationText, instantText } from "./Windows.ts"
 
 const HEIGHT = /^[0-9]+$/
-const id = (c: string) => `"${c.replace(/"/g, '""')}"`
 
 const listingOf = (chain: ChainLinks, r: Readonly<Record<string, unknown>>) => Object.fromEntries(chain.listing.map((c) => [c, String(r[c])]))
 const keyOf = (l: Readonly<Record<string, string>>) => JSON.stringify(Object.entries(l).map(([k, v]) => [k, v.toLowerCase()]))

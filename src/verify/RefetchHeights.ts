@@ -7,7 +7,7 @@
  * height walk's rows are wrong rather than missing (a chain that does not link, a key twice).
  * Local folders only; a compacted file holding such heights is refused.
  */
-import { DuckDBInstance } from "@duckdb/node-api"
+import { DuckDBInstance, quotedIdentifier, quotedString } from "@duckdb/node-api"
 import { Effect } from "effect"
 import { promises as fs } from "node:fs"
 import * as path from "node:path"
@@ -27,7 +27,7 @@ export const heightSpans = async (files: ReadonlyArray<string>, column: string):
   try {
     const spans = new Map<string, readonly [bigint, bigint]>()
     for (const f of files) {
-      const r = (await conn.runAndReadAll(`SELECT min("${column}")::VARCHAR AS lo, max("${column}")::VARCHAR AS hi FROM read_parquet('${f.replace(/'/g, "''")}', hive_partitioning = false)`)).getRowObjectsJson()[0]
+      const r = (await conn.runAndReadAll(`SELECT min(${quotedIdentifier(column)})::VARCHAR AS lo, max(${quotedIdentifier(column)})::VARCHAR AS hi FROM read_parquet(${quotedString(f)}, hive_partitioning = false)`)).getRowObjectsJson()[0]
       if (r?.["lo"] !== null && r?.["lo"] !== undefined) spans.set(f, [BigInt(String(r["lo"])), BigInt(String(r["hi"]))])
     }
     return spans

@@ -4,7 +4,7 @@
  * files with each row's file name, to say which slice's part a row came from), and Parquet footers
  * read with parquet_file_metadata. Reads only; the catalog file is not opened (it may lag the files).
  */
-import { DuckDBInstance, type DuckDBValue } from "@duckdb/node-api"
+import { DuckDBInstance, type DuckDBValue, quotedIdentifier, quotedString } from "@duckdb/node-api"
 import { datasetFiles, layoutOnDisk } from "../sink/Catalog.ts"
 import { type CatalogDataset, datasetStatements, FILE_COLUMN, latestStatements, liveFilesSql, readParquetSql } from "../sink/CatalogSql.ts"
 
@@ -17,8 +17,6 @@ export interface Session {
   readonly close: () => void
 }
 
-const q = (s: string) => `'${s.replace(/'/g, "''")}'`
-
 export const openSession = async (outDir: string): Promise<Session> => {
   const db = await DuckDBInstance.create(":memory:")
   const conn = await db.connect()
@@ -30,13 +28,13 @@ export const openSession = async (outDir: string): Promise<Session> => {
       const dataset = await layoutOnDisk(outDir, declared)
       const files = await datasetFiles(conn, outDir, dataset)
       for (const s of [...datasetStatements(dataset, files), ...latestStatements(dataset)]) if (!s.startsWith("COMMENT")) await conn.run(s)
-      const filesView = `"${dataset.name}__verify_files"`
+      const filesView = quotedIdentifier(`${dataset.name}__verify_files`)
       await conn.run(
         files === undefined
-          ? `CREATE OR REPLACE VIEW ${filesView} AS SELECT *, NULL::VARCHAR AS "${FILE_COLUMN}" FROM "${dataset.name}" WHERE false`
+          ? `CREATE OR REPLACE VIEW ${filesView} AS SELECT *, NULL::VARCHAR AS ${quotedIdentifier(FILE_COLUMN)} FROM ${quotedIdentifier(dataset.name)} WHERE false`
           : `CREATE OR REPLACE VIEW ${filesView} AS SELECT * FROM ${readParquetSql(dataset, files.glob)} WHERE ${liveFilesSql(files)}`
       )
-      const views = { name: `"${dataset.name}"`, hasFiles: files !== undefined, filesView, ...(dataset.latest === undefined ? {} : { latest: `"${dataset.name}_latest"` }) }
+      const views = { name: quotedIdentifier(dataset.name), hasFiles: files !== undefined, filesView, ...(dataset.latest === undefined ? {} : { latest: quotedIdentifier(`${dataset.name}_latest`) }) }
       built.set(declared.name, views)
       return views
     },
@@ -45,7 +43,7 @@ export const openSession = async (outDir: string): Promise<Session> => {
       const rows = new Map<string, number>()
       // one file at a time: a file that is not Parquet fails alone instead of the whole read
       for (const f of files) {
-        const r = await conn.runAndReadAll(`SELECT num_rows::BIGINT AS n FROM parquet_file_metadata(${q(f)})`).catch(() => undefined)
+        const r = await conn.runAndReadAll(`SELECT num_rows::BIGINT AS n FROM parquet_file_metadata(${quotedString(f)})`).catch(() => undefined)
         const n = r?.getRowObjectsJson()[0]?.["n"]
         if (n !== undefined && n !== null) rows.set(f, Number(n))
       }

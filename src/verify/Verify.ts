@@ -4,6 +4,7 @@
  * reports, never writes. Each check is a pure function of what is read here (Heights.ts, Links.ts,
  * Windows.ts, ExactlyOnce.ts, Freshness.ts); the figures the metrics file carries come along.
  */
+import { quotedIdentifier as id, quotedString } from "@duckdb/node-api"
 import * as path from "node:path"
 import type { CheckpointState } from "../crawl/Checkpoint.ts"
 import type { AnyDataset } from "../crawl/Dataset.ts"
@@ -11,7 +12,7 @@ import { isComplete, openHoles } from "../crawl/Holes.ts"
 import { FROM, settingsOf, TO, windowOf } from "../crawl/Windows.ts"
 import type { Job } from "../Job.ts"
 import type { RunReport } from "../Runner.ts"
-import type { CatalogDataset } from "../sink/CatalogSql.ts"
+import { type CatalogDataset, FILE_COLUMN } from "../sink/CatalogSql.ts"
 import { statusOf } from "../status/model.ts"
 import { chainChecks, heightRefetch } from "./Chains.ts"
 import { type CompactedFact, type Duplicate, exactlyOnceFindings, type PartFact } from "./ExactlyOnce.ts"
@@ -39,7 +40,6 @@ export interface Verdict {
   readonly metrics: ReadonlyArray<DatasetMetrics>
 }
 
-const id = (c: string) => `"${c.replace(/"/g, '""')}"`
 const SHOWN_DUPLICATES = 10
 
 /** A window's repair by its slice id: the window re-crawled whole, its parts removed first. */
@@ -68,7 +68,7 @@ const duplicates = async (session: Session, d: AnyDataset, entry: CatalogDataset
   const read = async (view: string, columns: ReadonlyArray<string>, withFiles: boolean) =>
     (
       await session.all(
-        `SELECT ${columns.map((c) => `${id(c)}::VARCHAR AS ${id(c)}`).join(", ")}, count(*)::INTEGER AS n${withFiles ? `, list(DISTINCT "__file") AS files` : ""}
+        `SELECT ${columns.map((c) => `${id(c)}::VARCHAR AS ${id(c)}`).join(", ")}, count(*)::INTEGER AS n${withFiles ? `, list(DISTINCT ${id(FILE_COLUMN)}) AS files` : ""}
          FROM ${view} GROUP BY ${columns.map(id).join(", ")} HAVING count(*) > 1 ORDER BY ALL LIMIT ${SHOWN_DUPLICATES}`
       )
     ).map((r) => ({ key: Object.fromEntries(columns.map((c) => [c, String(r[c])])), count: Number(r["n"]), files: (r["files"] as ReadonlyArray<string> | undefined) ?? [] }))
@@ -118,7 +118,7 @@ const windowChecks = async (session: Session, view: string, d: AnyDataset, state
   for (const { listing, windows } of listings.values()) {
     // the days a listing has rows on, where its params are columns (they are for every windowed dataset)
     const named = Object.keys(listing).every((k) => columns.has(k)) && columns.has("date")
-    const where = Object.entries(listing).map(([k, v]) => `${id(k)}::VARCHAR = '${v.replace(/'/g, "''")}'`).join(" AND ")
+    const where = Object.entries(listing).map(([k, v]) => `${id(k)}::VARCHAR = ${quotedString(v)}`).join(" AND ")
     const days = named ? new Set((await session.all(`SELECT DISTINCT date::VARCHAR AS d FROM ${view}${where === "" ? "" : ` WHERE ${where}`}`)).map((r) => String(r["d"]))) : undefined
     const r = windowFindings({ dataset: d.name, listing, since, windows, ...(days === undefined ? {} : { days }), replacing: d.rerun === "replace" })
     findings.push(...r.findings)
