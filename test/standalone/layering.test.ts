@@ -6,6 +6,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs"
 import { dirname, join, relative, resolve } from "node:path"
 import { describe, expect, it } from "vitest"
+import { importsIn } from "../support/staticImports.ts"
 
 const ROOT = resolve(import.meta.dirname, "../..")
 const PRODUCT_ROOTS = ["src", "pipelines", "schemas"]
@@ -13,10 +14,9 @@ const EMULATOR_ROOTS = ["src/emulator", "packages/emulator"].filter((d) => exist
 const MAX_LINES = 400
 
 interface Import {
+  /** A repository path for a relative specifier, else the package specifier as written. */
   readonly target: string
-  /** `import type` / `export type`: erased when compiled, so it cannot make a load-order cycle. */
   readonly typeOnly: boolean
-  /** `import("…")`: loaded when the code runs, not with the module. */
   readonly dynamic: boolean
 }
 
@@ -28,18 +28,12 @@ const sourceFiles = (dir: string): Array<string> =>
     return path.endsWith(".ts") && !path.endsWith(".d.ts") ? [path] : []
   })
 
-const STATIC = /^(?:import|export)\s+(type\s+)?(?:[^;'"]*?\sfrom\s+)?["']([^"']+)["']/gms
-const DYNAMIC = /\bimport\(\s*["']([^"']+)["']\s*\)/g
-
-/** Relative specifiers resolved to repository paths; bare ones kept as written. */
-const importsOf = (file: string): Array<Import> => {
-  const text = readFileSync(join(ROOT, file), "utf8")
-  const target = (spec: string) => (spec.startsWith(".") ? relative(ROOT, resolve(ROOT, dirname(file), spec)).replace(/\.js$/, ".ts") : spec)
-  return [
-    ...[...text.matchAll(STATIC)].map((m) => ({ typeOnly: m[1] !== undefined, dynamic: false, target: target(m[2]!) })),
-    ...[...text.matchAll(DYNAMIC)].map((m) => ({ typeOnly: false, dynamic: true, target: target(m[1]!) }))
-  ]
-}
+const importsOf = (file: string): Array<Import> =>
+  importsIn(readFileSync(join(ROOT, file), "utf8")).map(({ spec, typeOnly, dynamic }) => ({
+    typeOnly,
+    dynamic,
+    target: spec.startsWith(".") ? relative(ROOT, resolve(ROOT, dirname(file), spec)).replace(/\.js$/, ".ts") : spec
+  }))
 
 const isEmulator = (path: string) => EMULATOR_ROOTS.some((d) => path === d || path.startsWith(`${d}/`)) || path.startsWith("@chainetl/emulator")
 const productFiles = PRODUCT_ROOTS.flatMap(sourceFiles).filter((f) => !isEmulator(f))

@@ -11,11 +11,28 @@ export const REPO = fileURLToPath(new URL("../../", import.meta.url))
 /** `import type …` or `import { type A, type B }`: erased, loads nothing. */
 const typeOnly = (clause: string): boolean => /^type\s/.test(clause) || /^\{(\s*type\s+[\w$]+(\s+as\s+[\w$]+)?\s*,?)*\s*\}$/s.test(clause)
 
+export interface ImportLine {
+  /** As written: a relative path or a package specifier. */
+  readonly spec: string
+  /** Erased when compiled (`import type`, `export type`, every name `type`): loads nothing. */
+  readonly typeOnly: boolean
+  /** `import("literal")`: loaded when the code runs, not with the module. */
+  readonly dynamic: boolean
+}
+
+/** Every import and re-export of a source text, static ones first, then literal dynamic imports. */
+export const importsIn = (text: string): ReadonlyArray<ImportLine> => [
+  ...[...text.matchAll(/^(?:import|export)\s+([^'";]*?)\s+from\s+["']([^"']+)["']|^import\s+["']([^"']+)["']/gms)].flatMap(([, clause, from, bare]) =>
+    bare !== undefined ? [{ spec: bare, typeOnly: false, dynamic: false }] : clause !== undefined && from !== undefined ? [{ spec: from, typeOnly: typeOnly(clause.trim()), dynamic: false }] : []
+  ),
+  ...[...text.matchAll(/\bimport\(\s*["']([^"']+)["']\s*\)/g)].flatMap(([, spec]) => (spec === undefined ? [] : [{ spec, typeOnly: false, dynamic: true }]))
+]
+
 /** Modules a source file loads when evaluated: its imports and re-exports that are not type-only (dynamic ones excluded). */
 const staticImports = (file: string): ReadonlyArray<string> =>
-  [...readFileSync(file, "utf8").matchAll(/^(?:import|export)\s+([^'";]*?)\s+from\s+["']([^"']+)["']|^import\s+["']([^"']+)["']/gms)].flatMap(([, clause, from, bare]) =>
-    bare !== undefined ? [bare] : clause !== undefined && from !== undefined && !typeOnly(clause.trim()) ? [from] : []
-  )
+  importsIn(readFileSync(file, "utf8"))
+    .filter((i) => !i.typeOnly && !i.dynamic)
+    .map((i) => i.spec)
 
 /**
  * Every module reachable by static imports from `entry`: repository files (relative), packages (by

@@ -9,7 +9,8 @@ import * as net from "node:net"
 import * as os from "node:os"
 import * as path from "node:path"
 import { afterAll, describe, expect, inject, it } from "vitest"
-import { classifier, reachable, REPO, testFiles, tiers } from "./tiers.ts"
+import { REPO } from "./staticImports.ts"
+import { classifier, reachable, testFiles, tiers } from "./tiers.ts"
 
 /** A throwaway repository of the given files (path → text). */
 const repoOf = (files: Record<string, string>): string => {

@@ -11,9 +11,7 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs"
 import * as path from "node:path"
-import { fileURLToPath } from "node:url"
-
-export const REPO = fileURLToPath(new URL("../../", import.meta.url))
+import { importsIn, REPO } from "./staticImports.ts"
 
 export type Tier = "unit" | "integration" | "system"
 export const TIERS: ReadonlyArray<Tier> = ["unit", "integration", "system"]
@@ -31,9 +29,6 @@ export const SYSTEM_PACKAGES: ReadonlyArray<string> = ["node:child_process", "s3
 /** A file that loads one of these and calls `createServer(` serves in the process: `integration`. */
 const SERVER_MODULE = /^node:(http|https|http2|net)$/
 
-/** `import type …` or `import { type A, type B }`: erased, loads nothing. */
-const typeOnly = (clause: string): boolean => /^type\s/.test(clause) || /^\{(\s*type\s+[\w$]+(\s+as\s+[\w$]+)?\s*,?)*\s*\}$/s.test(clause)
-
 export interface Load {
   readonly spec: string
   /** The loading file calls `createServer(`: a server module it loads is used to serve. */
@@ -43,13 +38,9 @@ export interface Load {
 /** What a source file loads when evaluated: imports and re-exports that are not type-only, and `import("literal")`. */
 export const loadsOf = (text: string): ReadonlyArray<Load> => {
   const serves = /\bcreateServer\s*\(/.test(text)
-  const loads: Load[] = []
-  for (const [, clause, from, bare] of text.matchAll(/^(?:import|export)\s+([^'";]*?)\s+from\s+["']([^"']+)["']|^import\s+["']([^"']+)["']/gms)) {
-    if (bare !== undefined) loads.push({ spec: bare, serves })
-    else if (clause !== undefined && from !== undefined && !typeOnly(clause.trim())) loads.push({ spec: from, serves })
-  }
-  for (const [, spec] of text.matchAll(/\bimport\(\s*["']([^"']+)["']\s*\)/g)) if (spec !== undefined) loads.push({ spec, serves })
-  return loads
+  return importsIn(text)
+    .filter((i) => !i.typeOnly)
+    .map((i) => ({ spec: i.spec, serves }))
 }
 
 const normalise = (spec: string): string => (/^(child_process|http|https|http2|net)$/.test(spec) ? `node:${spec}` : spec)
