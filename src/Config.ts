@@ -55,6 +55,10 @@ export interface SourceSettings {
   readonly retry: RetryTuning
 }
 
+/** The requests a second the settings allow: the keys' budgets together, else the per-host rate limit. */
+export const allowedRate = (settings: Pick<SourceSettings, "apiKeys" | "rateLimit">): number =>
+  settings.apiKeys.length > 0 ? settings.apiKeys.reduce((n, k) => n + k.rate, 0) : settings.rateLimit
+
 /** Raw values as they come from the environment, flags or a test; strings are parsed. */
 export interface SourceSettingsInput {
   readonly baseUrl?: string

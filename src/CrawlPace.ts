@@ -5,7 +5,7 @@
  */
 import { Effect, Option } from "effect"
 import * as os from "node:os"
-import { SourceConfig } from "./Config.ts"
+import { allowedRate, SourceConfig } from "./Config.ts"
 import type { SliceResult } from "./crawl/SliceResult.ts"
 import { type HeldBy, judge } from "./pace/Judge.ts"
 import { KeyLimiter } from "./source/KeyLimiter.ts"
@@ -54,7 +54,7 @@ export const withCrawlPace = <A extends { readonly results: ReadonlyArray<Readon
     const busiest = hosts.reduce<(typeof hosts)[number] | undefined>((b, h) => (b === undefined || h.roundTrip.samples > b.roundTrip.samples ? h : b), undefined)
     // the allowance is what was configured, not the rate a 429 lowered it to
     const config = yield* Effect.serviceOption(SourceConfig)
-    const rate = Option.isNone(config) ? null : config.value.apiKeys.length > 0 ? config.value.apiKeys.reduce((n, k) => n + k.rate, 0) : config.value.rateLimit
+    const rate = Option.isNone(config) ? null : allowedRate(config.value)
     const roundTripMs = busiest?.roundTrip.meanMs ?? null
     const j = judge({ crawlMs, requests, rate: rate ?? Number.POSITIVE_INFINITY, roundTripMs, longestListing, cpuMs, cores: os.availableParallelism() })
     const pace: RunPace = { crawlMs, requests, rate, share: j.share, heldBy: j.heldBy, roundTripMs, inFlight: busiest?.inFlight ?? null, longestListing, cpuMs, slicesAtOnce: slicesAtOnce() }

@@ -9,9 +9,10 @@
  */
 import { Type } from "apache-arrow/enum"
 import { Clock, Effect, Either } from "effect"
-import type { SourceSettings } from "../Config.ts"
+import { allowedRate, type SourceSettings } from "../Config.ts"
 import type { AnyDataset, SourceClients } from "../crawl/Dataset.ts"
 import type { Slice } from "../crawl/Slice.ts"
+import { baseOf, windowOf } from "../crawl/Windows.ts"
 import { type DatasetGuess, type Estimate, estimate, interpolate, likelyPages, pagesFromFirstPage, type PagesGuess, spread } from "../pace/Estimate.ts"
 import { startOrder } from "../pace/Order.ts"
 import type { DryRun } from "./dryRun.ts"
@@ -37,14 +38,9 @@ const timeColumn = (dataset: AnyDataset): string | undefined => {
   return times.includes("block_timestamp") ? "block_timestamp" : times[0]
 }
 
-/** The listing a window belongs to: its params but the window's ends. */
-const listingOf = (slice: Slice): string =>
-  JSON.stringify(Object.entries(slice.params).filter(([k]) => k !== "from" && k !== "to").sort())
-
 const windowSeconds = (slice: Slice): number | undefined => {
-  const from = Date.parse(slice.params["from"] ?? "")
-  const to = Date.parse(slice.params["to"] ?? "")
-  return Number.isNaN(from) || Number.isNaN(to) ? undefined : (to - from) / 1000
+  const w = windowOf(slice.params)
+  return w === undefined ? undefined : w.to - w.from
 }
 
 interface Probe {
@@ -82,15 +78,19 @@ const guess = (planned: ReadonlyArray<{ readonly dataset: AnyDataset; readonly s
       const byListing = new Map<string, Slice[]>()
       for (const i of startOrder(mine)) {
         const s = mine[i]!
-        byListing.set(listingOf(s), [...(byListing.get(listingOf(s)) ?? []), s])
+        const key = baseOf(s.params)
+        const ws = byListing.get(key)
+        if (ws === undefined) byListing.set(key, [s])
+        else ws.push(s)
       }
       // windows spread over each listing's time (its newest whole one among them), PROBES in all
       const listingsInTime = [...byListing.values()].map((ws) => [...ws].reverse())
+      const longestOf = listingsInTime.map((ws) => Math.max(...ws.map((w) => windowSeconds(w) ?? 0)))
       const perListing = Math.max(1, Math.floor(PROBES / Math.max(1, listingsInTime.length)))
       const picks = offline || dataset.windows === undefined
         ? []
-        : listingsInTime.flatMap((ws) => {
-            const longest = Math.max(...ws.map((w) => windowSeconds(w) ?? 0))
+        : listingsInTime.flatMap((ws, l) => {
+            const longest = longestOf[l]!
             const whole = ws.flatMap((w, i) => ((windowSeconds(w) ?? 0) === longest ? [i] : []))
             return spread(whole.length, perListing).map((j) => ws[whole[j]!]!)
           }).slice(0, PROBES)
@@ -104,13 +104,13 @@ const guess = (planned: ReadonlyArray<{ readonly dataset: AnyDataset; readonly s
       })
       // a listing not probed is guessed as the densest probed window of its dataset at most
       const densest = Math.max(1, ...[...probed.values()].map((p) => p.pages.high))
-      const listings = listingsInTime.flatMap((ws) => {
-        const mine = new Map(ws.flatMap((w, i) => { const p = probed.get(w.id); return p === undefined ? [] : [[i, p.pages] as const] }))
-        const high = mine.size > 0 ? Math.max(...[...mine.values()].map((p) => p.high)) : probed.size > 0 ? densest : 1
-        const longest = Math.max(...ws.map((w) => windowSeconds(w) ?? 0))
-        const between = interpolate(ws.length, new Map([...mine].map(([i, p]) => [i, likelyPages(p)])))
+      const listings = listingsInTime.flatMap((ws, l) => {
+        const here = new Map(ws.flatMap((w, i) => { const p = probed.get(w.id); return p === undefined ? [] : [[i, p.pages] as const] }))
+        const high = here.size > 0 ? Math.max(...[...here.values()].map((p) => p.high)) : probed.size > 0 ? densest : 1
+        const longest = longestOf[l]!
+        const between = interpolate(ws.length, new Map([...here].map(([i, p]) => [i, likelyPages(p)])))
         return ws.map((w, i): PagesGuess => {
-          const asked = mine.get(i)
+          const asked = here.get(i)
           if (asked !== undefined) return asked
           const low = Math.max(crawled.get(w.id) ?? 0, 0)
           const near = between[i]
@@ -142,7 +142,7 @@ export const dryRunPace = (
 ): Effect.Effect<DryRunPace, never, SourceClients> =>
   Effect.gen(function* () {
     const { datasets, roundTrips, failures } = yield* guess(planned, dry, offline)
-    const rate = settings.apiKeys.length > 0 ? settings.apiKeys.reduce((n, k) => n + k.rate, 0) : settings.rateLimit
+    const rate = allowedRate(settings)
     // the least probe: the first request of a connection also pays for setting it up
     const rt = roundTrips.length === 0 ? null : Math.min(...roundTrips)
     return { estimate: estimate(datasets, rate, rt), probes: roundTrips, failures, offline }

@@ -146,8 +146,10 @@ const runOnFolder = (args: RunArgs) =>
       if (args.dryRun === true) {
         const effectiveAsOf = asOf ?? Math.floor(Date.now() / 1000)
         // reads checkpoints (windowed datasets plan around them); sends and writes nothing
-        const planned = yield* planRun(selected, job, effectiveAsOf, args.backfill).pipe(Effect.provide(stateLayer(out)))
-        const dry = yield* plan(planned, effectiveAsOf).pipe(Effect.provide(stateLayer(out)))
+        const { planned, dry } = yield* Effect.gen(function* () {
+          const planned = yield* planRun(selected, job, effectiveAsOf, args.backfill)
+          return { planned, dry: yield* plan(planned, effectiveAsOf) }
+        }).pipe(Effect.provide(stateLayer(out)))
         // the pace: the first page of each windowed listing's newest window (unless --offline),
         // read and dropped; services whose URL is not set are not asked (dryRunPace.ts)
         const settings = yield* loadSourceSettings(overrides, labels, [])

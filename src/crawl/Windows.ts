@@ -74,7 +74,8 @@ export const windowOf = (params: Readonly<Record<string, string>>): Interval | u
   return Number.isFinite(f) && Number.isFinite(t) ? { from: f, to: t } : undefined
 }
 
-const baseOf = (params: Readonly<Record<string, string>>): string =>
+/** The listing a window belongs to, as one text: its params but the window's ends. */
+export const baseOf = (params: Readonly<Record<string, string>>): string =>
   JSON.stringify(
     Object.keys(params)
       .filter((k) => k !== FROM && k !== TO)

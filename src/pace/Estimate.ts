@@ -10,7 +10,7 @@
  * the geometric mean of the range, the middle of a range that spans a factor rather than a
  * difference.
  */
-import { type BoundBy, sequentialBound } from "./Bound.ts"
+import { allowanceShare, type BoundBy, sequentialBound } from "./Bound.ts"
 
 /** Pages of one listing (slice), as far as they are known. */
 export interface PagesGuess {
@@ -63,7 +63,7 @@ export const estimate = (datasets: ReadonlyArray<DatasetGuess>, rate: number, ro
     )
   const likely = wallOf(likelyPages)
   const wallMs = { low: wallOf((g) => g.low).ms, likely: likely.ms, high: wallOf((g) => g.high).ms }
-  const share = likely.ms <= 0 ? 0 : Math.min(1, requests.likely / ((likely.ms / 1000) * rate))
+  const share = allowanceShare(requests.likely, likely.ms, rate)
   return { requests, longestListing, rate, roundTripMs, wallMs, share, by: likely.by }
 }
 

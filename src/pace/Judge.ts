@@ -4,7 +4,7 @@
  * as the crawl, the CPU when the process was busy all along, else the round trip (too few
  * requests in flight for the rate: a cap, or listings too few and too short). Pure.
  */
-import { allowanceShare } from "./Bound.ts"
+import { allowanceShare, boundOf } from "./Bound.ts"
 
 export type HeldBy = "rate" | "a long sequential listing" | "CPU" | "round trip"
 
@@ -36,8 +36,7 @@ export interface Judgement {
 export const EXPLAINS = 0.8
 
 export const judge = (m: CrawlMeasure): Judgement => {
-  const rateMs = Number.isFinite(m.rate) && m.rate > 0 ? (m.requests / m.rate) * 1000 : 0
-  const listingMs = m.roundTripMs === null ? 0 : m.longestListing * m.roundTripMs
+  const { rateMs, listingMs } = boundOf({ requests: m.requests, longestListing: m.longestListing }, { rate: m.rate, roundTripMs: m.roundTripMs ?? 0 })
   const share = allowanceShare(m.requests, m.crawlMs, m.rate)
   const heldBy: HeldBy =
     rateMs >= EXPLAINS * m.crawlMs
