@@ -18,9 +18,8 @@ import { Effect, Runtime } from "effect"
 import { datasets as registry } from "../pipelines/index.ts"
 import { compactTables } from "./compact/Compaction.ts"
 import type { CompactSettings, CompactTable, MayMerge, PartId } from "./compact/Compactor.ts"
-import { type CheckpointState, CheckpointStore, completedBy } from "./crawl/Checkpoint.ts"
+import { type CheckpointState, CheckpointStore, isFinal } from "./crawl/Checkpoint.ts"
 import type { AnyDataset } from "./crawl/Dataset.ts"
-import { isComplete } from "./crawl/Holes.ts"
 import { rejectsDataset } from "./transform/Rejects.ts"
 
 export interface Owner {
@@ -29,17 +28,11 @@ export interface Owner {
   readonly excludesCommitted: boolean
 }
 
-/**
- * Done and never run again: a "never" slice once done, a rerunning one once completed at or past
- * its finalAfter; either without holes (a slice with holes is listed again, its keys read back).
- */
-export const isFinal = (c: CheckpointState, rerun: Owner["rerun"]): boolean =>
-  isComplete(c) && (rerun === "never" || (c.finalAfter !== undefined && c.finalAfter !== null && completedBy(c, c.finalAfter)))
-
 export const mergeable = (seq: number, checkpoint: CheckpointState | undefined, owner: Owner): boolean => {
   if (checkpoint === undefined || seq > checkpoint.lastSeq) return false
   if (checkpoint.keepFromSeq !== null && checkpoint.keepFromSeq !== undefined && seq < checkpoint.keepFromSeq) return false
-  if (isFinal(checkpoint, owner.rerun)) return true
+  // final as the crawler judges it (the checkpoint keeps the slice's finalAfter): it never reopens the slice
+  if (isFinal(checkpoint, { finalAfter: checkpoint.finalAfter ?? undefined }, owner.rerun)) return true
   // runs again, but only appends parts past lastSeq and never reads its parts back
   return owner.rerun === "always" && owner.excludesCommitted
 }

@@ -74,9 +74,9 @@ export const completedBy = (state: CheckpointState, instant: number): boolean =>
 /**
  * A slice the crawler will skip: finished with no hole (Holes.ts: a reject never makes a slice
  * final), and either never rerun, or rerunning but completed at or past its finalAfter (a settled
- * month). One rule for the crawler and `run --dry-run`.
+ * month). One rule for the crawler, `run --dry-run` and compaction (src/CompactionPolicy.ts).
  */
-export const isFinal = (state: CheckpointState | undefined, slice: Slice, rerun: "never" | "always" | "replace" = "never"): boolean =>
+export const isFinal = (state: CheckpointState | undefined, slice: Pick<Slice, "finalAfter">, rerun: "never" | "always" | "replace" = "never"): boolean =>
   state !== undefined && isComplete(state) && (rerun === "never" || (slice.finalAfter !== undefined && completedBy(state, slice.finalAfter)))
 
 export const initialState = (slice: Slice, runId: string): CheckpointState => ({

@@ -70,7 +70,7 @@ const partsOf = async (dir: string, slice: string): Promise<string[]> => {
 const readKeys = (outDir: string, dataset: string, slice: string, columns: ReadonlyArray<string>, seed: number) =>
   Effect.tryPromise({
     try: async () => {
-      // a slice that may restart its listing is never compacted (src/compact/Eligible.ts): its keys
+      // a slice that may restart its listing is never compacted (src/CompactionPolicy.ts): its keys
       // are in its own parts. Should that ever not hold, skipping too few keys would double rows
       const merged = holdsPartOf(await readManifest(outDir, dataset), slice, () => true)
       if (merged !== undefined) throw new Error(`slice ${slice} has parts merged into ${merged}: its committed keys cannot be told apart`)
