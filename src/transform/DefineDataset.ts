@@ -197,7 +197,7 @@ export const defineDataset = <Cs extends Columns, R, W extends Reads = {}, O ext
     if (!readers.has(v)) throw new Error(`${spec.name}: slice ${slice.id} is of shape ${v}, which no path names`)
     return readers.get(v)
   }
-  const { compute, check, services, timePartition, reads: _reads, variant: _variant, ...rest } = spec
+  const { compute, check, timePartition, reads: _reads, variant: _variant, ...rest } = spec
   const toRow = (record: unknown, slice: Slice): Row => {
     check?.(record)
     const row: Record<string, unknown> = {}
@@ -212,12 +212,8 @@ export const defineDataset = <Cs extends Columns, R, W extends Reads = {}, O ext
   }
   const def: DatasetDef<R> = {
     ...rest,
-    services,
     schema: arrowSchema(t, hiveColumns(spec.partitionBy)),
     partitionBy: partitionKeys(table.columns, spec.partitionBy),
-    key: spec.key,
-    ...(spec.sortBy === undefined ? {} : { sortBy: spec.sortBy }),
-    ...(spec.sliceColumns === undefined ? {} : { sliceColumns: spec.sliceColumns }),
     ...(timePartition === undefined ? {} : { timePartition: { day: dayOf(timePartition.column, timePartition.untimed), grain: timePartition.grain } }),
     toRow
   }
