@@ -21,17 +21,12 @@ import * as os from "node:os"
 import * as path from "node:path"
 import { SinkError } from "../Errors.ts"
 import { processAlive } from "../sink/OutputLock.ts"
-import { KEY as WRITER_KEY } from "../state/PgWriterLock.ts"
-import { lockError } from "./SliceLocks.ts"
+import { holdsAdvisory, KEY as WRITER_KEY } from "../state/PgWriterLock.ts"
+import { lockError, one } from "./SliceLocks.ts"
 import type { TookOver } from "../SliceExecution.ts"
 import { type EnqueuerRow, type TakeoverWhen, judgeHolder } from "./Takeover.ts"
 
 const RUN_KEY = "hashtextextended('chainetl distributed ' || $1, 0)"
-
-/** Whether session `pid` holds the advisory lock of 64-bit key `key` (pg_locks splits it in two oids). */
-export const holdsAdvisory = (pid: string, key: string) =>
-  `EXISTS (SELECT 1 FROM pg_locks l WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 1 AND l.pid = ${pid}
-     AND ((l.classid::bigint << 32) | l.objid::bigint) = ${key})`
 
 const HOLDER = `SELECT e.run_id, e.pid, e.hostname, e.backend_pid,
     (EXTRACT(EPOCH FROM clock_timestamp() - e.confirmed_at) * 1000)::float8 AS ago_ms,
@@ -54,9 +49,6 @@ export const enqueuerAlive = (outputId: string, runId: string) =>
   Effect.flatMap(SqlClient.SqlClient, (sql) =>
     sql.unsafe<{ alive: boolean }>(`SELECT EXISTS (SELECT 1 FROM chainetl_enqueuers e WHERE e.output_id = $1 AND e.run_id = $2 AND ${holdsAdvisory("e.backend_pid", RUN_KEY)}) AS alive`, [outputId, runId])
   ).pipe(Effect.map((rows) => rows[0]?.alive === true))
-
-const one = (conn: Connection, text: string, values: ReadonlyArray<unknown>) =>
-  Effect.map(conn.execute(text, values, undefined), (rows) => rows[0] as Record<string, unknown> | undefined)
 
 const rowOf = (r: Record<string, unknown> | undefined): (EnqueuerRow & { backendPid: number; holds: boolean }) | undefined =>
   r === undefined

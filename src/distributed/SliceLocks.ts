@@ -33,7 +33,8 @@ export const lockError = (outDir: string, e: SqlError | SinkError) =>
     ? e
     : new SinkError({ reason: "Io", path: `PostgreSQL locks of ${path.resolve(outDir)}`, detail: `${e.message}${e.cause instanceof Error ? `: ${e.cause.message}` : ""}` })
 
-const one = (conn: Connection, text: string, values: ReadonlyArray<unknown>) =>
+/** The first row of a statement run on the lock's own session. */
+export const one = (conn: Connection, text: string, values: ReadonlyArray<unknown>) =>
   Effect.map(conn.execute(text, values, undefined), (rows) => rows[0] as Record<string, unknown> | undefined)
 
 /** A slice held by this worker. */

@@ -37,10 +37,13 @@ interface Holder {
   readonly holds: boolean
 }
 
-/** The row of the output's holder, and whether its session holds the lock (pg_locks splits the 64-bit key in two oids). */
-const HOLDER = `SELECT run_id, pid, hostname, started_at, location,
-    EXISTS (SELECT 1 FROM pg_locks l WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 1 AND l.pid = w.backend_pid
-      AND ((l.classid::bigint << 32) | l.objid::bigint) = ${KEY}) AS holds
+/** Whether session `pid` holds the advisory lock of 64-bit key `key` (pg_locks splits it in two oids). */
+export const holdsAdvisory = (pid: string, key: string) =>
+  `EXISTS (SELECT 1 FROM pg_locks l WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 1 AND l.pid = ${pid}
+     AND ((l.classid::bigint << 32) | l.objid::bigint) = ${key})`
+
+/** The row of the output's holder, and whether its session holds the lock. */
+const HOLDER = `SELECT run_id, pid, hostname, started_at, location, ${holdsAdvisory("w.backend_pid", KEY)} AS holds
   FROM chainetl_writer w WHERE output_id = $1`
 
 const where = (outDir: string, id: string) => `PostgreSQL writer lock of ${path.resolve(outDir)} (output id ${id})`
