@@ -9,6 +9,7 @@
 import { Clock, Effect } from "effect"
 import type { SinkError } from "../Errors.ts"
 import { SourceError } from "../Errors.ts"
+import { asListingPage } from "../source/ListingPage.ts"
 import { forgetText } from "../source/SourceText.ts"
 import { rejectsKey } from "../transform/Rejects.ts"
 import { toRows } from "../transform/ToRows.ts"
@@ -27,8 +28,9 @@ const isExpiry = (e: unknown): e is SourceError => e instanceof SourceError && e
 const fetchPage = <R>(crawl: SliceCrawl<R>, pass: Pass) =>
   Effect.gen(function* () {
     const { dataset, slice, options } = crawl
-    // with the answers it was made from: a reject's raw text is cut from theirs (PageSources.ts)
-    const [page, sources] = yield* withPageSources(dataset.listing.fetch(slice, pass.cursor))
+    // with the answers it was made from: a reject's raw text is cut from theirs (PageSources.ts);
+    // its requests go before those of listings less far along (source/ListingPage.ts)
+    const [page, sources] = yield* withPageSources(asListingPage(pass.pageNo)(dataset.listing.fetch(slice, pass.cursor)))
     const receivedAt = yield* Clock.currentTimeMillis
     const mapped = toRows(dataset, slice, page.records, { runId: options.runId, ingestedAt: options.ingestedAt, page: pass.pageNo }, sources)
     // the rejects have their raw text: the bodies' text (or bytes) need not wait for the collector
