@@ -124,6 +124,11 @@ export class CheckpointStore extends Context.Tag("chainetl/CheckpointStore")<
     readonly marked: (dataset: string, cursor?: CursorCheck) => Effect.Effect<ReadonlyArray<MarkedSlice>, CheckpointError>
     /** Drops a slice's refetch marker. */
     readonly unmark: (dataset: string, slice: string) => Effect.Effect<void, CheckpointError>
+    /**
+     * Forgets a slice: its checkpoint and any refetch marker, so the next plan takes it as new
+     * (`backfill --refetch`, src/verify/Refetch.ts, after it has removed the slice's parts).
+     */
+    readonly remove: (dataset: string, slice: string) => Effect.Effect<void, CheckpointError>
   }
 >() {
   /** File-backed store under `<outDir>/_state/checkpoints`. */
@@ -277,6 +282,15 @@ const makeFileStore = (outDir: string): CheckpointStore["Type"] => {
     unmark: (dataset, slice) =>
       Effect.tryPromise({
         try: () => fs.rm(path.join(root, dataset, `${slice}${REFETCH_SUFFIX}`), { force: true }),
+        catch: (e) => new CheckpointError({ reason: "Io", slice, detail: String(e) })
+      }),
+    remove: (dataset, slice) =>
+      Effect.tryPromise({
+        // the checkpoint first: a marker left alone by a kill only drops itself (refetchDeleted)
+        try: async () => {
+          await fs.rm(fileOf(root, dataset, slice), { force: true })
+          await fs.rm(path.join(root, dataset, `${slice}${REFETCH_SUFFIX}`), { force: true })
+        },
         catch: (e) => new CheckpointError({ reason: "Io", slice, detail: String(e) })
       })
   }

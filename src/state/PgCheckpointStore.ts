@@ -114,7 +114,20 @@ export const makePgCheckpointStore = (out: string): Effect.Effect<CheckpointStor
         yield* sql`DELETE FROM chainetl_refetch WHERE output_id = ${id} AND dataset = ${dataset} AND slice = ${slice}`
       }).pipe(Effect.catchTags({ SqlError: (e) => Effect.fail(io(slice)(e)), SinkError: (e) => Effect.fail(io(slice)(e)) }))
 
-    return { load, save, list, marked, unmark }
+    const remove: CheckpointStore["Type"]["remove"] = (dataset, slice) =>
+      Effect.gen(function* () {
+        const id = yield* idIfAny
+        if (id === undefined) return
+        // one transaction: the slice is forgotten whole or not at all
+        yield* sql.withTransaction(
+          Effect.all([
+            sql`DELETE FROM chainetl_checkpoints WHERE output_id = ${id} AND dataset = ${dataset} AND slice = ${slice}`,
+            sql`DELETE FROM chainetl_refetch WHERE output_id = ${id} AND dataset = ${dataset} AND slice = ${slice}`
+          ])
+        )
+      }).pipe(Effect.catchTags({ SqlError: (e) => Effect.fail(io(slice)(e)), SinkError: (e) => Effect.fail(io(slice)(e)) }))
+
+    return { load, save, list, marked, unmark, remove }
   })
 
 /** The store of `out` on the database the layer below provides (PgDatabase.ts). */

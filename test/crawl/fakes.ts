@@ -101,7 +101,8 @@ export const layers = (disk: Disk, kill: KillSwitch, staging: Staging = new Map(
     list: (only?: string) => Effect.sync(() => [...disk.checkpoints.values()].filter((c) => only === undefined || c.dataset === only)),
     // a fake disk holds no broken checkpoint, so nothing is ever marked
     marked: () => Effect.succeed([]),
-    unmark: () => Effect.void
+    unmark: () => Effect.void,
+    remove: (dataset: string, slice: string) => Effect.sync(() => void disk.checkpoints.delete(`${dataset}/${slice}`))
   })
   const committed = (dataset: string, slice: string, columns: ReadonlyArray<string>): string[] =>
     [...disk.parts].flatMap(([name, rows]) =>

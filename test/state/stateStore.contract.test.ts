@@ -149,6 +149,19 @@ describe.each(backends)("checkpoint store contract: $name", (backend) => {
     expect(await use(out, Effect.flatMap(CheckpointStore, (store) => store.marked("delegators")))).toEqual([])
   })
 
+  it("given two slices saved and one of them marked broken, when the marked one is removed through the store, then it is neither listed nor loaded nor marked, and the other slice stays as it was", async () => {
+    const out = await tempOut()
+    const kept = slice("delegators", "kept")
+    const gone = slice("delegators", "gone")
+    await use(out, Effect.flatMap(CheckpointStore, (store) => Effect.all([store.save(midway(kept)), store.save(midway(gone))])))
+    await backend.spoil(out, gone.dataset, gone.id)
+    await useExit(out, Effect.flatMap(CheckpointStore, (store) => store.load(gone)))
+    expect(await use(out, Effect.flatMap(CheckpointStore, (store) => store.marked("delegators")))).toEqual([{ slice: "gone", checkpoint: "broken" }])
+    await use(out, Effect.flatMap(CheckpointStore, (store) => store.remove("delegators", "gone")))
+    const after = await use(out, Effect.flatMap(CheckpointStore, (store) => Effect.all([store.list("delegators"), store.load(gone), store.load(kept), store.marked("delegators")])))
+    expect([after[0].map((s) => s.slice), after[1], withoutTime(after[2]!), after[3]]).toEqual([["kept"], undefined, withoutTime(midway(kept)), []])
+  })
+
   it("given a run holding the writer lock, when a second writer asks for the same output, then it is refused naming the holder; once released, the lock is free again", async () => {
     const out = await tempOut()
     const result = await use(out, Effect.gen(function* () {
