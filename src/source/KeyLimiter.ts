@@ -10,21 +10,23 @@
  * per-host limiter (RateLimiter.ts), as do chain-data requests when no key is set.
  *
  * Waiting callers are served in batches: one `reserve` of up to MAX_BATCH tokens for everyone
- * waiting, one round-trip to the store for them all (PostgreSQL). Tokens are reserved only for
+ * waiting, one round-trip to the store for them all (PostgreSQL), the listing furthest along
+ * first (ListingPage.ts: a batch is the waiting requests of the most pages read, and the earliest
+ * of its tokens go to the furthest; so do the host's slots, PriorityGate.ts). Tokens are reserved only for
  * requests that are waiting, never ahead: a token held for later would be sent later than the
  * store counted it, and several of those could exceed the budget over a window.
  *
  * A key the service refuses (401/403) is dropped for the rest of the run and its request goes
  * again on another key; only when every key is refused does the run stop (AuthStop.ts).
  */
-import { Clock, Context, Deferred, Effect, Layer, Queue } from "effect"
+import { Clock, Context, Deferred, Effect, FiberRef, Layer, Queue } from "effect"
 import { SourceConfig } from "../Config.ts"
 import { SourceError } from "../Errors.ts"
 import type { ApiKey } from "../ApiKeys.ts"
 import { KeyBuckets, type KeyStoreError } from "./KeyBuckets.ts"
 import { SourceStats } from "./SourceStats.ts"
-import { type HostPace, makeHostPace } from "./HostPace.ts"
-import type { RoundTrip } from "../pace/InFlight.ts"
+import { type HostPace, type HostPaceReport, makeHostPace, paceReport } from "./HostPace.ts"
+import { listingPage } from "./ListingPage.ts"
 
 /** Tokens reserved in one round-trip at most: waiting callers beyond it go in the next. */
 export const MAX_BATCH = 8
@@ -84,7 +86,7 @@ export interface KeyLimiterService {
   /** An answer of `host` came after `ms`: its requests in flight follow the keys' rates together (HostPace.ts). */
   readonly onRoundTrip: (host: string, ms: number) => Effect.Effect<void>
   /** Per host seen: the round trip measured, the requests in flight allowed and the keys' rates together. */
-  readonly pace: Effect.Effect<ReadonlyArray<{ readonly host: string; readonly roundTrip: RoundTrip; readonly inFlight: number; readonly rate: number }>>
+  readonly pace: Effect.Effect<ReadonlyArray<HostPaceReport>>
 }
 
 interface Grant {
@@ -127,14 +129,24 @@ export const makeKeyLimiter = Effect.gen(function* () {
 
   /** The usual round-trip to the store (ms, a running average): how far apart asking and answering normally are. */
   let usualTrip: number | undefined
-  type Waiter = { readonly request: string; readonly done: Deferred.Deferred<Grant, SourceError | KeyStoreError> }
+  type Waiter = {
+    readonly request: string
+    /** Pages already read in the request's listing (ListingPage.ts); then by arrival. */
+    readonly priority: number
+    readonly seq: number
+    readonly done: Deferred.Deferred<Grant, SourceError | KeyStoreError>
+  }
   const waiting = yield* Queue.unbounded<Waiter>()
+  let arrivals = 0
+  const before = (a: Waiter, b: Waiter) => b.priority - a.priority || a.seq - b.seq
 
-  // One batch at a time: callers that arrive during a round-trip go in the next one.
+  // One batch at a time: callers that arrive during a round-trip go in the next one. The batch is
+  // the MAX_BATCH of highest priority among all waiting; the others go back to wait for the next.
   const serveBatch = Effect.gen(function* () {
     const first = yield* Queue.take(waiting)
-    const rest = yield* Queue.takeUpTo(waiting, MAX_BATCH - 1)
-    const batch = [first, ...rest]
+    const all = [first, ...(yield* Queue.takeAll(waiting))].sort(before)
+    const batch = all.slice(0, MAX_BATCH)
+    if (all.length > MAX_BATCH) yield* Queue.offerAll(waiting, all.slice(MAX_BATCH))
     const candidates = live()
     const askedAt = yield* Clock.currentTimeMillis
     if (candidates.length === 0) {
@@ -155,15 +167,15 @@ export const makeKeyLimiter = Effect.gen(function* () {
   })
   if (keys.length > 0) yield* Effect.forkScoped(Effect.forever(serveBatch))
 
-  const grant = (request: string) =>
+  const grant = (request: string, priority: number) =>
     Effect.flatMap(Deferred.make<Grant, SourceError | KeyStoreError>(), (done) =>
-      Effect.zipRight(Queue.offer(waiting, { request, done }), Deferred.await(done))
+      Effect.zipRight(Queue.offer(waiting, { request, priority, seq: arrivals++, done }), Deferred.await(done))
     )
 
   /** A key and its token, ready to send; a token that cannot be used at its instant is dropped and another asked for. */
-  const takeToken = (request: string): Effect.Effect<ApiKey, SourceError | KeyStoreError> =>
+  const takeToken = (request: string, priority: number): Effect.Effect<ApiKey, SourceError | KeyStoreError> =>
     Effect.gen(function* () {
-      const { key, waitMs, askedAt } = yield* grant(request)
+      const { key, waitMs, askedAt } = yield* grant(request, priority)
       // the store's instant lies between asking and answering: the wait runs from the answer
       // (never early) and lateness from the asking (never lenient)
       if (waitMs > 0) yield* Effect.sleep(waitMs)
@@ -171,7 +183,7 @@ export const makeKeyLimiter = Effect.gen(function* () {
       const c = of(key)
       if (c.pausedUntil > now || c.refused !== null || now - (askedAt + waitMs) > LATE_MS + 2 * (usualTrip ?? 0)) {
         c.tokensDropped += 1
-        return yield* takeToken(request)
+        return yield* takeToken(request, priority)
       }
       return key
     })
@@ -188,20 +200,15 @@ export const makeKeyLimiter = Effect.gen(function* () {
   /** What the keys still in use allow together, requests per second. */
   const keysRate = () => live().reduce((n, k) => n + of(k).rate, 0)
   const onRoundTrip = (host: string, ms: number) => Effect.suspend(() => paceOf(host).observe(ms, keysRate()))
-  const pace = Effect.sync(() =>
-    [...paces.entries()].flatMap(([host, p]) => {
-      const roundTrip = p.roundTrip()
-      const inFlight = p.target()
-      return roundTrip === undefined || inFlight === undefined ? [] : [{ host, roundTrip, inFlight, rate: keysRate() }]
-    })
-  )
+  const pace = Effect.sync(() => paceReport(paces.entries(), keysRate))
 
   const withKey: KeyLimiterService["withKey"] = (host, request) => (use) =>
     Effect.gen(function* () {
       const start = yield* Clock.currentTimeMillis
-      return yield* paceOf(host).semaphore.withPermits(1)(
+      const page = yield* FiberRef.get(listingPage)
+      return yield* paceOf(host).gate.withPermit(page)(
         Effect.gen(function* () {
-          const key = yield* takeToken(request)
+          const key = yield* takeToken(request, page)
           const waited = (yield* Clock.currentTimeMillis) - start
           const c = of(key)
           c.requests += 1

@@ -1,16 +1,17 @@
 /**
- * One limiter per host, shared by every caller of every client: requests in flight (a semaphore
- * that follows the host's round trip and rate, HostPace.ts, up to the concurrency cap) and a
- * token bucket whose rate adapts — halved on a 429, raised back by a fixed step after a
- * run of successes (AIMD), never above the configured rate. A 429 also empties the bucket until
- * its Retry-After has passed, so the other callers of that host stop too instead of each
- * collecting its own 429.
+ * One limiter per host, shared by every caller of every client: requests in flight (slots that
+ * follow the host's round trip and rate, HostPace.ts, up to the concurrency cap) and a token
+ * bucket whose rate adapts — halved on a 429, raised back by a fixed step after a run of
+ * successes (AIMD), never above the configured rate. A 429 also empties the bucket until its
+ * Retry-After has passed, so the other callers of that host stop too instead of each collecting
+ * its own 429. Slot and token go together to the waiting request of the listing furthest along
+ * (PriorityGate.ts, ListingPage.ts), so the longest listing does not queue behind shorter ones.
  */
-import { Clock, Context, Effect, Layer } from "effect"
+import { Clock, Context, Effect, FiberRef, Layer } from "effect"
 import { SourceConfig } from "../Config.ts"
 import { SourceStats } from "./SourceStats.ts"
-import { type HostPace, makeHostPace } from "./HostPace.ts"
-import type { RoundTrip } from "../pace/InFlight.ts"
+import { type HostPace, type HostPaceReport, makeHostPace, paceReport } from "./HostPace.ts"
+import { listingPage } from "./ListingPage.ts"
 
 export interface LimiterOptions {
   /** Requests per second per host: the ceiling the rate climbs back to. */
@@ -29,17 +30,20 @@ const decreaseCooldownMs = 1_000
 interface Bucket {
   rate: number
   tokens: number
-  /** The instant `tokens` was measured at; during a pause it lies in the future. */
+  /** The instant `tokens` was measured at; during a 429's pause it lies in the future (nothing accrues before it). */
   at: number
-  /** Until when a 429 holds every caller of the host back. */
-  pausedUntil: number
   successes: number
   lastDecreaseAt: number
-  readonly pace: HostPace
 }
 
+// A token short of whole by float rounding alone is whole: its wait would be a timer of 0 ms.
+const EPSILON = 1e-9
+
 export interface RateLimiterService {
-  /** Runs `effect` holding a slot and a token of `host`; the wait is added to SourceStats. */
+  /**
+   * Runs `effect` holding a slot and a token of `host`, the request of the listing furthest along
+   * first (ListingPage.ts); the wait is added to SourceStats.
+   */
   readonly withPermit: (host: string) => <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
   /** A request got through: counts towards raising the rate again. */
   readonly onSuccess: (host: string) => Effect.Effect<void>
@@ -50,7 +54,7 @@ export interface RateLimiterService {
   /** An answer of `host` came after `ms`: its requests in flight follow (HostPace.ts). */
   readonly onRoundTrip: (host: string, ms: number) => Effect.Effect<void>
   /** Per host seen: the round trip measured and the requests in flight allowed (none before its first answer). */
-  readonly pace: Effect.Effect<ReadonlyArray<{ readonly host: string; readonly roundTrip: RoundTrip; readonly inFlight: number; readonly rate: number }>>
+  readonly pace: Effect.Effect<ReadonlyArray<HostPaceReport>>
 }
 
 export const makeRateLimiter = (options: LimiterOptions): Effect.Effect<RateLimiterService, never, SourceStats> =>
@@ -60,25 +64,7 @@ export const makeRateLimiter = (options: LimiterOptions): Effect.Effect<RateLimi
     const floor = Math.min(1, ceiling)
     const step = Math.max(1, ceiling / 20)
     const successesPerIncrease = options.successesPerIncrease ?? 10
-    const buckets = new Map<string, Bucket>()
-
-    // Plain mutation is safe: JS runs one fiber step at a time and these functions do not yield.
-    const bucketOf = (host: string, now: number): Bucket => {
-      let b = buckets.get(host)
-      if (b === undefined) {
-        b = {
-          rate: ceiling,
-          tokens: options.burst,
-          at: now,
-          pausedUntil: -Infinity,
-          successes: 0,
-          lastDecreaseAt: -Infinity,
-          pace: makeHostPace(options.concurrency)
-        }
-        buckets.set(host, b)
-      }
-      return b
-    }
+    const hosts = new Map<string, { readonly bucket: Bucket; readonly pace: HostPace }>()
 
     const refill = (b: Bucket, now: number): void => {
       if (now <= b.at) return
@@ -86,36 +72,39 @@ export const makeRateLimiter = (options: LimiterOptions): Effect.Effect<RateLimi
       b.at = now
     }
 
-    /** Takes a token, possibly on credit; returns how long to wait until it is really there. */
-    const reserve = (b: Bucket, now: number): number => {
-      refill(b, now)
-      b.tokens -= 1
-      const readyAt = b.at + (Math.max(0, -b.tokens) * 1000) / b.rate
-      return Math.max(0, readyAt - now)
-    }
+    /** The bucket as the gate sees it: a token is handed out only once it is there, never on credit. */
+    const tokensOf = (b: Bucket) => ({
+      waitMs: (now: number) => {
+        refill(b, now)
+        if (b.tokens >= 1 - EPSILON && now >= b.at) return 0
+        return Math.max(0, b.at + (Math.max(0, 1 - b.tokens) * 1000) / b.rate - now)
+      },
+      take: (now: number) => {
+        refill(b, now)
+        b.tokens -= 1
+      }
+    })
 
-    /** Waits for a token; one reserved before another caller's 429 is taken again after the pause. */
-    const takeToken = (b: Bucket): Effect.Effect<void> =>
-      Effect.gen(function* () {
-        const wait = reserve(b, yield* Clock.currentTimeMillis)
-        if (wait > 0) yield* Effect.sleep(wait)
-        const paused = b.pausedUntil - (yield* Clock.currentTimeMillis)
-        if (paused > 0) {
-          b.tokens += 1 // unused: give it back before queueing again behind the pause
-          yield* Effect.sleep(paused)
-          yield* takeToken(b)
-        }
-      })
+    // Plain mutation is safe: JS runs one fiber step at a time and these functions do not yield.
+    const hostOf = (host: string, now: number) => {
+      let h = hosts.get(host)
+      if (h === undefined) {
+        const bucket: Bucket = { rate: ceiling, tokens: options.burst, at: now, successes: 0, lastDecreaseAt: -Infinity }
+        h = { bucket, pace: makeHostPace(options.concurrency, tokensOf(bucket)) }
+        hosts.set(host, h)
+      }
+      return h
+    }
+    const bucketOf = (host: string, now: number): Bucket => hostOf(host, now).bucket
 
     const withPermit =
       (host: string) =>
       <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
         Effect.gen(function* () {
           const start = yield* Clock.currentTimeMillis
-          const b = bucketOf(host, start)
-          return yield* b.pace.semaphore.withPermits(1)(
+          const page = yield* FiberRef.get(listingPage)
+          return yield* hostOf(host, start).pace.gate.withPermit(page)(
             Effect.gen(function* () {
-              yield* takeToken(b)
               const waited = (yield* Clock.currentTimeMillis) - start
               if (waited > 0) yield* stats.add(host, { limiterWaitMs: waited })
               return yield* effect
@@ -144,25 +133,23 @@ export const makeRateLimiter = (options: LimiterOptions): Effect.Effect<RateLimi
         }
         b.successes = 0
         b.tokens = Math.min(b.tokens, 0)
-        b.pausedUntil = Math.max(b.pausedUntil, now + pauseMs)
-        // Nothing accrues during the pause, so it does not end in a burst.
-        b.at = Math.max(b.at, b.pausedUntil)
+        // Nothing accrues during the pause, so it does not end in a burst; the gate hands out no token before it.
+        b.at = Math.max(b.at, now + pauseMs)
       })
 
     const currentRate = (host: string) => Effect.map(Clock.currentTimeMillis, (now) => bucketOf(host, now).rate)
 
     const onRoundTrip = (host: string, ms: number) =>
       Effect.flatMap(Clock.currentTimeMillis, (now) => {
-        const b = bucketOf(host, now)
-        return b.pace.observe(ms, b.rate)
+        const h = hostOf(host, now)
+        return h.pace.observe(ms, h.bucket.rate)
       })
 
     const pace = Effect.sync(() =>
-      [...buckets.entries()].flatMap(([host, b]) => {
-        const roundTrip = b.pace.roundTrip()
-        const inFlight = b.pace.target()
-        return roundTrip === undefined || inFlight === undefined ? [] : [{ host, roundTrip, inFlight, rate: b.rate }]
-      })
+      paceReport(
+        [...hosts.entries()].map(([host, h]) => [host, h.pace] as const),
+        (host) => hosts.get(host)!.bucket.rate
+      )
     )
 
     return { withPermit, onSuccess, onRateLimited, currentRate, onRoundTrip, pace }

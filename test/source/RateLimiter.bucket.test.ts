@@ -1,5 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Clock, Effect, Fiber, TestClock } from "effect"
+import { asListingPage } from "../../src/source/ListingPage.ts"
 import { makeRateLimiter } from "../../src/source/RateLimiter.ts"
 import { SourceStats } from "../../src/source/SourceStats.ts"
 
@@ -21,6 +22,19 @@ describe("RateLimiter bucket (TestClock)", () => {
       expect([...times].sort((a, b) => a - b)).toEqual([0, 0, 200, 400, 600, 800])
       const stats = yield* (yield* SourceStats).snapshot
       expect(stats["h"]!.limiterWaitMs).toBe(200 + 400 + 600 + 800)
+    }).pipe(Effect.provide(SourceStats.layer))
+  )
+
+  it.effect("given the burst spent and requests of listings at page 1 (first) and page 15 waiting, when a token frees, then the page-15 one goes", () =>
+    Effect.gen(function* () {
+      const limiter = yield* makeRateLimiter({ rate: 10, burst: 1, concurrency: 10 })
+      yield* limiter.withPermit("h")(Effect.void) // the burst's one token, at 0
+      const page = (n: number) => Effect.fork(asListingPage(n)(limiter.withPermit("h")(Clock.currentTimeMillis)))
+      const first = yield* page(1)
+      yield* Effect.yieldNow()
+      const furthest = yield* page(15)
+      yield* TestClock.adjust(1_000)
+      expect([yield* Fiber.join(furthest), yield* Fiber.join(first)]).toEqual([100, 200])
     }).pipe(Effect.provide(SourceStats.layer))
   )
 
@@ -48,9 +62,9 @@ describe("RateLimiter bucket (TestClock)", () => {
       yield* TestClock.adjust(5_000)
       const times = [...(yield* Fiber.join(fiber))].sort((a, b) => a - b)
       expect(times[0]).toBe(0)
-      // After the pause (ends at 1050) they come out 200 ms apart (the halved rate); the half
-      // token that accrued in the 50 ms before the 429 lets the first go 100 ms early.
-      expect(times.slice(1)).toEqual([1_150, 1_350, 1_550])
+      // The 429 empties the bucket (the half token accrued in the 50 ms before it too) and nothing
+      // accrues until the pause ends at 1050; then one token each 200 ms (the halved rate).
+      expect(times.slice(1)).toEqual([1_250, 1_450, 1_650])
       expect(yield* limiter.currentRate("h")).toBe(5)
     }).pipe(Effect.provide(SourceStats.layer))
   )
