@@ -12,10 +12,14 @@
  *   BanffStandardBlock 32: time, parent, height, txs.
  * Each tx is a signed tx without its codec version (the block carries one for all).
  * A node's block id is sha256 of these bytes (servedIds.ts): the parent goes through `ids` too.
+ * `blockBytes` writes them into one buffer; `codecBlockBytes`, with avalanchejs' primitives, is
+ * the reference packages/emulator/test/primary/directCodec.test.ts holds it to.
  */
 import type { BlockRecord, PBlockType, TxRecord } from "../types.ts"
 import { lib } from "./avalanche.ts"
-import type { IdMap, TxBytes } from "./txBytes.ts"
+import { idBytes, type IdMap } from "./idBytes.ts"
+import type { TxBytes } from "./txBytes.ts"
+import { withWriter } from "./writer.ts"
 
 const X_STANDARD_BLOCK = 20
 export const P_BLOCK_TYPE_ID: Readonly<Record<PBlockType, number>> = {
@@ -34,7 +38,8 @@ const CODEC_VERSION_BYTES = 2
 const u32 = (n: number): Uint8Array => new lib.Int(n).toBytes()
 const u64 = (n: bigint): Uint8Array => new lib.BigIntPr(n).toBytes()
 
-export const blockBytes = (b: BlockRecord, txs: ReadonlyArray<TxRecord>, txBytes: Pick<TxBytes, "bytes">, ids: IdMap): Uint8Array => {
+/** The same bytes built with avalanchejs' primitives: the reference `blockBytes` is tested against. */
+export const codecBlockBytes = (b: BlockRecord, txs: ReadonlyArray<TxRecord>, txBytes: Pick<TxBytes, "bytes">, ids: IdMap): Uint8Array => {
   const signed = txs.map((t) => txBytes.bytes(t).subarray(CODEC_VERSION_BYTES))
   const list = (some: Uint8Array[]): Uint8Array[] => [u32(some.length), ...some]
   const one = (): Uint8Array => {
@@ -67,4 +72,71 @@ export const blockBytes = (b: BlockRecord, txs: ReadonlyArray<TxRecord>, txBytes
     case "EVMBlock":
       throw new Error("C-chain blocks are the EVM world's")
   }
+}
+
+/**
+ * A block's bytes written straight into one buffer. `parent`, when given, is the parent's served id
+ * as bytes (servedIds.ts keeps them by height), which spares encoding and decoding its cb58.
+ */
+export const blockBytes = (b: BlockRecord, txs: ReadonlyArray<TxRecord>, txBytes: Pick<TxBytes, "bytes">, ids: IdMap, parent?: Uint8Array): Uint8Array => {
+  const type = b.blockType
+  if (type === "EVMBlock") throw new Error("C-chain blocks are the EVM world's")
+  const signed = txs.map((t) => txBytes.bytes(t))
+  const parentBytes = parent ?? idBytes(ids(b.parentId))
+  return withWriter((w) => {
+    const list = (some: ReadonlyArray<Uint8Array>): void => {
+      w.u32(some.length)
+      for (const t of some) w.raw(t.subarray(CODEC_VERSION_BYTES))
+    }
+    const one = (): void => {
+      if (signed.length !== 1) throw new Error(`a ${b.blockType} holds exactly one tx, block ${b.height} has ${signed.length}`)
+      w.raw(signed[0]!.subarray(CODEC_VERSION_BYTES))
+    }
+    const common = (): void => {
+      w.raw(parentBytes)
+      w.u64(b.height)
+    }
+    const time = (): void => w.u64(BigInt(b.timestamp))
+    w.u16(0)
+    w.u32(type === "StandardBlock" ? X_STANDARD_BLOCK : P_BLOCK_TYPE_ID[type])
+    switch (type) {
+      case "StandardBlock":
+        common()
+        time()
+        w.raw(new Uint8Array(32))
+        list(signed)
+        break
+      case "ApricotProposalBlock":
+      case "ApricotAtomicBlock":
+        common()
+        one()
+        break
+      case "ApricotAbortBlock":
+      case "ApricotCommitBlock":
+        common()
+        break
+      case "ApricotStandardBlock":
+        common()
+        list(signed)
+        break
+      case "BanffProposalBlock":
+        time()
+        list(signed.slice(0, -1))
+        common()
+        if (signed.length === 0) one()
+        w.raw(signed[signed.length - 1]!.subarray(CODEC_VERSION_BYTES))
+        break
+      case "BanffAbortBlock":
+      case "BanffCommitBlock":
+        time()
+        common()
+        break
+      case "BanffStandardBlock":
+        time()
+        common()
+        list(signed)
+        break
+    }
+    return w.copy()
+  })
 }

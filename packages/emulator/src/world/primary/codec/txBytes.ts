@@ -12,15 +12,19 @@
  * ProofOfPossession that does not verify. Signatures and L1 messages are the ones the world's json
  * encoding shows (txJson.ts), so both encodings of a tx carry the same values.
  */
-import { fromCb58 } from "../../cb58.ts"
 import { SUBNET_EVM_VM_ID } from "../l1.ts"
 import { Lru } from "../lru.ts"
 import type { PrimaryNetwork } from "../index.ts"
 import type { MintOperationInfo, Owners, TxRecord, UtxoRecord } from "../types.ts"
 import { sortAddresses } from "../utxoCodec.ts"
 import { lib, type Primitive, type Serializable } from "./avalanche.ts"
+import { writeTx } from "./directTx.ts"
+import { idBytes, type IdMap } from "./idBytes.ts"
+import { withWriter } from "./writer.ts"
 
 const { Id, Int, BigIntPr, Bytes, Address } = lib
+
+const CODEC_VERSION = 0
 
 const hexBytes = (hex: string): Uint8Array => Buffer.from(hex.replace(/^0x/, ""), "hex")
 
@@ -40,7 +44,7 @@ const outputOwners = (o: Owners): Serializable =>
 const pChainOwner = (o: Owners): Serializable => new lib.PChainOwner(new Int(o.threshold), sortAddresses(o.addresses).map((a) => new Address(a)))
 
 /** Maps an id of the world to the id the node serves for it (identity for ids that are not hashed). */
-export type IdMap = (id: string) => string
+export type { IdMap } from "./idBytes.ts"
 
 const transferableOutput = (ids: IdMap) => (u: UtxoRecord): Serializable => {
   const transfer = new lib.TransferOutput(new BigIntPr(u.amount), outputOwners(u.owners))
@@ -58,21 +62,6 @@ const transferableInput = (ids: IdMap) => (u: UtxoRecord): Serializable => {
 
 const firstSignerAuth = (): Serializable => new lib.Input([new Int(0)])
 
-/**
- * Id bytes by cb58 string: the same few thousand ids (assets, chains, consumed txs) are decoded
- * over and over while a chain is hashed, and base58 decoding was the largest cost. Bounded.
- */
-const decoded = new Lru<string, Uint8Array>(100_000)
-const idBytes = (s: string): Uint8Array =>
-  decoded.get(s, () => {
-    // Id.fromString(s).toBytes(): the cb58 body's first 32 bytes, zero-padded on the left to 32
-    const body = fromCb58(s)
-    if (body === undefined) return Id.fromString(s).toBytes()
-    if (body.length >= 32) return body.slice(0, 32)
-    const b = new Uint8Array(32)
-    b.set(body, 32 - body.length)
-    return b
-  })
 const idOf = (s: string): Primitive => new Id(idBytes(s))
 /** NodeId primitives by their string (immutable; decoding one is a base58 decode): a node validates again and again. */
 const nodeIds = new Lru<string, Primitive>(100_000)
@@ -84,7 +73,9 @@ export class TxBytes {
 
   constructor(
     private readonly net: PrimaryNetwork,
-    private readonly ids: IdMap
+    private readonly ids: IdMap,
+    /** Written by directTx.ts where it covers the tx (false: always by avalanchejs, as the tests' reference). */
+    private readonly direct = true
   ) {
     this.outputOf = transferableOutput(ids)
     this.inputOf = transferableInput(ids)
@@ -266,10 +257,19 @@ export class TxBytes {
    * tell the VM of a CreateAssetTx.
    */
   bytes(tx: TxRecord): Uint8Array {
+    if (!this.direct) return this.codecBytes(tx)
+    return withWriter((w) => {
+      w.u16(CODEC_VERSION)
+      return writeTx(w, this.net, tx, this.ids) ? w.copy() : this.codecBytes(tx)
+    })
+  }
+
+  /** The same bytes built with avalanchejs' serializables: the reference directTx.ts is tested against. */
+  codecBytes(tx: TxRecord): Uint8Array {
     const unsigned = tx.chain === "X" ? this.xUnsigned(tx) : this.pUnsigned(tx)
     const credentials = this.net.json.signatures(tx).map((sigs) => new lib.Credential(sigs.map((s) => new lib.Signature(s))))
     const manager = lib.utils.getManagerForVM(tx.chain === "X" ? "AVM" : "PVM")
     const codec = manager.getDefaultCodec()
-    return lib.utils.concatBytes(new lib.Short(0).toBytes(), codec.PackPrefix(unsigned), codec.PackPrefixList(credentials))
+    return lib.utils.concatBytes(new lib.Short(CODEC_VERSION).toBytes(), codec.PackPrefix(unsigned), codec.PackPrefixList(credentials))
   }
 }
