@@ -12,6 +12,8 @@
  * txs whose outputs it names; those, and whatever height order misses (the other chain's exports),
  * are computed on an explicit stack, not by recursion, as spend chains run thousands deep. The reverse map (served → world) fills as ids
  * are computed; a served id not seen yet makes both chains be hashed up to now, once per new tip.
+ * Blocks' ids are kept by height in typed arrays (blockIdStore.ts), not in the string maps: a chain
+ * holds millions, and a block's bytes take its parent's id as bytes from there.
  *
  * Hashed like every tx: the adopted L1's CreateSubnetTx and CreateChainTx, although the EVM world
  * names them; the rewrite at the HTTP layer serves their hashes on its routes too (route 17).
@@ -19,6 +21,7 @@
  * GenesisAllocation: there is no tx to hash), and every non-tx id (nodes, AVAX, primary chains).
  */
 import type { PrimaryNetwork, PxChain } from "./network.ts"
+import { BlockIdStore } from "./blockIdStore.ts"
 import { blockBytes } from "./codec/blockBytes.ts"
 import { TxBytes } from "./codec/txBytes.ts"
 import { sha256 } from "../cb58.ts"
@@ -28,6 +31,8 @@ import { Lru } from "./lru.ts"
 import { utxoId } from "./utxoCodec.ts"
 
 type Named = { readonly kind: "tx"; readonly chain: PxChain } | { readonly kind: "block"; readonly chain: PxChain; readonly height: number } | undefined
+
+const CHAINS: ReadonlyArray<PxChain> = ["P", "X"]
 
 const BLOCK_KINDS: ReadonlyMap<Kind, PxChain> = new Map([
   [Kind.PBlock, "P"],
@@ -49,7 +54,9 @@ const OUT_OF_TURN_MEMO = 4096
 const MAX_STEPS = 50_000_000
 
 export class ServedIds {
-  /** world id → served id, for hashed ids. */
+  /** Hashed blocks' served ids, by height (a block's world id is its chain and height). */
+  private readonly blocks: Record<PxChain, BlockIdStore> = { P: new BlockIdStore(), X: new BlockIdStore() }
+  /** world id → served id, for hashed txs. */
   private readonly served = new Map<string, string>()
   /**
    * Ids that are not hashed (served as they are): outputs funded from before the history, node
@@ -57,7 +64,7 @@ export class ServedIds {
    * telling one again costs a decode, not a hash of anything.
    */
   private readonly plain = new Lru<string, true>(PLAIN_MEMO)
-  /** served id → world id, for hashed ids only. */
+  /** served id → world id, for hashed txs only. */
   private readonly world = new Map<string, string>()
   /**
    * Signed bytes of hashed txs whose block is not hashed yet, world id → bytes: the block's bytes
@@ -106,15 +113,21 @@ export class ServedIds {
    * The bytes that hash to `id`'s served id, with every other id inside mapped by `ids`; the ids a
    * miss returned unmapped are collected by the caller.
    */
-  private bytesOf(id: string, what: NonNullable<Named>, ids: (id: string) => string): Uint8Array {
+  private txBytesOf(id: string, ids: (id: string) => string): Uint8Array {
+    return new TxBytes(this.net, ids).bytes(this.inHand.get(id) ?? this.txAnyTime(id)!)
+  }
+
+  /**
+   * Hashes block h of a chain, whose parent and txs are hashed: its txs' bytes are the ones kept
+   * when they were hashed, its parent's id the bytes the store holds.
+   */
+  private hashBlock(chain: PxChain, h: number, txs: ReadonlyArray<TxRecord>): void {
+    const ids = (other: string): string => this.served.get(other) ?? other
     const txBytes = new TxBytes(this.net, ids)
-    if (what.kind === "tx") return txBytes.bytes(this.inHand.get(id) ?? this.txAnyTime(id)!)
-    const chain = this.net.chain(what.chain)
-    const txs = chain.txs(what.height)
-    // a block's txs get their served ids with it, so looking a tx up by id finds them
-    for (const t of txs) ids(t.id)
     const kept = { bytes: (t: TxRecord): Uint8Array => this.txBytes.get(t.id) ?? txBytes.bytes(t) }
-    return blockBytes(chain.block(what.height), txs, kept, ids)
+    const store = this.blocks[chain]
+    if (store.count !== h) throw new Error(`${chain}-chain block ${h} hashed out of order (${store.count} are)`)
+    store.push(sha256(blockBytes(this.net.chain(chain).block(h), txs, kept, ids, h > 0 ? store.bytes(h - 1) : undefined)))
   }
 
   /** Hashes `root` and every id it needs that is not hashed yet. */
@@ -135,16 +148,23 @@ export class ServedIds {
         stack.pop()
         continue
       }
+      if (what.kind === "block") {
+        this.block(what.chain, what.height)
+        stack.pop()
+        continue
+      }
       const missing = new Set<string>()
-      const bytes = this.bytesOf(id, what, (other) => {
+      const bytes = this.txBytesOf(id, (other) => {
         const known = this.served.get(other)
         if (known !== undefined || other === id || this.plain.has(other)) return known ?? other
         // told here rather than after a restart: most misses are fundings from before the history
         // (served as they are), and a restart serialised the tx a second time for each
-        if (this.named(other) === undefined) {
+        const named = this.named(other)
+        if (named === undefined) {
           this.plain.set(other, true)
           return other
         }
+        if (named.kind === "block" && named.height < this.blocks[named.chain].count) return this.blocks[named.chain].text(named.height)
         missing.add(other)
         return other
       })
@@ -153,7 +173,7 @@ export class ServedIds {
         continue
       }
       const served = cb58(sha256(bytes))
-      if (what.kind === "tx") this.txBytes.set(id, bytes)
+      this.txBytes.set(id, bytes)
       this.served.set(id, served)
       this.world.set(served, id)
       stack.pop()
@@ -171,7 +191,7 @@ export class ServedIds {
       const txs = blocks.txs(height)
       for (const tx of txs) this.inHand.set(tx.id, tx)
       for (const tx of txs) this.compute(tx.id)
-      this.compute(this.net.ctx.blockId(chain, height))
+      this.hashBlock(chain, height, txs)
       for (const tx of txs) {
         this.inHand.delete(tx.id)
         this.txBytes.delete(tx.id)
@@ -186,14 +206,25 @@ export class ServedIds {
     if (this.plain.has(id)) return id
     // a block needs its chain hashed up to it, in order; a tx only the txs whose outputs it names
     const what = this.named(id)
-    if (what?.kind === "block") this.hashThrough(what.chain, this.net.ctx.timelines[what.chain].time(what.height))
+    if (what?.kind === "block") return this.block(what.chain, what.height)
     this.compute(id)
     return this.served.get(id) ?? id
   }
 
   /** The block id a node serves for height h of a chain. */
   block(chain: PxChain, height: number): string {
-    return this.of(this.net.ctx.blockId(chain, height))
+    const store = this.blocks[chain]
+    if (height >= store.count) this.hashThrough(chain, this.net.ctx.timelines[chain].time(height))
+    return store.text(height)
+  }
+
+  /** The world id of a hashed block named by its served id. */
+  private blockNamed(id: string): string | undefined {
+    for (const chain of CHAINS) {
+      const h = this.blocks[chain].heightOf(id)
+      if (h !== undefined) return this.net.ctx.blockId(chain, h)
+    }
+    return undefined
   }
 
   /** A UTXO's id from its tx's served id and its index. */
@@ -203,16 +234,16 @@ export class ServedIds {
 
   /** The world id behind a served id already hashed, without hashing anything new. */
   known(id: string): string | undefined {
-    return this.world.get(id)
+    return this.world.get(id) ?? this.blockNamed(id)
   }
 
   /** The world id behind a served id; anything else (unknown, or already a world id) unchanged. */
   resolve = (id: string): string => {
-    const hit = this.world.get(id)
+    const hit = this.known(id)
     if (hit !== undefined) return hit
     // the world's own ids (in-process callers) and ids of nothing need no hashing to be told apart
     if (this.served.has(id) || this.plain.has(id) || this.net.ctx.locate(id) !== undefined || !this.catchUp()) return id
-    return this.world.get(id) ?? id
+    return this.known(id) ?? id
   }
 
   /** Hashes both chains up to now (once per new tip); false when nothing new was hashed. */
