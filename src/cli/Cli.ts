@@ -116,9 +116,21 @@ const run = Command.make(
   "run",
   {
     datasets: Args.text({ name: "dataset" }).pipe(Args.withDescription(`Datasets to run (default all): ${datasetNames.join(", ")}`), Args.repeated),
+    refetchSlice: Options.text("refetch-slice").pipe(
+      Options.withDescription("Crawl this slice (its id, as `chainetl verify` prints it) again whole: its checkpoint is set back first and its parts go (a dataset that takes no range; repeat for more)"),
+      Options.repeated
+    ),
     ...crawlFlags
   },
-  (a) => Effect.flatMap(runArgs(a.datasets, a), runCommand)
+  (a) =>
+    Effect.gen(function* () {
+      const args = yield* runArgs(a.datasets, a)
+      if (a.refetchSlice.length > 0) {
+        const { refetchSlicesFirst } = yield* Effect.promise(() => import("./refetchSliceCommand.ts"))
+        yield* refetchSlicesFirst(args, a.refetchSlice)
+      }
+      return yield* runCommand(args)
+    })
 ).pipe(Command.withDescription("Crawl what is new (the nightly run) into Parquet and rebuild the DuckDB catalog"))
 
 const backfill = Command.make(

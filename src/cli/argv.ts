@@ -10,7 +10,7 @@ import { didYouMean } from "../DidYouMean.ts"
 const crawl = ["--network", "--job", "--out", "--emulator", "--emulator-seed", "--emulator-scale", "--as-of", "--part-rows", "--part-mb", "--concurrency", "--dry-run", "--offline", "--quiet", "--json", "--no-compact", "--distributed"]
 
 export const commandFlags: Readonly<Record<string, ReadonlyArray<string>>> = {
-  run: crawl,
+  run: [...crawl, "--refetch-slice"],
   backfill: [...crawl, "--from", "--to", "--window", "--refetch"],
   emulator: [
     "--port", "--host", "--seed", "--scale", "--now", "--token-ttl", "--utxo-churn", "--node-network", "--auth", "--api-key",

@@ -34,6 +34,7 @@ export const runRepairs = (repairs: ReadonlyArray<Repair>, ctx: CommandContext, 
     const { runCommand } = yield* Effect.promise(() => import("./runCommand.ts"))
     const { parseBackfill } = yield* Effect.promise(() => import("./backfillPlan.ts"))
     const { refetchFirst } = yield* Effect.promise(() => import("./verifyCommand.ts"))
+    const { refetchSlicesFirst } = yield* Effect.promise(() => import("./refetchSliceCommand.ts"))
     const outcomes: RepairOutcome[] = []
     for (const r of repairs) {
       const command = commandOf(r, ctx)
@@ -41,6 +42,10 @@ export const runRepairs = (repairs: ReadonlyArray<Repair>, ctx: CommandContext, 
       const attempt = Effect.gen(function* () {
         const base = runArgsOf(r, ctx)
         if (r.kind === "run") return yield* runCommand(base)
+        if (r.kind === "refetch-slice") {
+          yield* refetchSlicesFirst(base, [r.slice])
+          return yield* runCommand(base)
+        }
         const range = parseBackfill([r.dataset], r.from, r.to, r.window)
         if (Either.isLeft(range)) return yield* Effect.fail(range.left)
         const args = { ...base, backfill: range.right }

@@ -4,13 +4,15 @@
  * JSON, the metrics and `--repair` all read the same list.
  */
 
-export const CHECKS = ["heights", "links", "windows", "exactly-once", "freshness"] as const
+export const CHECKS = ["heights", "links", "windows", "slices", "exactly-once", "freshness"] as const
 export type Check = (typeof CHECKS)[number]
 
 /**
  * How a failure is re-crawled: a backfill of exactly the heights or the window (`refetch`: the
  * window's parts are removed first and it is listed whole again, for rows that are wrong rather
- * than missing), or the dataset's nightly run (listings that fill their own gaps, freshness).
+ * than missing), the dataset's nightly run (listings that fill their own gaps, freshness), or the
+ * nightly run with one slice crawled again whole (`run --refetch-slice`: a slice of a dataset
+ * that takes no range, whose files lost rows its checkpoint committed).
  */
 export type Repair =
   | {
@@ -24,6 +26,7 @@ export type Repair =
       readonly refetch?: true
     }
   | { readonly kind: "run"; readonly dataset: string }
+  | { readonly kind: "refetch-slice"; readonly dataset: string; readonly slice: string }
 
 export interface Finding {
   readonly dataset: string
@@ -56,6 +59,7 @@ const quote = (s: string): string => (/^[A-Za-z0-9_./:@=+-]+$/.test(s) ? s : `'$
 export const commandOf = (r: Repair, ctx: CommandContext): string => {
   const where = [`--out ${quote(ctx.out)}`, ...(ctx.job === undefined ? [] : [`--job ${quote(ctx.job)}`])].join(" ")
   if (r.kind === "run") return `chainetl run ${r.dataset} ${where}`
+  if (r.kind === "refetch-slice") return `chainetl run ${r.dataset} --refetch-slice ${quote(r.slice)} ${where}`
   const window = r.window === undefined ? "" : ` --window ${r.window}`
   return `chainetl backfill ${r.dataset} --from ${r.from} --to ${r.to}${window}${r.refetch === true ? " --refetch" : ""} ${where}`
 }

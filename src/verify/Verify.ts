@@ -21,7 +21,9 @@ import type { Finding, Note, Repair } from "./Finding.ts"
 import { freshnessFinding, lagOf, newestOf } from "./Freshness.ts"
 import type { DatasetMetrics } from "./Metrics.ts"
 import { openSession, type Session } from "./Session.ts"
-import { durationText, instantText, type WindowFact, windowFindings } from "./Windows.ts"
+import { sliceChecks, sliceRepair } from "./SliceFacts.ts"
+import { type WindowFact, windowFindings } from "./Windows.ts"
+import { widenRefetches } from "./Widen.ts"
 
 export interface VerifyInput {
   readonly out: string
@@ -41,13 +43,6 @@ export interface Verdict {
 }
 
 const SHOWN_DUPLICATES = 10
-
-/** A window's repair by its slice id: the window re-crawled whole, its parts removed first. */
-const sliceRepair = (d: AnyDataset, states: ReadonlyMap<string, CheckpointState>) => (_dataset: string, slice: string): Repair | undefined => {
-  const state = states.get(slice)
-  const w = state === undefined || d.windows === undefined ? undefined : windowOf(state.params)
-  return w === undefined ? undefined : { kind: "backfill", dataset: d.name, from: instantText(w.from), to: instantText(w.to), window: durationText(w.to - w.from), refetch: true }
-}
 
 const sliceOfFile = (file: string, files: ReadonlyArray<TableFiles>): ReadonlyArray<string> => {
   for (const t of files) {
@@ -173,7 +168,8 @@ export const verify = async (input: VerifyInput): Promise<Verdict> => {
         findings.push(...chain.findings)
         missing = chain.missing
       }
-      const tables = [...files, { ...rejectsFiles, parts: rejectsFiles.parts.filter((p) => p.owner === d.name), compacted: [], orphans: [] }]
+      const ownRejects = { ...rejectsFiles, parts: rejectsFiles.parts.filter((p) => p.owner === d.name), compacted: rejectsFiles.compacted.filter((c) => c.owner === d.name), orphans: [] }
+      const tables = [...files, { ...ownRejects, compacted: [] }]
       const parts: PartFact[] = tables.flatMap((t) => t.parts.map((p) => ({ dataset: d.name, path: p.rel, slice: p.slice, seq: p.seq })))
       const listed = files.flatMap((t) => t.compacted)
       const footers = await session.footerRows(listed.map((c) => c.abs))
@@ -200,9 +196,10 @@ export const verify = async (input: VerifyInput): Promise<Verdict> => {
             orphans: files.flatMap((t) => t.orphans).map((o) => ({ dataset: d.name, path: o.rel })),
             checkpoints: new Map([[d.name, bySlice]])
           },
-          (dataset, slice) => walkRepairs.get(slice) ?? sliceRepair(d, bySlice)(dataset, slice)
+          (_dataset, slice) => walkRepairs.get(slice) ?? sliceRepair(d, bySlice.get(slice))
         )
       )
+      findings.push(...(await sliceChecks(session, d, states, files, ownRejects, findings)))
       const newest = newestOf(states, d.windows === undefined ? undefined : watermarks.filter((l) => l.dataset === d.name).map((l) => l.watermark))
       const lag = lagOf(input.now, newest)
       const sla = input.job.freshness[d.name]
@@ -223,7 +220,8 @@ export const verify = async (input: VerifyInput): Promise<Verdict> => {
         rejects: rejects.get(d.name) ?? 0n
       })
     }
-    return { findings, notes, metrics }
+    // a refetch takes whole every compacted file holding a window it names (Widen.ts)
+    return { findings: await widenRefetches(input.out, input.datasets, input.checkpoints, findings), notes, metrics }
   } finally {
     session.close()
   }
