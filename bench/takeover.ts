@@ -13,7 +13,7 @@ import * as path from "node:path"
 import { fileURLToPath } from "node:url"
 import pg from "pg"
 import { startEmulator } from "@chainetl/emulator"
-import { startProxy } from "../test/reliability/support.ts"
+import { startProxy } from "../test/support/proxy.ts"
 import { startPostgres } from "../test/support/postgres.ts"
 
 const root = fileURLToPath(new URL("../", import.meta.url))

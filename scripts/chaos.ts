@@ -42,7 +42,7 @@ import {
 } from "../test/reliability/campaign.ts"
 import { type DatasetDiff, type Leftovers, compareCatalogs, leftovers } from "../test/reliability/compare.ts"
 import { runArgs, runCli } from "../test/reliability/cli.ts"
-import { runInProcess } from "../test/reliability/support.ts"
+import { runInProcess } from "../test/support/spine.ts"
 
 const arg = (name: string): string | undefined => {
   const i = process.argv.indexOf(`--${name}`)

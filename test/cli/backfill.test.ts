@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type RunningEmulator, startEmulator } from "@chainetl/emulator"
 import type { RunReport } from "../../src/Runner.ts"
 import { type CliExit, runCli } from "../reliability/cli.ts"
-import { forward, type Proxy, startProxy } from "../reliability/support.ts"
+import { forward, type Proxy, startProxy } from "../support/proxy.ts"
 import { fetchAll, query, tempOut } from "../support/spine.ts"
 
 const at = (iso: string) => Date.parse(iso) / 1000

@@ -15,9 +15,10 @@ import type { RunReport } from "../../src/Runner.ts"
 import { tempDir } from "../reliability/campaign.ts"
 import { type CliProcess, runCli, startCli } from "../reliability/cli.ts"
 import { compareCatalogs } from "../reliability/compare.ts"
-import { forward, startProxy, type Proxy } from "../reliability/support.ts"
+import { forward, startProxy, type Proxy } from "../support/proxy.ts"
 import { type RunningPostgres, startPostgres } from "../support/postgres.ts"
-import { queryPg, until } from "./support.ts"
+import { queryPg } from "../support/pgQuery.ts"
+import { until } from "../support/until.ts"
 
 const RANGE = ["2025-01-01", "2025-01-02", "4h"] as const
 

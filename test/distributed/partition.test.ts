@@ -35,10 +35,11 @@ import { readOutputId } from "../../src/state/OutputId.ts"
 import { tempDir } from "../reliability/campaign.ts"
 import { type CliExit, type CliProcess, runCli, startCli } from "../reliability/cli.ts"
 import { compareCatalogs, filesBelow } from "../reliability/compare.ts"
-import { forward, type Proxy, startProxy } from "../reliability/support.ts"
+import { forward, type Proxy, startProxy } from "../support/proxy.ts"
 import { type PgPartition, startPgPartition } from "../support/pgPartition.ts"
 import { type RunningPostgres, startPostgres } from "../support/postgres.ts"
-import { queryPg, until } from "./support.ts"
+import { queryPg } from "../support/pgQuery.ts"
+import { until } from "../support/until.ts"
 
 const RANGE = ["2025-01-01", "2025-01-02", "12h"] as const
 const SLICES = 2

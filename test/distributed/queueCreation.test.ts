@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest"
 import { pgBossQueueLayer } from "../../src/distributed/PgBossQueue.ts"
 import { SliceQueue } from "../../src/distributed/SliceQueue.ts"
 import { postgresForTests } from "../support/postgres.ts"
-import { delegatorsJob } from "./support.ts"
+import { delegatorsJob } from "../support/sliceJobs.ts"
 
 const PROCESSES = 6
 const OUTPUTS = 2

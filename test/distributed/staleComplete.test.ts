@@ -9,7 +9,8 @@ import { pgBossQueueLayer } from "../../src/distributed/PgBossQueue.ts"
 import { type Lease, SliceQueue } from "../../src/distributed/SliceQueue.ts"
 import { notPlanned } from "../../src/Runner.ts"
 import { postgresForTests } from "../support/postgres.ts"
-import { delegatorsJob, until } from "./support.ts"
+import { delegatorsJob } from "../support/sliceJobs.ts"
+import { until } from "../support/until.ts"
 
 const OUTPUT = "5d0c1f7e-3b1a-4c6e-9a55-1f2e3d4c5b6a"
 

@@ -13,7 +13,7 @@ import { type RunningEmulator, startEmulator } from "@chainetl/emulator"
 import type { RunReport } from "../../src/Runner.ts"
 import { tempDir } from "./campaign.ts"
 import { type CliExit, runCli } from "./cli.ts"
-import { type Proxy, forward, startProxy } from "./support.ts"
+import { type Proxy, forward, startProxy } from "../support/proxy.ts"
 
 const GOOD = "ck-good-0123456789"
 const WRONG = "ck-wrong-Th4t-Must-N0t-Leak"

@@ -11,9 +11,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import * as path from "node:path"
 import { type RunningEmulator, startEmulator } from "@chainetl/emulator"
 import type { RunReport } from "../../src/Runner.ts"
-import { fetchAll, query } from "../support/spine.ts"
+import { fetchAll, query, runInProcess } from "../support/spine.ts"
 import { campaignJob, tempDir } from "./campaign.ts"
-import { DELEGATORS, type Proxy, type ProxyDecision, forward, runInProcess, startProxy } from "./support.ts"
+import { DELEGATORS, type Proxy, type ProxyDecision, forward, startProxy } from "../support/proxy.ts"
 
 const PAD = "x".repeat(400_000)
 

@@ -19,7 +19,7 @@ import type { RunReport } from "../../src/Runner.ts"
 import { campaignJob, tempDir } from "./campaign.ts"
 import { compareCatalogs, filesBelow } from "./compare.ts"
 import { runCli } from "./cli.ts"
-import { runInProcess } from "./support.ts"
+import { runInProcess } from "../support/spine.ts"
 
 const DATASETS = ["staking_transactions", "delegators", "utxos", "token_transfers", "chain_metrics"]
 

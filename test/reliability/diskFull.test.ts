@@ -15,7 +15,7 @@ import { type RunningEmulator, startEmulator } from "@chainetl/emulator"
 import { campaignJob, tempDir } from "./campaign.ts"
 import { BIN, type CliExit, REPO, cliEnv, runArgs, runCli } from "./cli.ts"
 import { compareCatalogs, filesBelow, leftovers, readCheckpoints } from "./compare.ts"
-import { runInProcess } from "./support.ts"
+import { runInProcess } from "../support/spine.ts"
 import { whyNoTmpfs } from "../support/privileges.ts"
 
 const DATASETS = ["staking_transactions", "delegators", "utxos"]

@@ -14,7 +14,8 @@ import type { RunReport } from "../../src/Runner.ts"
 import { CAMPAIGN_DATASETS, CI_FAULTS, FAULT_CAMPAIGN_SOURCE, campaignJob, tempDir } from "./campaign.ts"
 import { runArgs, runCli } from "./cli.ts"
 import { compareCatalogs, leftovers, readCheckpoints } from "./compare.ts"
-import { DELEGATORS, runInProcess, startBrokenDelegators } from "./support.ts"
+import { DELEGATORS, startBrokenDelegators } from "../support/proxy.ts"
+import { runInProcess } from "../support/spine.ts"
 
 const SEED = 1
 

@@ -18,9 +18,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import * as path from "node:path"
 import { type RunningEmulator, startEmulator } from "@chainetl/emulator"
 import type { RunReport } from "../../src/Runner.ts"
-import { fetchAll, query } from "../support/spine.ts"
+import { fetchAll, query, runInProcess } from "../support/spine.ts"
 import { campaignJob, tempDir } from "./campaign.ts"
-import { DELEGATORS, type Proxy, forward, pageCounter, runInProcess, startProxy } from "./support.ts"
+import { DELEGATORS, type Proxy, forward, pageCounter, startProxy } from "../support/proxy.ts"
 
 const BLOCKS = "/v1/networks/mainnet/blockchains/p-chain/blocks"
 const DEPTH = 100_000

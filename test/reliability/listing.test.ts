@@ -8,10 +8,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import * as path from "node:path"
 import { type RunningEmulator, startEmulator } from "@chainetl/emulator"
 import type { RunReport } from "../../src/Runner.ts"
-import { fetchAll, query } from "../support/spine.ts"
+import { fetchAll, query, runInProcess } from "../support/spine.ts"
 import { campaignJob, tempDir } from "./campaign.ts"
 import { readCheckpoints } from "./compare.ts"
-import { DELEGATORS, type Proxy, forward, pageCounter, runInProcess, startProxy } from "./support.ts"
+import { DELEGATORS, type Proxy, forward, pageCounter, startProxy } from "../support/proxy.ts"
 
 type Rec = Record<string, unknown>
 

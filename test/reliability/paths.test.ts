@@ -29,7 +29,7 @@ import { defineSchema, str } from "../../schemas/common.ts"
 import { fastRetry, query } from "../support/spine.ts"
 import { tempDir } from "./campaign.ts"
 import { filesBelow } from "./compare.ts"
-import { type Proxy, forward, startProxy } from "./support.ts"
+import { type Proxy, forward, startProxy } from "../support/proxy.ts"
 
 const LONG = "x".repeat(300)
 const HOSTILE = [

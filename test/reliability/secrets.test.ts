@@ -12,7 +12,7 @@ import { type RunningEmulator, startEmulator } from "@chainetl/emulator"
 import { campaignJob, tempDir } from "./campaign.ts"
 import { type CliExit, runArgs, runCli } from "./cli.ts"
 import { filesBelow } from "./compare.ts"
-import { type Proxy, forward, startProxy } from "./support.ts"
+import { type Proxy, forward, startProxy } from "../support/proxy.ts"
 
 const KEY = "ck-5ecret-Th4t-Must-N0t-Leak-7f3a9d"
 

@@ -9,10 +9,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { promises as fs } from "node:fs"
 import * as path from "node:path"
 import { type RunningEmulator, startEmulator } from "@chainetl/emulator"
-import { filesUnder } from "../support/spine.ts"
+import { filesUnder, runInProcess } from "../support/spine.ts"
 import { campaignJob, tempDir } from "./campaign.ts"
 import { runCli } from "./cli.ts"
-import { runInProcess } from "./support.ts"
 
 const PLACES = [
   "delegators",

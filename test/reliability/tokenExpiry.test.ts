@@ -28,7 +28,7 @@ import { defineSchema, float64, ts } from "../../schemas/common.ts"
 import { fastRetry } from "../support/spine.ts"
 import { tempDir } from "./campaign.ts"
 import { compareCatalogs, leftovers } from "./compare.ts"
-import { type Proxy, type ProxyDecision, forward, startProxy } from "./support.ts"
+import { type Proxy, type ProxyDecision, forward, startProxy } from "../support/proxy.ts"
 
 const SEED = 1
 const PAGE = 24

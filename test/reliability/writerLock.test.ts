@@ -15,7 +15,8 @@ import { type RunningEmulator, startEmulator } from "@chainetl/emulator"
 import { campaignJob, tempDir } from "./campaign.ts"
 import { runArgs, runCli, startCli } from "./cli.ts"
 import { filesBelow } from "./compare.ts"
-import { runInProcess, startProxy } from "./support.ts"
+import { runInProcess } from "../support/spine.ts"
+import { startProxy } from "../support/proxy.ts"
 
 /** The pid of a process that has exited. */
 const deadPid = async (): Promise<number> => {

@@ -16,7 +16,8 @@ import { pgDatabase } from "../../src/state/PgDatabase.ts"
 import { campaignJob, tempDir } from "../reliability/campaign.ts"
 import { runArgs, runCli, startCli } from "../reliability/cli.ts"
 import { compareCatalogs, filesBelow } from "../reliability/compare.ts"
-import { DELEGATORS, forward, runInProcess, startBrokenDelegators, startProxy } from "../reliability/support.ts"
+import { DELEGATORS, forward, startBrokenDelegators, startProxy } from "../support/proxy.ts"
+import { runInProcess } from "../support/spine.ts"
 import { PG_PASSWORD, type RunningPostgres, startPostgres } from "../support/postgres.ts"
 
 let pg: RunningPostgres

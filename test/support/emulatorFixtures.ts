@@ -4,6 +4,11 @@
  *    first file that asks and closed when the worker ends. Only for files that read from it: its
  *    clock stays where it started (a file that moves it, sets faults or counts the requests it
  *    served starts its own);
+ *  - `ownEmulator`: starts an emulator of the file's own (its options: a seed, no rate limits,
+ *    faults), for a file that moves its clock or counts what it served; all are closed when the
+ *    file ends;
+ *  - `proxy`: starts a proxy in front of a service (test/support/proxy.ts), closed when the test
+ *    ends;
  *  - `cli`: the CLI's `main` run in this process, its output captured and the environment it was
  *    given put back afterwards (files after this one share the process).
  */
@@ -11,6 +16,7 @@ import { type RunningEmulator, startEmulator } from "@chainetl/emulator"
 import { vi } from "vitest"
 import { main } from "../../src/cli/main.ts"
 import { test as withFolders } from "./fixtures.ts"
+import { type Proxy, type ProxyDecision, type ProxiedRequest, startProxy } from "./proxy.ts"
 
 /** The seed of the shared emulator. */
 export const SHARED_SEED = 11
@@ -49,7 +55,33 @@ const runMain: InProcessCli = async (argv, env = {}) => {
   }
 }
 
-export const test = withFolders.extend<{ readonly emulator: RunningEmulator; readonly cli: InProcessCli }>({
+/** The options of `startEmulator`. */
+export type EmulatorOptions = NonNullable<Parameters<typeof startEmulator>[0]>
+
+/** An emulator's options with its rate limits off, for files that crawl a lot and count requests. */
+export const unlimited = (seed: number): EmulatorOptions => ({ seed, rateLimit: { keylessPerSecond: 0, keyedPerSecond: 0, metricsPerSecond: 0 } })
+
+export interface EmulatorFixtures {
+  readonly emulator: RunningEmulator
+  readonly ownEmulator: (options?: EmulatorOptions) => Promise<RunningEmulator>
+  readonly proxy: (target: string, decide: (req: ProxiedRequest) => ProxyDecision) => Promise<Proxy>
+  readonly cli: InProcessCli
+}
+
+/** Starts things with `start` and stops each started one with `stop` when the fixture's scope ends. */
+const startedIn =
+  <A, P extends unknown[]>(start: (...p: P) => Promise<A>, stop: (a: A) => Promise<void>) =>
+  async (use: (start: (...p: P) => Promise<A>) => Promise<void>) => {
+    const started: A[] = []
+    await use(async (...p) => {
+      const a = await start(...p)
+      started.push(a)
+      return a
+    })
+    await Promise.all(started.map(stop))
+  }
+
+export const test = withFolders.extend<EmulatorFixtures>({
   emulator: [
     // eslint-disable-next-line no-empty-pattern
     async ({}, use) => {
@@ -59,6 +91,13 @@ export const test = withFolders.extend<{ readonly emulator: RunningEmulator; rea
     },
     { scope: "worker" }
   ],
+  ownEmulator: [
+    // eslint-disable-next-line no-empty-pattern
+    async ({}, use) => startedIn(startEmulator, (emu) => emu.close())(use),
+    { scope: "file" }
+  ],
+  // eslint-disable-next-line no-empty-pattern
+  proxy: async ({}, use) => startedIn(startProxy, (p) => p.close())(use),
   // eslint-disable-next-line no-empty-pattern
   cli: async ({}, use) => use(runMain)
 })

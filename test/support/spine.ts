@@ -7,12 +7,13 @@ import { Effect, Layer } from "effect"
 import { promises as fs } from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
+import type { SourceSettingsInput } from "../../src/Config.ts"
 import { CheckpointStore } from "../../src/crawl/Checkpoint.ts"
 import { CommittedKeys } from "../../src/crawl/CommittedKeys.ts"
 import { OutputReader } from "../../src/crawl/OutputReader.ts"
 import { catalogEntries } from "../../src/catalogEntries.ts"
 import { defaultJob, type Job } from "../../src/Job.ts"
-import { run } from "../../src/Runner.ts"
+import { type RunReport, run } from "../../src/Runner.ts"
 import { ParquetSink } from "../../src/sink/ParquetSink.ts"
 import { WriterLock } from "../../src/sink/WriterLock.ts"
 import { sourceLayerWith } from "../../src/source/SourceLayer.ts"
@@ -58,6 +59,37 @@ export const runSpine = (out: string, urls: Urls, opts: SpineRun = {}, wrap: <A,
       ...(opts.asOf !== undefined ? { asOf: opts.asOf } : urls.clock !== undefined ? { asOf: urls.clock.now() } : {})
     })
   ).pipe(Effect.provide(spineLayers(out, urls)))
+
+/** Runs the named datasets through the spine; throws, naming the failed slices, unless the run succeeded. */
+export const crawl = async (out: string, urls: Urls, job: Job, datasets: ReadonlyArray<string>): Promise<RunReport> => {
+  const report = await Effect.runPromise(runSpine(out, urls, { job, datasets }))
+  const failed = report.slices.filter((s) => s.status === "failed")
+  if (report.status !== "succeeded" || failed.length > 0) throw new Error(`the run ${report.status}: ${JSON.stringify(failed)}`)
+  return report
+}
+
+export interface InProcessRun {
+  readonly datasets: ReadonlyArray<string>
+  readonly job: Partial<Job>
+  readonly partRows?: number
+  /** Source settings over the spine tests' (fast retries, high rate limit). */
+  readonly source?: Partial<SourceSettingsInput>
+  /** Service URLs when they differ from the emulator's (a proxy). */
+  readonly urls?: { readonly baseUrl?: string; readonly metricsUrl?: string; readonly nodeUrl?: string }
+}
+
+/** One run of the real spine with the source settings a test wants; the as-of is the emulator's clock, as with `run --emulator`. */
+export const runInProcess = (out: string, emu: Urls & { readonly clock: { now(): number } }, o: InProcessRun): Promise<RunReport> =>
+  Effect.runPromise(
+    run({
+      out,
+      job: { ...defaultJob, ...o.job },
+      datasets: o.datasets,
+      partRows: o.partRows ?? 20,
+      sliceConcurrency: 2,
+      asOf: emu.clock.now()
+    }).pipe(Effect.provide(spineLayers(out, { ...emu, ...o.urls }, o.source ?? {})))
+  )
 
 /** Rows of a query over a catalog, values as DuckDB's JS conversion gives them. */
 export const query = async (catalog: string, sql: string): Promise<Record<string, unknown>[]> => {

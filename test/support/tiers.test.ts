@@ -96,7 +96,7 @@ describe("this repository's tiers", () => {
     "test/support/browser.ts": "system",
     "test/reliability/cli.ts": "system",
     "packages/emulator/src/index.ts": "integration",
-    "test/reliability/support.ts": "integration",
+    "test/support/proxy.ts": "integration",
     "test/source/support/fakeServer.ts": "integration"
   }
 

@@ -1,10 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect } from "vitest"
 import type { RunningEmulator } from "@chainetl/emulator"
 import type { Job } from "../../../src/Job.ts"
 import { promises as fs } from "node:fs"
 import * as path from "node:path"
-import { fetchAll, filesUnder, tempOut } from "../../support/spine.ts"
-import { columnTypes, crawl, rows, startEvmEmulator } from "./support.ts"
+import { crawl, fetchAll, filesUnder } from "../../support/spine.ts"
+import { test, unlimited } from "../../support/emulatorFixtures.ts"
+import { evmJob } from "../../support/emulatorJob/groups.ts"
+import { oncePerFile } from "../../support/fixtures.ts"
+import { columnTypes, rows } from "../../support/catalogReads.ts"
 
 /** The emulator's blocks of a chain in the compared columns, from its own route-10 pages. */
 const expectedBlocks = async (emu: RunningEmulator, chain: string) =>
@@ -28,19 +31,28 @@ const actualBlocks = (out: string, chain: string) =>
      FROM evm_blocks WHERE chain_id = '${chain}' ORDER BY evm_blocks.block_number`
   )
 
+/** What the file's tests read: its own emulator (they move its clock and count what it served) and its first crawl. */
+interface Crawled {
+  readonly emu: RunningEmulator
+  readonly job: Job
+  readonly out: string
+}
+const once = oncePerFile<Crawled>()
+const it = test.extend<{ readonly crawled: Crawled }>({
+  crawled: async ({ ownEmulator, folder, task }, use) =>
+    use(
+      await once(task.file, async () => {
+        const emu = await ownEmulator(unlimited(21))
+        const job = evmJob(emu)
+        const out = await folder("evm-blocks")
+        await crawl(out, emu, job, ["evm_blocks"])
+        return { emu, job, out }
+      })
+    )
+})
+
 describe("evm_blocks", () => {
-  let emu: RunningEmulator
-  let job: Job
-  let out: string
-
-  beforeAll(async () => {
-    ;({ emu, job } = await startEvmEmulator(21))
-    out = await tempOut()
-    await crawl(out, emu, job, ["evm_blocks"])
-  })
-  afterAll(() => emu.close())
-
-  it("given the job's chains, when crawled, then every block equals the emulator's route-10 answer, genesis to latest", async () => {
+  it("given the job's chains, when crawled, then every block equals the emulator's route-10 answer, genesis to latest", async ({ crawled: { emu, job, out } }) => {
     for (const chain of job.evmChains) {
       const expected = await expectedBlocks(emu, chain)
       expect(expected.length).toBe(emu.world.evm.chain(chain)!.latest() + 1)
@@ -48,7 +60,7 @@ describe("evm_blocks", () => {
     }
   })
 
-  it("given the catalog, when DuckDB describes evm_blocks, then heights and gas are DECIMAL(38,0), the time is a UTC timestamp and chain_id is text", async () => {
+  it("given the catalog, when DuckDB describes evm_blocks, then heights and gas are DECIMAL(38,0), the time is a UTC timestamp and chain_id is text", async ({ crawled: { out } }) => {
     expect(await columnTypes(out, "evm_blocks")).toEqual({
       block_number: "DECIMAL(38,0)",
       block_timestamp: "TIMESTAMP WITH TIME ZONE",
@@ -68,7 +80,7 @@ describe("evm_blocks", () => {
     })
   })
 
-  it("given a finished crawl, when the clock moves an hour and the dataset runs again, then only the new blocks are listed and added, none twice", async () => {
+  it("given a finished crawl, when the clock moves an hour and the dataset runs again, then only the new blocks are listed and added, none twice", async ({ crawled: { emu, job, out } }) => {
     const chain = job.evmChains[0]!
     const before = emu.world.evm.chain(chain)!.latest()
     emu.advance(3600)
@@ -82,7 +94,7 @@ describe("evm_blocks", () => {
     expect(await actualBlocks(out, chain)).toEqual(await expectedBlocks(emu, chain))
   })
 
-  it("given a hole in the committed blocks (a listing cut short), when the dataset runs again, then exactly the missing blocks are fetched and nothing is doubled", async () => {
+  it("given a hole in the committed blocks (a listing cut short), when the dataset runs again, then exactly the missing blocks are fetched and nothing is doubled", async ({ crawled: { emu, job, out } }) => {
     const chain = job.evmChains[1]!
     const dir = path.join(out, "evm_blocks", `chain_id=${chain}`)
     const days = [...new Set((await filesUnder(dir)).map((f) => f.split("/")[0]))].sort()

@@ -1,8 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect } from "vitest"
 import type { RunningEmulator } from "@chainetl/emulator"
 import type { Job } from "../../../src/Job.ts"
-import { tempOut } from "../../support/spine.ts"
-import { columnTypes, crawl, getJson, rows, served, startEvmEmulator } from "./support.ts"
+import { crawl } from "../../support/spine.ts"
+import { test, unlimited } from "../../support/emulatorFixtures.ts"
+import { evmJob } from "../../support/emulatorJob/groups.ts"
+import { oncePerFile } from "../../support/fixtures.ts"
+import { columnTypes, rows } from "../../support/catalogReads.ts"
+import { getJson, served } from "../../support/emulatorAnswers.ts"
 
 type Json = Record<string, any>
 
@@ -79,19 +83,28 @@ const actualChildren = async (out: string, chain: string) => {
   }
 }
 
+/** What the file's tests read: its own emulator (they move its clock and count what it served) and its first crawl. */
+interface Crawled {
+  readonly emu: RunningEmulator
+  readonly job: Job
+  readonly out: string
+}
+const once = oncePerFile<Crawled>()
+const it = test.extend<{ readonly crawled: Crawled }>({
+  crawled: async ({ ownEmulator, folder, task }, use) =>
+    use(
+      await once(task.file, async () => {
+        const emu = await ownEmulator(unlimited(23))
+        const job = evmJob(emu)
+        const out = await folder("evm-transactions")
+        await crawl(out, emu, job, ["token_transfers", "evm_transactions"])
+        return { emu, job, out }
+      })
+    )
+})
+
 describe("evm_transactions and its transfer tables", () => {
-  let emu: RunningEmulator
-  let job: Job
-  let out: string
-
-  beforeAll(async () => {
-    ;({ emu, job } = await startEvmEmulator(23))
-    out = await tempOut()
-    await crawl(out, emu, job, ["token_transfers", "evm_transactions"])
-  })
-  afterAll(() => emu.close())
-
-  it("given token transfers and named hashes, when the fan-out ran, then each wanted hash is one row equal to the emulator's route-11 detail", async () => {
+  it("given token transfers and named hashes, when the fan-out ran, then each wanted hash is one row equal to the emulator's route-11 detail", async ({ crawled: { emu, job, out } }) => {
     for (const chain of [...new Set(job.transactionHashes.map((t) => t.chainId))]) {
       const hashes = await wantedHashes(out, job, chain)
       expect(hashes.length).toBeGreaterThan(0)
@@ -99,7 +112,7 @@ describe("evm_transactions and its transfer tables", () => {
     }
   })
 
-  it("given the details, when the child tables are read, then they hold exactly each detail's transfers and internal transactions, and agree with the parent's counts", async () => {
+  it("given the details, when the child tables are read, then they hold exactly each detail's transfers and internal transactions, and agree with the parent's counts", async ({ crawled: { emu, job, out } }) => {
     const chain = job.tokenContracts[0]!.chainId
     const ds = await details(emu, chain, await wantedHashes(out, job, chain))
     const expected = expectedChildren(ds)
@@ -121,7 +134,7 @@ describe("evm_transactions and its transfer tables", () => {
     expect(mismatches).toEqual([])
   })
 
-  it("given the catalog, when DuckDB describes the five tables, then amounts are DECIMAL(38,0), values uint256 text pairs and parties flat columns", async () => {
+  it("given the catalog, when DuckDB describes the five tables, then amounts are DECIMAL(38,0), values uint256 text pairs and parties flat columns", async ({ crawled: { out } }) => {
     expect(await columnTypes(out, "evm_transactions")).toMatchObject({
       block_number: "DECIMAL(38,0)",
       block_timestamp: "TIMESTAMP WITH TIME ZONE",
@@ -142,14 +155,10 @@ describe("evm_transactions and its transfer tables", () => {
     expect(await columnTypes(out, "evm_internal_transactions")).toMatchObject({ trace_index: "INTEGER", is_reverted: "BOOLEAN", gas_used: "DECIMAL(38,0)", value_double: "DOUBLE" })
   })
 
-  it("given a finished fan-out, when the clock moves and token_transfers finds new hashes, then the next run looks up only those and writes no hash twice", async () => {
-    // its own emulator and output: moving the shared one's clock would change the prices the other tests compare
-    const own = await startEvmEmulator(23)
-    try {
-      await movedClock(own.emu, own.job, await tempOut())
-    } finally {
-      await own.emu.close()
-    }
+  it("given a finished fan-out, when the clock moves and token_transfers finds new hashes, then the next run looks up only those and writes no hash twice", async ({ folder, ownEmulator }) => {
+    // its own emulator and output: moving the file's emulator's clock would change the prices the other tests compare
+    const own = await ownEmulator(unlimited(23))
+    await movedClock(own, evmJob(own), await folder("evm-transactions"))
     // three crawls of the group's transactions
   }, 180_000)
 
@@ -177,7 +186,7 @@ describe("evm_transactions and its transfer tables", () => {
     expect(served(emu) - idle).toBe(0)
   }
 
-  it("given a named hash the service does not know, when looked up, then it becomes a reject and later runs do not ask for it again", async () => {
+  it("given a named hash the service does not know, when looked up, then it becomes a reject and later runs do not ask for it again", async ({ crawled: { emu, job, out } }) => {
     const chain = job.tokenContracts[0]!.chainId
     const unknown = `0x${"ab".repeat(32)}`
     const withUnknown: Job = { ...job, transactionHashes: [...job.transactionHashes, { chainId: chain, txHash: unknown }] }
@@ -194,10 +203,10 @@ describe("evm_transactions and its transfer tables", () => {
     expect(await rows(out, "SELECT count(*)::INTEGER AS n FROM _rejects")).toEqual([{ n: 1 }])
   })
 
-  it("given a hash named on the wrong chain and answered 404 there, when it is then named on its own chain, then it is looked up there once", async () => {
+  it("given a hash named on the wrong chain and answered 404 there, when it is then named on its own chain, then it is looked up there once", async ({ crawled: { emu, job }, folder }) => {
     const own = job.transactionHashes.find((t) => t.chainId !== job.tokenContracts[0]!.chainId)!
     const wrong = job.tokenContracts[0]!.chainId
-    const fresh = await tempOut()
+    const fresh = await folder("evm-transactions")
     const only = (chainId: string): Job => ({ ...job, tokenContracts: [], transactionHashes: [{ chainId, txHash: own.txHash }] })
     await crawl(fresh, emu, only(wrong), ["evm_transactions"])
     expect(await rows(fresh, "SELECT count(*)::INTEGER AS n FROM _rejects")).toEqual([{ n: 1 }])

@@ -1,29 +1,42 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect } from "vitest"
 import { datasets as evmGroup } from "../../../pipelines/groups/evm.ts"
 import type { RunningEmulator } from "@chainetl/emulator"
 import type { Job } from "../../../src/Job.ts"
 import type { RunReport } from "../../../src/Runner.ts"
-import { tempOut } from "../../support/spine.ts"
-import { columnTypes, crawl, getJson, rows, served, startEvmEmulator } from "./support.ts"
+import { crawl } from "../../support/spine.ts"
+import { test, unlimited } from "../../support/emulatorFixtures.ts"
+import { evmJob } from "../../support/emulatorJob/groups.ts"
+import { oncePerFile } from "../../support/fixtures.ts"
+import { columnTypes, rows } from "../../support/catalogReads.ts"
+import { getJson, served } from "../../support/emulatorAnswers.ts"
 
 type Json = Record<string, any>
 
 const TABLES = [...evmGroup.flatMap((d) => [d.name, ...(d.children ?? []).map((c) => c.name)])]
 
+/** What the file's tests read: its own emulator (they move its clock and count what it served) and its first crawl. */
+interface Crawled {
+  readonly emu: RunningEmulator
+  readonly job: Job
+  readonly out: string
+  readonly report: RunReport
+}
+const once = oncePerFile<Crawled>()
+const it = test.extend<{ readonly crawled: Crawled }>({
+  crawled: async ({ ownEmulator, folder, task }, use) =>
+    use(
+      await once(task.file, async () => {
+        const emu = await ownEmulator(unlimited(24))
+        const job = evmJob(emu)
+        const out = await folder("evm-group")
+        const report = await crawl(out, emu, job, evmGroup.map((d) => d.name))
+        return { emu, job, out, report }
+      })
+    )
+})
+
 describe("the EVM group against the emulator, with the EVM job part", () => {
-  let emu: RunningEmulator
-  let job: Job
-  let out: string
-  let report: RunReport
-
-  beforeAll(async () => {
-    ;({ emu, job } = await startEvmEmulator(24))
-    out = await tempOut()
-    report = await crawl(out, emu, job, evmGroup.map((d) => d.name))
-  })
-  afterAll(() => emu.close())
-
-  it("given the job part, when the whole group ran, then every EVM table has rows and nothing was rejected", async () => {
+  it("given the job part, when the whole group ran, then every EVM table has rows and nothing was rejected", async ({ crawled: { out } }) => {
     expect(TABLES).toHaveLength(11)
     for (const table of TABLES) {
       const [r] = await rows(out, `SELECT count(*)::INTEGER AS n FROM ${table}`)
@@ -32,7 +45,7 @@ describe("the EVM group against the emulator, with the EVM job part", () => {
     expect(await rows(out, "SELECT dataset, reason FROM _rejects")).toEqual([])
   })
 
-  it("given the job's chains, when chains is read, then each is today's snapshot equal to the emulator's route-17 answer", async () => {
+  it("given the job's chains, when chains is read, then each is today's snapshot equal to the emulator's route-17 answer", async ({ crawled: { emu, job, out, report } }) => {
     // snapshots are dated by the run's as-of day: the emulator's clock here
     const day = new Date(report.asOf! * 1000).toISOString().slice(0, 10)
     for (const chain of job.evmChains) {
@@ -71,7 +84,7 @@ describe("the EVM group against the emulator, with the EVM job part", () => {
     expect(await columnTypes(out, "chains")).toMatchObject({ chain_id: "VARCHAR", is_testnet: "BOOLEAN", enabled_features: "VARCHAR[]", snapshot_date: "DATE" })
   })
 
-  it("given the job's addresses, when native_balances is read, then each balance and price equals the emulator's route-9 answer in the job's currency, exact", async () => {
+  it("given the job's addresses, when native_balances is read, then each balance and price equals the emulator's route-9 answer in the job's currency, exact", async ({ crawled: { emu, job, out } }) => {
     for (const { chainId, address } of job.nativeBalances) {
       const b: Json = (await getJson(emu, `/v1/chains/${chainId}/addresses/${address}/balances:getNative?currency=${job.currency}`)).nativeTokenBalance
       const [r] = await rows(
@@ -95,7 +108,7 @@ describe("the EVM group against the emulator, with the EVM job part", () => {
     expect(await columnTypes(out, "native_balances")).toMatchObject({ balance: "VARCHAR", balance_double: "DOUBLE", chain_id: "VARCHAR", snapshot_date: "DATE" })
   })
 
-  it("given the job's token contracts, when contract_metadata is read, then each equals the emulator's route-16 answer, links and tags as lists", async () => {
+  it("given the job's token contracts, when contract_metadata is read, then each equals the emulator's route-16 answer, links and tags as lists", async ({ crawled: { emu, job, out } }) => {
     for (const { chainId, address } of job.tokenContracts) {
       const c: Json = await getJson(emu, `/v1/chains/${chainId}/addresses/${address}`)
       const [r] = await rows(
@@ -128,7 +141,7 @@ describe("the EVM group against the emulator, with the EVM job part", () => {
     expect((await columnTypes(out, "contract_metadata"))["resource_links"]).toBe('STRUCT("type" VARCHAR, url VARCHAR)[]')
   })
 
-  it("given the NFT transfers of the transactions, when nft_tokens is read, then it holds each (collection, token id) once, equal to the emulator's route-15 answer", async () => {
+  it("given the NFT transfers of the transactions, when nft_tokens is read, then it holds each (collection, token id) once, equal to the emulator's route-15 answer", async ({ crawled: { emu, job, out } }) => {
     const chain = job.tokenContracts[0]!.chainId
     const seen = await rows(
       out,
@@ -162,7 +175,7 @@ describe("the EVM group against the emulator, with the EVM job part", () => {
     expect(actual).toEqual(expected)
   })
 
-  it("given a finished run, when the snapshot, lookup and fan-out datasets run again the same day, then they ask the service nothing and add no row", async () => {
+  it("given a finished run, when the snapshot, lookup and fan-out datasets run again the same day, then they ask the service nothing and add no row", async ({ crawled: { emu, job, out } }) => {
     const again = ["chains", "native_balances", "contract_metadata", "evm_transactions", "nft_tokens"]
     const counts = async () => Promise.all(TABLES.map(async (t) => (await rows(out, `SELECT count(*)::INTEGER AS n FROM ${t}`))[0]!["n"]))
     const before = await counts()
@@ -172,7 +185,7 @@ describe("the EVM group against the emulator, with the EVM job part", () => {
     expect(await counts()).toEqual(before)
   })
 
-  it("given the catalog, when DuckDB lists the columns of the EVM views, then every column has a comment", async () => {
+  it("given the catalog, when DuckDB lists the columns of the EVM views, then every column has a comment", async ({ crawled: { out } }) => {
     const bare = await rows(
       out,
       `SELECT table_name, column_name FROM duckdb_columns() WHERE table_name IN (${TABLES.map((t) => `'${t}'`).join(", ")}) AND coalesce(comment, '') = ''`
@@ -182,7 +195,7 @@ describe("the EVM group against the emulator, with the EVM job part", () => {
     expect(n!["n"]).toBe(TABLES.length)
   })
 
-  it("given the transfers of one more collection, when nft_tokens runs again, then it looks up only the NFTs not fetched before", async () => {
+  it("given the transfers of one more collection, when nft_tokens runs again, then it looks up only the NFTs not fetched before", async ({ crawled: { emu, job, out } }) => {
     const chain = job.tokenContracts[0]!.chainId
     const known = new Set(job.tokenContracts.map((c) => c.address))
     const another = emu.world.evm.chain(chain)!.tokens().find((t) => t.ercType === "ERC-721" && !known.has(t.address))!
@@ -203,7 +216,7 @@ describe("the EVM group against the emulator, with the EVM job part", () => {
     ])
   })
 
-  it("given an address that is no contract, when contract_metadata looks it up, then the 404 becomes a reject and the rest of the run goes on", async () => {
+  it("given an address that is no contract, when contract_metadata looks it up, then the 404 becomes a reject and the rest of the run goes on", async ({ crawled: { emu, job, out } }) => {
     const wallet = job.nativeBalances[0]!
     await crawl(out, emu, { ...job, tokenContracts: [...job.tokenContracts, wallet] }, ["contract_metadata"])
     const rejects = await rows(out, "SELECT raw, reason FROM _rejects WHERE dataset = 'contract_metadata'")

@@ -1,9 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect } from "vitest"
 import type { RunningEmulator } from "@chainetl/emulator"
 import type { Job } from "../../../src/Job.ts"
 import type { RunReport } from "../../../src/Runner.ts"
-import { fetchAll, tempOut } from "../../support/spine.ts"
-import { columnTypes, crawl, rows, served, startEvmEmulator } from "./support.ts"
+import { crawl, fetchAll } from "../../support/spine.ts"
+import { test, unlimited } from "../../support/emulatorFixtures.ts"
+import { evmJob } from "../../support/emulatorJob/groups.ts"
+import { oncePerFile } from "../../support/fixtures.ts"
+import { columnTypes, rows } from "../../support/catalogReads.ts"
+import { served } from "../../support/emulatorAnswers.ts"
 
 type Json = Record<string, any>
 
@@ -55,25 +59,34 @@ const windowRequests = (emu: RunningEmulator, chain: string, address: string, fr
   return requests
 }
 
-describe("token_transfers", () => {
-  let emu: RunningEmulator
-  let job: Job
-  let out: string
-  let window: number
+/** What the file's tests read: its own emulator (they move its clock and count what it served) and its first crawl. */
+interface Crawled {
+  readonly emu: RunningEmulator
+  readonly job: Job
+  readonly out: string
+  readonly window: number
   /** The file's first crawl, with what the emulator had then: the tests may run in any order, and one moves its clock. */
-  let first: { readonly report: RunReport; readonly byRun: number; readonly latest: ReadonlyMap<string, number> }
+  readonly first: { readonly report: RunReport; readonly byRun: number; readonly latest: ReadonlyMap<string, number> }
+}
+const once = oncePerFile<Crawled>()
+const it = test.extend<{ readonly crawled: Crawled }>({
+  crawled: async ({ ownEmulator, folder, task }, use) =>
+    use(
+      await once(task.file, async () => {
+        const emu = await ownEmulator(unlimited(22))
+        const job = evmJob(emu)
+        const window = Number(job.transferBlockWindow)
+        const out = await folder("token-transfers")
+        const before = served(emu)
+        const report = await crawl(out, emu, job, ["token_transfers"])
+        const first = { report, byRun: served(emu) - before, latest: new Map(job.tokenContracts.map(({ chainId }) => [chainId, emu.world.evm.chain(chainId)!.latest()])) }
+        return { emu, job, out, window, first }
+      })
+    )
+})
 
-  beforeAll(async () => {
-    ;({ emu, job } = await startEvmEmulator(22))
-    window = Number(job.transferBlockWindow)
-    out = await tempOut()
-    const before = served(emu)
-    const report = await crawl(out, emu, job, ["token_transfers"])
-    first = { report, byRun: served(emu) - before, latest: new Map(job.tokenContracts.map(({ chainId }) => [chainId, emu.world.evm.chain(chainId)!.latest()])) }
-  })
-  afterAll(() => emu.close())
-
-  it("given one contract per standard and windows of 256 blocks, when crawled, then each window is one page and the rows equal the emulator's whole transfer history", async () => {
+describe("token_transfers", () => {
+  it("given one contract per standard and windows of 256 blocks, when crawled, then each window is one page and the rows equal the emulator's whole transfer history", async ({ crawled: { emu, job, out, window, first } }) => {
     const { report, byRun } = first
     let requests = 0
     for (const { chainId, address } of job.tokenContracts) {
@@ -92,7 +105,7 @@ describe("token_transfers", () => {
     expect(byRun).toBe(requests)
   })
 
-  it("given the catalog, when DuckDB describes token_transfers, then values are exact text beside a double, heights DECIMAL(38,0), parties flat and NFT metadata a struct", async () => {
+  it("given the catalog, when DuckDB describes token_transfers, then values are exact text beside a double, heights DECIMAL(38,0), parties flat and NFT metadata a struct", async ({ crawled: { out } }) => {
     const types = await columnTypes(out, "token_transfers")
     expect(types).toMatchObject({
       block_number: "DECIMAL(38,0)",
@@ -112,7 +125,7 @@ describe("token_transfers", () => {
     expect(types["token_metadata"]).toMatch(/^STRUCT\(index_status VARCHAR, last_updated_at TIMESTAMP WITH TIME ZONE, .*attributes VARCHAR, properties VARCHAR\)$/)
   })
 
-  it("given a finished crawl, when the clock moves a week, then the next run asks only for windows after the last committed block and adds each new transfer once", async () => {
+  it("given a finished crawl, when the clock moves a week, then the next run asks only for windows after the last committed block and adds each new transfer once", async ({ crawled: { emu, job, out, window } }) => {
     const chainId = job.tokenContracts[0]!.chainId
     const latestBefore = emu.world.evm.chain(chainId)!.latest()
     const committedMax = new Map<string, number>()
@@ -139,11 +152,11 @@ describe("token_transfers", () => {
     expect(byRun).toBe(requests)
   })
 
-  it("given the ERC-20 whose amounts pass 10^38, when crawled, then every value is the emulator's exact decimal text and its double the nearest number", async () => {
+  it("given the ERC-20 whose amounts pass 10^38, when crawled, then every value is the emulator's exact decimal text and its double the nearest number", async ({ crawled: { emu, job }, folder }) => {
     // the C-Chains carry it
     const chainId = "43113"
     const inu = emu.world.evm.chain(chainId)!.tokens().find((t) => t.ercType === "ERC-20" && t.symbol.endsWith("INU"))!
-    const hugeOut = await tempOut()
+    const hugeOut = await folder("token-transfers")
     await crawl(hugeOut, emu, { ...job, tokenContracts: [{ chainId, address: inu.address }] }, ["token_transfers"])
     const expected = await expectedTransfers(emu, chainId, inu.address)
     expect(await actualTransfers(hugeOut, chainId, inu.address)).toEqual(expected)

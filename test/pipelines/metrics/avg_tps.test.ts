@@ -4,7 +4,10 @@ import * as path from "node:path"
 import { type RunningEmulator, startEmulator } from "@chainetl/emulator"
 import type { Job } from "../../../src/Job.ts"
 import { query, runSpine, tempOut } from "../../support/spine.ts"
-import { CHAINS, columnTypes, metricsJob, pages } from "./support.ts"
+import { CHAINS } from "../../support/metricsRules.ts"
+import { columnTypes } from "../../support/catalogReads.ts"
+import { metricsJob } from "../../support/emulatorJob/groups.ts"
+import { pages } from "../../support/emulatorAnswers.ts"
 
 /** Route 19 read by hand as the seed has it: pageToken only, no pageSize. */
 const expected = async (emu: RunningEmulator) => {
@@ -55,7 +58,7 @@ describe("avg_tps through the spine", () => {
   })
 
   it("given a finished run, when DuckDB describes avg_tps, then columns carry the declared types", async () => {
-    expect(await columnTypes(path.join(out, "catalog.duckdb"), "avg_tps")).toEqual({
+    expect(await columnTypes(out, "avg_tps")).toEqual({
       period_start: "TIMESTAMP WITH TIME ZONE",
       value: "DOUBLE",
       last_run: "TIMESTAMP WITH TIME ZONE",

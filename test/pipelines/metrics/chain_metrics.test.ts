@@ -13,7 +13,10 @@ import { buildCatalog } from "../../../src/sink/Catalog.ts"
 import { ParquetSink } from "../../../src/sink/ParquetSink.ts"
 import { sourceLayerWith } from "../../../src/source/SourceLayer.ts"
 import { fastRetry, filesUnder, query, runSpine, tempOut } from "../../support/spine.ts"
-import { CHAINS, DAY_ONLY, allowedSeries, columnTypes, metricsJob, monthOf, series, windowOf } from "./support.ts"
+import { CHAINS, DAY_ONLY, allowedSeries, monthOf, windowOf } from "../../support/metricsRules.ts"
+import { columnTypes } from "../../support/catalogReads.ts"
+import { metricsJob } from "../../support/emulatorJob/groups.ts"
+import { series } from "../../support/emulatorAnswers.ts"
 
 // seed 40: the network's now is 2025-02-10 00:00 UTC, history from mid-January, so the job's
 // two-week window spans a closed month (January) and the open one (February)
@@ -93,7 +96,7 @@ describe("chain_metrics through the spine", () => {
   })
 
   it("given a finished run, when DuckDB describes chain_metrics, then columns carry the declared types", async () => {
-    expect(await columnTypes(path.join(out, "catalog.duckdb"), "chain_metrics")).toEqual({
+    expect(await columnTypes(out, "chain_metrics")).toEqual({
       period_start: "TIMESTAMP WITH TIME ZONE",
       value: "DOUBLE",
       run_id: "VARCHAR",

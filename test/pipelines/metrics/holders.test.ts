@@ -5,7 +5,9 @@ import { type RunningEmulator, startEmulator } from "@chainetl/emulator"
 import type { Job } from "../../../src/Job.ts"
 import type { RunReport } from "../../../src/Runner.ts"
 import { filesUnder, query, runSpine, tempOut } from "../../support/spine.ts"
-import { columnTypes, metricsJob, pages } from "./support.ts"
+import { columnTypes } from "../../support/catalogReads.ts"
+import { metricsJob } from "../../support/emulatorJob/groups.ts"
+import { pages } from "../../support/emulatorAnswers.ts"
 
 const byKey = (a: Record<string, unknown>, b: Record<string, unknown>): number =>
   `${a["chain_id"]}|${a["contract_address"]}|${a["holder_address"]}`.localeCompare(`${b["chain_id"]}|${b["contract_address"]}|${b["holder_address"]}`)
@@ -116,8 +118,7 @@ describe("token_holders and nft_holders through the spine", () => {
   })
 
   it("given a finished run, when DuckDB describes both views, then columns carry the declared types", async () => {
-    const catalog = path.join(out, "catalog.duckdb")
-    expect(await columnTypes(catalog, "token_holders")).toEqual({
+    expect(await columnTypes(out, "token_holders")).toEqual({
       contract_address: "VARCHAR",
       threshold: "VARCHAR",
       holder_address: "VARCHAR",
@@ -128,7 +129,7 @@ describe("token_holders and nft_holders through the spine", () => {
       chain_id: "VARCHAR",
       snapshot_date: "DATE"
     })
-    expect(await columnTypes(catalog, "nft_holders")).toEqual({
+    expect(await columnTypes(out, "nft_holders")).toEqual({
       contract_address: "VARCHAR",
       holder_address: "VARCHAR",
       sort_key: "VARCHAR",

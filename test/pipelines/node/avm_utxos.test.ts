@@ -4,7 +4,10 @@ import { decodeUtxoHex } from "../../../src/decode/utxo.ts"
 import { type RunningEmulator, startEmulator } from "@chainetl/emulator"
 import type { Job } from "../../../src/Job.ts"
 import { runSpine, tempOut } from "../../support/spine.ts"
-import { type Rec, call, columnTypes, newCalls, nodeJob, overRpc, plain, rejectReasons, rows, sortBy, uncommented } from "./support.ts"
+import { type Rec, columnTypes, plain, rejectReasons, rows, sortBy, uncommentedColumns } from "../../support/catalogReads.ts"
+import { call } from "../../support/emulatorAnswers.ts"
+import { newCalls, overRpc } from "../../support/clientWraps.ts"
+import { nodeJob } from "../../support/emulatorJob/groups.ts"
 
 type AddressSet = Job["addressSets"][number]
 const P_CHAIN_ID = "11111111111111111111111111111111LpoYY"
@@ -139,7 +142,7 @@ describe("avm_utxos (avm.getUTXOs) through the spine", () => {
       threshold: "INTEGER",
       addresses: "VARCHAR[]"
     })
-    expect(await uncommented(out, "avm_utxos")).toEqual([])
+    expect(await uncommentedColumns(out, "avm_utxos")).toEqual([])
     const parts = await rows(out, "SELECT DISTINCT network, chain, snapshot_date::VARCHAR AS d FROM avm_utxos", (r) => String(r["d"]))
     expect(parts).toEqual([{ network: "mainnet", chain: "x-chain", d: new Date(emu.clock.now() * 1000).toISOString().slice(0, 10) }])
   })

@@ -24,7 +24,9 @@ import type { Job } from "../../../src/Job.ts"
 import { planRun, startReport } from "../../../src/Runner.ts"
 import { buildCatalog } from "../../../src/sink/Catalog.ts"
 import { spineLayers, tempOut } from "../../support/spine.ts"
-import { type Calls, newCalls, nodeJob, overRpc, rows } from "./support.ts"
+import { type Calls, newCalls, overRpc } from "../../support/clientWraps.ts"
+import { nodeJob } from "../../support/emulatorJob/groups.ts"
+import { rows } from "../../support/catalogReads.ts"
 
 const registered = findDataset("node_p_blocks")!
 

@@ -4,7 +4,10 @@ import { type RunningEmulator, startEmulator } from "@chainetl/emulator"
 import { SourceError } from "../../../src/Errors.ts"
 import type { Job } from "../../../src/Job.ts"
 import { filesUnder, runSpine, tempOut } from "../../support/spine.ts"
-import { type Rec, call, columnTypes, newCalls, nodeJob, overRpc, plain, rejectReasons, rows, uncommented } from "./support.ts"
+import { type Rec, columnTypes, plain, rejectReasons, rows, uncommentedColumns } from "../../support/catalogReads.ts"
+import { call } from "../../support/emulatorAnswers.ts"
+import { newCalls, overRpc } from "../../support/clientWraps.ts"
+import { nodeJob } from "../../support/emulatorJob/groups.ts"
 import * as path from "node:path"
 
 const DATASETS = ["node_x_blocks", "node_p_blocks"]
@@ -112,8 +115,8 @@ describe("node_x_blocks and node_p_blocks (node blocks by height window) through
     expect(x).toMatchObject({ network: "VARCHAR", date: "DATE", height: "BIGINT", block_id: "VARCHAR", block_type: "VARCHAR", block_timestamp: "TIMESTAMP WITH TIME ZONE", tx_count: "INTEGER", tx_ids: "VARCHAR[]" })
     const p = await columnTypes(out, "node_p_blocks")
     expect(p["txs"]).toMatch(/^STRUCT\(tx_id VARCHAR, tx_type VARCHAR, .*outputs STRUCT\(asset_id VARCHAR, fx_id VARCHAR, amount DECIMAL\(38,0\), locktime BIGINT, threshold INTEGER, addresses VARCHAR\[\].*\)\[\].*weight DECIMAL\(38,0\).*\)\[\]$/)
-    expect(await uncommented(out, "node_x_blocks")).toEqual([])
-    expect(await uncommented(out, "node_p_blocks")).toEqual([])
+    expect(await uncommentedColumns(out, "node_x_blocks")).toEqual([])
+    expect(await uncommentedColumns(out, "node_p_blocks")).toEqual([])
     for (const f of await filesUnder(path.join(out, "node_x_blocks"))) expect(f).toMatch(/^network=mainnet\/month=\d{4}-\d{2}\/part-/)
   })
 

@@ -4,7 +4,10 @@ import { type RunningEmulator, startEmulator } from "@chainetl/emulator"
 import { SourceError } from "../../../src/Errors.ts"
 import type { Job } from "../../../src/Job.ts"
 import { runSpine, tempOut } from "../../support/spine.ts"
-import { type Rec, call, columnTypes, newCalls, nodeJob, overRpc, rejectReasons, rows, sortBy, uncommented } from "./support.ts"
+import { type Rec, columnTypes, rejectReasons, rows, sortBy, uncommentedColumns } from "../../support/catalogReads.ts"
+import { call } from "../../support/emulatorAnswers.ts"
+import { newCalls, overRpc } from "../../support/clientWraps.ts"
+import { nodeJob } from "../../support/emulatorJob/groups.ts"
 
 const outputText = (o: Rec): string => {
   const out = o["output"] as Rec
@@ -107,8 +110,8 @@ describe("node_transactions and assets (node fan-outs) through the spine", () =>
     expect(types["inputs"]).toMatch(/^STRUCT\(tx_id VARCHAR, output_index INTEGER, asset_id VARCHAR, fx_id VARCHAR, amount DECIMAL\(38,0\), signature_indices INTEGER\[\].*\)\[\]$/)
     expect(types["credentials"]).toBe("STRUCT(fx_id VARCHAR, signatures VARCHAR[])[]")
     expect(await columnTypes(out, "assets")).toMatchObject({ network: "VARCHAR", snapshot_date: "DATE", asset_id: "VARCHAR", denomination: "INTEGER" })
-    expect(await uncommented(out, "node_transactions")).toEqual([])
-    expect(await uncommented(out, "assets")).toEqual([])
+    expect(await uncommentedColumns(out, "node_transactions")).toEqual([])
+    expect(await uncommentedColumns(out, "assets")).toEqual([])
   })
 
   it("given a run over the first height only, when the network moves on and the fan-outs run over all heights, then only the new blocks' txs and never-seen assets are asked for", async () => {

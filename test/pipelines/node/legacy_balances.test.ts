@@ -4,7 +4,10 @@ import { type RunningEmulator, startEmulator } from "@chainetl/emulator"
 import type { Job } from "../../../src/Job.ts"
 import { selectDatasets } from "../../../src/Runner.ts"
 import { runSpine, tempOut } from "../../support/spine.ts"
-import { type Rec, call, columnTypes, newCalls, nodeJob, overRpc, plain, rows, uncommented } from "./support.ts"
+import { type Rec, columnTypes, plain, rows, uncommentedColumns } from "../../support/catalogReads.ts"
+import { call } from "../../support/emulatorAnswers.ts"
+import { newCalls, overRpc } from "../../support/clientWraps.ts"
+import { nodeJob } from "../../support/emulatorJob/groups.ts"
 
 const actual = async (out: string) =>
   plain(
@@ -83,6 +86,6 @@ describe("legacy_balances (deprecated balance methods) through the spine", () =>
       "STRUCT(asset VARCHAR, balance DECIMAL(38,0), unlocked DECIMAL(38,0), locked_stakeable DECIMAL(38,0), locked_not_stakeable DECIMAL(38,0))[]"
     )
     expect(types["utxo_ids"]).toBe("STRUCT(tx_id VARCHAR, output_index INTEGER, tx_status VARCHAR)[]")
-    expect(await uncommented(out, "legacy_balances")).toEqual([])
+    expect(await uncommentedColumns(out, "legacy_balances")).toEqual([])
   })
 })

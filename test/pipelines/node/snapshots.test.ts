@@ -3,7 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type RunningEmulator, startEmulator } from "@chainetl/emulator"
 import type { Job } from "../../../src/Job.ts"
 import { runSpine, tempOut } from "../../support/spine.ts"
-import { type Rec, call, columnTypes, newCalls, nodeJob, overRpc, plain, rows, sortBy, uncommented } from "./support.ts"
+import { type Rec, columnTypes, plain, rows, sortBy, uncommentedColumns } from "../../support/catalogReads.ts"
+import { call } from "../../support/emulatorAnswers.ts"
+import { newCalls, overRpc } from "../../support/clientWraps.ts"
+import { nodeJob } from "../../support/emulatorJob/groups.ts"
 
 const PRIMARY = "11111111111111111111111111111111LpoYY"
 const SNAPSHOTS = ["current_validators", "current_supply", "tx_fees", "blockchains"]
@@ -129,7 +132,7 @@ describe("node snapshots (current_validators, current_supply, tx_fees, blockchai
     expect(await columnTypes(out, "current_supply")).toMatchObject({ network: "VARCHAR", snapshot_date: "DATE", supply: "DECIMAL(38,0)", height: "BIGINT" })
     expect(await columnTypes(out, "tx_fees")).toMatchObject({ tx_fee: "DECIMAL(38,0)", create_asset_tx_fee: "DECIMAL(38,0)" })
     expect(await columnTypes(out, "blockchains")).toMatchObject({ blockchain_id: "VARCHAR", status: "VARCHAR", snapshot_date: "DATE" })
-    for (const d of SNAPSHOTS) expect(await uncommented(out, d)).toEqual([])
+    for (const d of SNAPSHOTS) expect(await uncommentedColumns(out, d)).toEqual([])
   })
 
   it("given a finished snapshot, when the same day runs again, then no node call is made", async () => {

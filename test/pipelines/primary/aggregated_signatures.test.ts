@@ -9,7 +9,9 @@ import { ParquetSink } from "../../../src/sink/ParquetSink.ts"
 import { dataset as staking } from "../../../pipelines/staking_transactions.ts"
 import { SIGNED_TX_TYPES } from "../../../pipelines/aggregated_signatures.ts"
 import { fetchAll, query, runSpine, tempOut } from "../../support/spine.ts"
-import { NETWORKS, byKey, columnTypes, overRestClient, rejectReasons, uncommentedColumns } from "./support.ts"
+import { NETWORKS } from "../../support/emulatorJob/groups.ts"
+import { byKey, columnTypes, rejectReasons, uncommentedColumns } from "../../support/catalogReads.ts"
+import { overRestClient } from "../../support/clientWraps.ts"
 
 type Rec = Record<string, unknown>
 interface Parent {
@@ -144,7 +146,7 @@ describe("aggregated_signatures (route 1 per L1 tx in staking_transactions) thro
     expect(first.some((p) => p.txType === "IncreaseL1ValidatorBalanceTx")).toBe(true)
     expect(asked.sort()).toEqual([...first, ...unsignable].filter(signed).map((p) => `${p.network}/aggregateSignatures/${p.txHash}`).sort())
     expect(await actual(out)).toEqual(want)
-    const reasons = await rejectReasons(path.join(out, "catalog.duckdb"), "aggregated_signatures")
+    const reasons = await rejectReasons(out, "aggregated_signatures")
     expect(reasons).toHaveLength(2)
     expect(reasons[0]).toMatch(/^not found: GET data \/v1\/signatureAggregator\/mainnet\/aggregateSignatures\/\w+ answered 404$/)
     expect(reasons[1]).toMatch(/^not signed: route 1 answered 400: .*not L1-related/)
@@ -168,8 +170,7 @@ describe("aggregated_signatures (route 1 per L1 tx in staking_transactions) thro
   })
 
   it("given a run, when DuckDB describes aggregated_signatures, then it has the network key, text columns and every column commented", async () => {
-    const catalog = path.join(out, "catalog.duckdb")
-    expect(await columnTypes(catalog, "aggregated_signatures")).toMatchObject({ network: "VARCHAR", tx_hash: "VARCHAR", signed_message: "VARCHAR" })
-    expect(await uncommentedColumns(catalog, "aggregated_signatures")).toEqual([])
+    expect(await columnTypes(out, "aggregated_signatures")).toMatchObject({ network: "VARCHAR", tx_hash: "VARCHAR", signed_message: "VARCHAR" })
+    expect(await uncommentedColumns(out, "aggregated_signatures")).toEqual([])
   })
 })

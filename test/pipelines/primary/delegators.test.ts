@@ -6,7 +6,8 @@ import type { RunReport } from "../../../src/Runner.ts"
 import { test } from "../../support/emulatorFixtures.ts"
 import { oncePerFile } from "../../support/fixtures.ts"
 import { fetchAll, query, runSpine } from "../../support/spine.ts"
-import { NETWORKS, byKey, columnTypes, rejectReasons, uncommentedColumns } from "./support.ts"
+import { NETWORKS } from "../../support/emulatorJob/groups.ts"
+import { byKey, columnTypes, rejectReasons, uncommentedColumns } from "../../support/catalogReads.ts"
 
 type Rec = Record<string, unknown>
 
@@ -70,12 +71,11 @@ describe("delegators (route 8) through the spine", () => {
     // no status filter is applied: finished and running delegations are both there
     expect([...new Set(want.map((d) => d.delegation_status))]).toEqual(expect.arrayContaining(["active", "completed"]))
     expect(await actual(path.join(out, "catalog.duckdb"))).toEqual(want)
-    expect(await rejectReasons(path.join(out, "catalog.duckdb"), "delegators")).toEqual([])
+    expect(await rejectReasons(out, "delegators")).toEqual([])
   })
 
   it("given a run, when DuckDB describes delegators, then amounts are DECIMAL(38,0), times TIMESTAMPTZ, the snapshot a DATE key and every column is commented", async ({ crawled: { out } }) => {
-    const catalog = path.join(out, "catalog.duckdb")
-    expect(await columnTypes(catalog, "delegators")).toMatchObject({
+    expect(await columnTypes(out, "delegators")).toMatchObject({
       network: "VARCHAR",
       snapshot_date: "DATE",
       tx_hash: "VARCHAR",
@@ -86,7 +86,7 @@ describe("delegators (route 8) through the spine", () => {
       start_timestamp: "TIMESTAMP WITH TIME ZONE",
       delegation_status: "VARCHAR"
     })
-    expect(await uncommentedColumns(catalog, "delegators")).toEqual([])
+    expect(await uncommentedColumns(out, "delegators")).toEqual([])
   })
 
   it("given a finished snapshot, when the same day runs again, then the slices are skipped and no row is doubled", async ({ emulator: emu, crawled: { out } }) => {

@@ -8,7 +8,8 @@ import { dataset } from "../../../pipelines/l1_validators.ts"
 import { test } from "../../support/emulatorFixtures.ts"
 import { oncePerFile } from "../../support/fixtures.ts"
 import { query, runSpine } from "../../support/spine.ts"
-import { NETWORKS, byKey, columnTypes, rejectReasons, uncommentedColumns } from "./support.ts"
+import { NETWORKS } from "../../support/emulatorJob/groups.ts"
+import { byKey, columnTypes, rejectReasons, uncommentedColumns } from "../../support/catalogReads.ts"
 
 type Rec = Record<string, unknown>
 
@@ -79,12 +80,11 @@ describe("l1_validators (route 13, inactive included) through the spine", () => 
     // inactive validators are there: more than the default (active only) listing
     expect(want.length).toBeGreaterThan((await expected(emu, false)).length)
     expect(await actual(path.join(out, "catalog.duckdb"))).toEqual(want)
-    expect(await rejectReasons(path.join(out, "catalog.duckdb"), "l1_validators")).toEqual([])
+    expect(await rejectReasons(out, "l1_validators")).toEqual([])
   })
 
   it("given a run, when DuckDB describes l1_validators, then weight and balance are exact decimals, owners are structs and every column is commented", async ({ crawled: { out } }) => {
-    const catalog = path.join(out, "catalog.duckdb")
-    expect(await columnTypes(catalog, "l1_validators")).toMatchObject({
+    expect(await columnTypes(out, "l1_validators")).toMatchObject({
       network: "VARCHAR",
       snapshot_date: "DATE",
       weight: "DECIMAL(38,0)",
@@ -93,7 +93,7 @@ describe("l1_validators (route 13, inactive included) through the spine", () => 
       creation_timestamp: "TIMESTAMP WITH TIME ZONE",
       remaining_balance_owner: "STRUCT(addresses VARCHAR[], threshold INTEGER)"
     })
-    expect(await uncommentedColumns(catalog, "l1_validators")).toEqual([])
+    expect(await uncommentedColumns(out, "l1_validators")).toEqual([])
   })
 
   it("given a weight and a balance above 2^53 delivered as bigint, when the record is mapped, then both stay exact", () => {

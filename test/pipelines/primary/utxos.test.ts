@@ -7,7 +7,8 @@ import { SourceError } from "../../../src/Errors.ts"
 import { defaultJob, type Job } from "../../../src/Job.ts"
 import { query, runSpine, tempOut } from "../../support/spine.ts"
 import { primaryJobPart } from "../../support/emulatorJob/primary.ts"
-import { byKey, columnTypes, overRestClient, rejectReasons, uncommentedColumns } from "./support.ts"
+import { byKey, columnTypes, rejectReasons, uncommentedColumns } from "../../support/catalogReads.ts"
+import { overRestClient } from "../../support/clientWraps.ts"
 
 type Rec = Record<string, unknown>
 type AddressSet = Job["addressSets"][number]
@@ -113,12 +114,12 @@ describe("utxos (routes 2/3) through the spine", () => {
     expect(want.some((r) => r.consuming_tx_hash !== null)).toBe(true)
     expect(want.filter((r) => r.address_set.startsWith("fuji-p")).length).toBeGreaterThan(1024)
     expect(await actual(out)).toEqual(want)
-    expect(await rejectReasons(path.join(out, "catalog.duckdb"), "utxos")).toEqual([])
+    expect(await rejectReasons(out, "utxos")).toEqual([])
   })
 
   it("given a run, when DuckDB describes utxos, then amounts are exact, locktimes BIGINT, owners a list and every column is commented", async () => {
     const catalog = path.join(out, "catalog.duckdb")
-    expect(await columnTypes(catalog, "utxos")).toMatchObject({
+    expect(await columnTypes(out, "utxos")).toMatchObject({
       network: "VARCHAR",
       blockchain: "VARCHAR",
       snapshot_date: "DATE",
@@ -134,7 +135,7 @@ describe("utxos (routes 2/3) through the spine", () => {
       block_timestamp: "TIMESTAMP WITH TIME ZONE",
       credentials: "STRUCT(signature VARCHAR, public_key VARCHAR)[]"
     })
-    expect(await uncommentedColumns(catalog, "utxos")).toEqual([])
+    expect(await uncommentedColumns(out, "utxos")).toEqual([])
     const parts = await query(catalog, "SELECT DISTINCT network, blockchain, snapshot_date::VARCHAR AS d FROM utxos ORDER BY ALL")
     expect(parts.map((p) => `${p["network"]}/${p["blockchain"]}`)).toEqual(["fuji/p-chain", "fuji/x-chain", "mainnet/p-chain", "mainnet/x-chain"])
   })
@@ -153,7 +154,7 @@ describe("utxos (routes 2/3) through the spine", () => {
     }))
     const tampered = await tempOut()
     await Effect.runPromise(runSpine(tampered, emu, { job: { ...defaultJob, addressSets: [set] }, datasets: ["utxos"] }, tamper))
-    expect(await rejectReasons(path.join(tampered, "catalog.duckdb"), "utxos")).toEqual([
+    expect(await rejectReasons(tampered, "utxos")).toEqual([
       `utxoBytes disagree with the service's fields: asset.amount: bytes ${bytesAmount} ≠ service ${bytesAmount}1`
     ])
     const ids = (await actual(tampered)).map((r) => r["utxo_id"])
@@ -219,6 +220,6 @@ describe("utxos (routes 2/3) through the spine", () => {
     const rows = await actual(resumed)
     expect(new Set(rows.map((r) => r["utxo_id"])).size).toBe(rows.length)
     expect(rows).toEqual((await actual(out)).filter((r) => r["address_set"] === set.name))
-    expect(await rejectReasons(path.join(resumed, "catalog.duckdb"), "utxos")).toEqual([])
+    expect(await rejectReasons(resumed, "utxos")).toEqual([])
   })
 })

@@ -6,7 +6,9 @@ import type { RunReport } from "../../../src/Runner.ts"
 import { test } from "../../support/emulatorFixtures.ts"
 import { oncePerFile } from "../../support/fixtures.ts"
 import { fetchAll, query, runSpine } from "../../support/spine.ts"
-import { NETWORKS, byKey, columnTypes, overRestClient, rejectReasons, uncommentedColumns } from "./support.ts"
+import { NETWORKS } from "../../support/emulatorJob/groups.ts"
+import { byKey, columnTypes, rejectReasons, uncommentedColumns } from "../../support/catalogReads.ts"
+import { overRestClient } from "../../support/clientWraps.ts"
 
 type Rec = Record<string, unknown>
 
@@ -100,12 +102,11 @@ describe("validators (route 7 per node id) through the spine", () => {
     // one key (node) stands for several rows
     expect(new Set(want.map((v) => `${v.network}/${v.node_id}`)).size).toBeLessThan(want.length)
     expect(await actual(path.join(out, "catalog.duckdb"))).toEqual(want)
-    expect(await rejectReasons(path.join(out, "catalog.duckdb"), "validators")).toEqual([])
+    expect(await rejectReasons(out, "validators")).toEqual([])
   })
 
   it("given a run, when DuckDB describes validators, then amounts are exact, rewards and health are structs and every column is commented", async ({ crawled: { out } }) => {
-    const catalog = path.join(out, "catalog.duckdb")
-    const types = await columnTypes(catalog, "validators")
+    const types = await columnTypes(out, "validators")
     expect(types).toMatchObject({
       network: "VARCHAR",
       snapshot_date: "DATE",
@@ -117,7 +118,7 @@ describe("validators (route 7 per node id) through the spine", () => {
     })
     expect(types["rewards"]).toBe("STRUCT(validation_reward_amount DECIMAL(38,0), delegation_reward_amount DECIMAL(38,0), reward_addresses VARCHAR[], reward_tx_hash VARCHAR)")
     expect(types["geolocation"]).toMatch(/^STRUCT\(city VARCHAR, .*latitude DOUBLE, longitude DOUBLE\)$/)
-    expect(await uncommentedColumns(catalog, "validators")).toEqual([])
+    expect(await uncommentedColumns(out, "validators")).toEqual([])
   })
 
   it("given route 7 answering two validations a page, when validators runs, then each node is paged through to the same rows", async ({ emulator: emu, out: small }) => {

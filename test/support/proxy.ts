@@ -1,39 +1,11 @@
 /**
- * Helpers of the reliability tests: a run of the real spine in this process against an emulator
- * (with the source settings a test wants), and a proxy in front of the emulator that can fail,
- * delay or rewrite chosen requests — a flaky upstream whose flakiness a test decides.
+ * A proxy in front of a service (the emulator, a bucket) that can fail, delay or rewrite chosen
+ * requests: a flaky upstream whose flakiness a test decides. Tests start it through the `proxy`
+ * fixture (test/support/emulatorFixtures.ts), which closes it after the test; a file's or a
+ * program's own (bench, chaos) calls startProxy and closes it itself.
  */
-import { Effect } from "effect"
 import { createServer, type IncomingMessage } from "node:http"
 import type { AddressInfo } from "node:net"
-import type { SourceSettingsInput } from "../../src/Config.ts"
-import type { RunningEmulator } from "@chainetl/emulator"
-import { defaultJob, type Job } from "../../src/Job.ts"
-import { type RunReport, run } from "../../src/Runner.ts"
-import { spineLayers } from "../support/spine.ts"
-
-export interface InProcessRun {
-  readonly datasets: ReadonlyArray<string>
-  readonly job: Partial<Job>
-  readonly partRows?: number
-  /** Source settings over the spine tests' (fast retries, high rate limit). */
-  readonly source?: Partial<SourceSettingsInput>
-  /** Service URLs when they differ from the emulator's (a proxy). */
-  readonly urls?: { readonly baseUrl?: string; readonly metricsUrl?: string; readonly nodeUrl?: string }
-}
-
-/** One run of the real spine in this process; the as-of is the emulator's clock, as with `run --emulator`. */
-export const runInProcess = (out: string, emu: RunningEmulator, o: InProcessRun): Promise<RunReport> =>
-  Effect.runPromise(
-    run({
-      out,
-      job: { ...defaultJob, ...o.job },
-      datasets: o.datasets,
-      partRows: o.partRows ?? 20,
-      sliceConcurrency: 2,
-      asOf: emu.clock.now()
-    }).pipe(Effect.provide(spineLayers(out, { ...emu, ...o.urls }, o.source ?? {})))
-  )
 
 export interface ProxiedRequest {
   readonly method: string
