@@ -9,6 +9,7 @@ import { Args, Command, Options } from "@effect/cli"
 import { Effect, Either, Option } from "effect"
 import type { Backfill } from "../crawl/Dataset.ts"
 import { DEFAULT_PART_MB, DEFAULT_PART_ROWS, MB } from "../crawl/PartSize.ts"
+import { SLICE_CAP } from "../pace/InFlight.ts"
 import { ConfigError } from "../Errors.ts"
 import { parseAsOf } from "./asOf.ts"
 import { emulatorFlags } from "./emulatorOptions.ts"
@@ -49,7 +50,7 @@ const crawlFlags = {
     Options.withDescription(`Most megabytes a part holds in memory before it is written (default ${DEFAULT_PART_MB}): bounds a slice's memory on wide, nested rows`),
     Options.withDefault(DEFAULT_PART_MB)
   ),
-  concurrency: Options.integer("concurrency").pipe(Options.withDescription("Slices (windows) crawled at once, at most: below it they follow each host's round trip and rate, all under one rate limit per host"), Options.withDefault(64)),
+  concurrency: Options.integer("concurrency").pipe(Options.withDescription("Slices (windows) crawled at once, at most: below it they follow each host's round trip and rate, all under one rate limit per host"), Options.withDefault(SLICE_CAP)),
   dryRun: Options.boolean("dry-run").pipe(Options.withDescription("Print the slices, the requests they take (at least, likely, at most), the allowance and the wall time that follow; write nothing (asks each windowed listing's newest window for its first page, unless --offline)")),
   offline: Options.boolean("offline").pipe(Options.withDescription("With --dry-run: send no request at all (the round trip is not measured; the wall time is the rate's part alone)")),
   quiet: Options.boolean("quiet").pipe(Options.withDescription("No progress and no summary: only errors (exit code says how it went)")),
@@ -153,7 +154,7 @@ const backfill = Command.make(
       if (Either.isLeft(range)) return yield* Effect.fail(range.left)
       const args = yield* runArgs(a.datasets, a, range.right)
       if (a.refetch) {
-        const { refetchFirst } = yield* Effect.promise(() => import("./verifyCommand.ts"))
+        const { refetchFirst } = yield* Effect.promise(() => import("./refetchCommand.ts"))
         yield* refetchFirst(args)
       }
       return yield* runCommand(args)

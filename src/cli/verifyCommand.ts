@@ -10,7 +10,7 @@ import { promises as fs } from "node:fs"
 import * as path from "node:path"
 import type { AnyDataset } from "../crawl/Dataset.ts"
 import { CheckpointStore } from "../crawl/Checkpoint.ts"
-import { ConfigError } from "../Errors.ts"
+import { ConfigError, type SinkError } from "../Errors.ts"
 import { replaceFile } from "../files/Durable.ts"
 import { defaultJob, loadJobFile } from "../Job.ts"
 import { stateLayer } from "../state/StateLayer.ts"
@@ -22,7 +22,6 @@ import { metricsText } from "../verify/Metrics.ts"
 import type { Verdict } from "../verify/Verify.ts"
 import { checkIncremental, checkPartitionGrain } from "./backfillPlan.ts"
 import { resolveOut } from "./output.ts"
-import type { RunArgs } from "./runCommand.ts"
 
 export interface VerifyArgs {
   readonly datasets: ReadonlyArray<string>
@@ -39,25 +38,6 @@ export class VerifyFailed extends Data.TaggedError("VerifyFailed")<{ readonly fi
     return `verify: ${this.findings.length} check(s) failed in ${datasets.join(", ")}${this.repaired ? " after --repair" : ""}; each line above names its re-crawl${this.repaired ? "" : " (or run verify --repair)"}`
   }
 }
-
-/** `backfill --refetch`: the range's windows removed, under the writer lock, before the backfill plans. */
-export const refetchFirst = (args: Pick<RunArgs, "datasets" | "out" | "backfill" | "dryRun">) =>
-  Effect.gen(function* () {
-    const range = args.backfill
-    if (range === undefined) return yield* Effect.fail(new ConfigError({ reason: "Invalid", field: "--refetch", detail: "it takes a range", fix: "pass --from and --to" }))
-    if (args.dryRun === true) return yield* Effect.fail(new ConfigError({ reason: "Invalid", field: "--refetch", detail: "--refetch removes the windows' parts, which --dry-run must not", fix: "drop one of them" }))
-    if (/^s3:\/\//i.test(args.out ?? process.env["CHAINETL_OUT"] ?? "")) {
-      return yield* Effect.fail(new ConfigError({ reason: "Invalid", field: "--refetch", detail: "an output in a bucket is not cleared by --refetch yet", fix: "re-crawl the window into a folder output" }))
-    }
-    const { datasets } = yield* Effect.promise(() => import("../../pipelines/index.ts"))
-    const chosen = datasets.filter((d) => args.datasets.includes(d.name))
-    if (range.unit === "height") {
-      const { refetchHeights } = yield* Effect.promise(() => import("../verify/RefetchHeights.ts"))
-      return yield* refetchHeights(resolveOut(args.out), chosen, { from: BigInt(range.from), to: BigInt(range.to) })
-    }
-    const { refetchWindows } = yield* Effect.promise(() => import("../verify/Refetch.ts"))
-    return yield* refetchWindows(resolveOut(args.out), chosen, range)
-  })
 
 const render = (verdict: Verdict, ctx: CommandContext, checked: ReadonlyArray<string>) => {
   for (const f of verdict.findings) {
@@ -89,14 +69,14 @@ const present = async (out: string, registry: ReadonlyArray<AnyDataset>, checkpo
 export const verifyCommand = (args: VerifyArgs) =>
   Effect.gen(function* () {
     if (/^s3:\/\//i.test(args.out ?? process.env["CHAINETL_OUT"] ?? "")) {
-      if (args.repair) return yield* Effect.fail(new ConfigError({ reason: "Invalid", field: "--repair", detail: "a bucket's output is verified from a private copy, which a repair would not reach", fix: "run verify without --repair, then the re-crawls it prints" }))
       const m = yield* Effect.promise(() => import("./bucketOutput.ts"))
-      return yield* Effect.scoped(Effect.flatMap(m.openBucket(m.bucketOut(args.out)!, { needsState: true, dir: { kind: "private" } }), (opened) => verifyFolder(args, opened.dir, args.out!)))
+      // verified from a private copy; the repairs write to the bucket, so the copy is pulled again before the second verdict
+      return yield* Effect.scoped(Effect.flatMap(m.openBucket(m.bucketOut(args.out)!, { needsState: true, dir: { kind: "private" } }), (opened) => verifyFolder(args, opened.dir, args.out!, opened.pull)))
     }
     return yield* verifyFolder(args, resolveOut(args.out), args.out ?? resolveOut(args.out))
   })
 
-const verifyFolder = (args: VerifyArgs, out: string, shown: string) =>
+const verifyFolder = (args: VerifyArgs, out: string, shown: string, refresh: Effect.Effect<void, SinkError> = Effect.void) =>
   Effect.gen(function* () {
     const ctx: CommandContext = { out: shown, ...(args.job === undefined ? {} : { job: args.job }) }
     const exists = yield* Effect.promise(() => fs.stat(path.join(out, "_state")).then(() => true, () => false))
@@ -133,6 +113,7 @@ const verifyFolder = (args: VerifyArgs, out: string, shown: string) =>
       if (!args.json) render(verdict, ctx, names)
       const { runRepairs } = yield* Effect.promise(() => import("./verifyRepair.ts"))
       yield* runRepairs(repairsOf(verdict.findings), ctx, (line) => process.stderr.write(`${line}\n`))
+      yield* refresh
       ;({ verdict, names } = yield* check)
       if (!args.json) console.log("after --repair:")
     }

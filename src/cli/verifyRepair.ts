@@ -7,6 +7,7 @@
 import { Effect, Either } from "effect"
 import type { RunArgs } from "./runCommand.ts"
 import { DEFAULT_PART_ROWS } from "../crawl/PartSize.ts"
+import { SLICE_CAP } from "../pace/InFlight.ts"
 import { commandOf, type CommandContext, type Repair } from "../verify/Finding.ts"
 
 export interface RepairOutcome {
@@ -25,7 +26,7 @@ export const runArgsOf = (r: Repair, ctx: CommandContext): Omit<RunArgs, "backfi
   emulatorSeed: undefined,
   emulatorScale: undefined,
   partRows: DEFAULT_PART_ROWS,
-  concurrency: 4,
+  concurrency: SLICE_CAP,
   quiet: true
 })
 
@@ -33,7 +34,7 @@ export const runRepairs = (repairs: ReadonlyArray<Repair>, ctx: CommandContext, 
   Effect.gen(function* () {
     const { runCommand } = yield* Effect.promise(() => import("./runCommand.ts"))
     const { parseBackfill } = yield* Effect.promise(() => import("./backfillPlan.ts"))
-    const { refetchFirst } = yield* Effect.promise(() => import("./verifyCommand.ts"))
+    const { refetchFirst } = yield* Effect.promise(() => import("./refetchCommand.ts"))
     const { refetchSlicesFirst } = yield* Effect.promise(() => import("./refetchSliceCommand.ts"))
     const outcomes: RepairOutcome[] = []
     for (const r of repairs) {

@@ -24,6 +24,8 @@ const ALPHA = 0.2
 const LONG_ALPHA = 0.02
 /** Slices before any round trip is measured: the first answers come within one round trip. */
 export const INITIAL_SLICES = 4
+/** `--concurrency`'s default: slices at once at most (a cap: sliceTarget follows the hosts below it); `verify --repair` crawls with it too. */
+export const SLICE_CAP = 64
 /** Slices beyond the requests in flight: a slice also plans, decodes and commits between requests. */
 export const SLICE_EXTRA = 2
 

@@ -1,89 +1,63 @@
 /**
  * `chainetl backfill … --refetch`: the windows of [from, to) are crawled again whole. Their parts
- * (the dataset's, its child tables' and its rejects) and then their checkpoints are removed under
- * the writer lock, so the backfill that follows plans them as new windows of the same bounds and
- * lists them from the first page: what `verify` asks for when a window's rows are wrong rather than
- * missing (a key twice, a chain that does not link, fewer or more rows than its checkpoint
- * committed). Parts first, checkpoint second: a kill between the two leaves a window whose
- * checkpoint names parts that are gone, which verify finds again and the same command mends.
+ * (the dataset's, its child tables' and its rejects), the compacted files holding any of them and
+ * then their checkpoints are removed (Clear.ts: data, manifests, checkpoints), so the backfill that
+ * follows plans them as new windows and lists them from the first page: what `verify` asks for when
+ * a window's rows are wrong rather than missing (a key twice, a chain that does not link, fewer or
+ * more rows than its checkpoint committed).
  *
- * Local folders with checkpoints on disk only, and only windows no compacted file holds a part of
- * (compaction merged them with other slices' rows, which a refetch cannot take apart).
+ * The range must cut no window and no compacted file (RefetchScope.ts says why a compacted file is
+ * taken whole); a narrower one is refused naming the range that takes them whole, the one verify
+ * prints. The caller holds the writer lock and provides the state (folder or PostgreSQL) and where
+ * the files end up (the folder, or the bucket the folder is a working copy of).
  */
 import { Effect } from "effect"
-import { promises as fs } from "node:fs"
-import * as path from "node:path"
-import { CheckpointStore, checkpointsRoot } from "../crawl/Checkpoint.ts"
 import type { AnyDataset } from "../crawl/Dataset.ts"
-import { windowOf } from "../crawl/Windows.ts"
-import { holdsPartOf, readManifest } from "../compact/Manifest.ts"
+import { CheckpointStore } from "../crawl/Checkpoint.ts"
 import { ConfigError } from "../Errors.ts"
-import { newRunId } from "../Runner.ts"
-import { acquireOutputLock } from "../sink/OutputLock.ts"
 import { isoSeconds } from "../Time.ts"
-import { tableFiles } from "./Files.ts"
+import { clearOutput } from "./Clear.ts"
+import { compactedOf, refetchScope, windowsOf } from "./RefetchScope.ts"
+import { instantText } from "./Windows.ts"
 
-const REJECTS = "_rejects"
+const span = (from: number, to: number) => `[${isoSeconds(from)}, ${isoSeconds(to)})`
 
 /** Removes the windows inside [from, to) of each dataset, for the backfill after it to crawl whole; returns their slice ids. */
 export const refetchWindows = (out: string, datasets: ReadonlyArray<AnyDataset>, range: { readonly from: number; readonly to: number }) =>
-  Effect.scoped(
-    Effect.gen(function* () {
-      if (process.env["CHAINETL_STATE_URL"] !== undefined && process.env["CHAINETL_STATE_URL"] !== "") {
+  Effect.gen(function* () {
+    for (const d of datasets) {
+      if (d.windows === undefined) {
+        return yield* Effect.fail(new ConfigError({ reason: "Invalid", field: "--refetch", detail: `${d.name} is not crawled in time windows`, fix: "pass --refetch with windowed datasets only (primary_blocks, staking_transactions)" }))
+      }
+    }
+    const plans = []
+    // every dataset is judged before anything is removed: a refusal leaves the output as it was
+    for (const d of datasets) {
+      const windows = windowsOf(yield* (yield* CheckpointStore).list(d.name))
+      const facts = yield* Effect.promise(() => compactedOf(out, d))
+      const scope = refetchScope(range, windows, facts.compacted)
+      if (scope.from !== range.from || scope.to !== range.to) {
+        const cut = scope.files.length > 0 ? `compacted file(s) ${scope.files.map((f) => `${f.table}/${f.file}`).join(", ")} hold(s) rows of windows of` : "windows of"
         return yield* Effect.fail(
-          new ConfigError({ reason: "Invalid", field: "--refetch", detail: "the checkpoints are in PostgreSQL (CHAINETL_STATE_URL), which --refetch does not clear yet", fix: "run it without CHAINETL_STATE_URL on the machine that holds the output folder" })
+          new ConfigError({
+            reason: "Invalid",
+            field: "--from",
+            detail: `${cut} ${d.name} reaching outside ${span(range.from, range.to)}: they are crawled again whole, over ${span(scope.from, scope.to)}`,
+            fix: `pass --from ${instantText(scope.from)} --to ${instantText(scope.to)} (chainetl verify prints this range)`
+          })
         )
       }
-      for (const d of datasets) {
-        if (d.windows === undefined) {
-          return yield* Effect.fail(new ConfigError({ reason: "Invalid", field: "--refetch", detail: `${d.name} is not crawled in time windows`, fix: "pass --refetch with windowed datasets only (primary_blocks, staking_transactions)" }))
-        }
-      }
-      yield* acquireOutputLock(out, newRunId(new Date()))
-      const cleared: string[] = []
-      for (const d of datasets) {
-        const states = yield* Effect.orDie((yield* CheckpointStore).list(d.name))
-        const inside = states.filter((s) => {
-          const w = windowOf(s.params)
-          return w !== undefined && w.from < range.to && w.to > range.from
-        })
-        for (const s of inside) {
-          const w = windowOf(s.params)!
-          if (w.from < range.from || w.to > range.to) {
-            return yield* Effect.fail(
-              new ConfigError({
-                reason: "Invalid",
-                field: "--from",
-                detail: `${d.name}'s window [${isoSeconds(w.from)}, ${isoSeconds(w.to)}) reaches outside [${isoSeconds(range.from)}, ${isoSeconds(range.to)})`,
-                fix: "pass a range made of whole windows (chainetl verify prints it)"
-              })
-            )
-          }
-        }
-        const tables = [d.name, ...(d.children ?? []).map((c) => c.name), REJECTS]
-        for (const s of inside) {
-          for (const t of tables) {
-            const holder = holdsPartOf(yield* Effect.promise(() => readManifest(out, t)), s.slice, () => true)
-            if (holder !== undefined) {
-              return yield* Effect.fail(
-                new ConfigError({ reason: "Invalid", field: "--refetch", detail: `a part of ${d.name} slice ${s.slice} is merged into ${t}/${holder} with other slices' rows`, fix: "re-crawl this dataset into a fresh --out, or restore the output from a backup" })
-              )
-            }
-          }
-        }
-        for (const s of inside) {
-          yield* Effect.promise(async () => {
-            for (const t of tables) {
-              const files = await tableFiles(out, t, t === REJECTS ? undefined : d.name)
-              for (const p of files.parts) if (p.slice === s.slice && p.owner === d.name) await fs.rm(p.abs, { force: true })
-            }
-            const file = path.join(checkpointsRoot(out), d.name, `${s.slice}.json`)
-            await fs.rm(file, { force: true })
-            await fs.rm(`${file.slice(0, -".json".length)}.refetch`, { force: true })
-          })
-          cleared.push(s.slice)
-        }
-      }
-      return cleared
-    })
-  ).pipe(Effect.provide(CheckpointStore.layer(out)))
+      plans.push({ d, scope, files: facts.files })
+    }
+    const cleared: string[] = []
+    for (const { d, scope, files } of plans) {
+      const slices = new Set(scope.windows.map((w) => w.slice))
+      yield* clearOutput(out, {
+        parts: files.flatMap((t) => t.parts.filter((p) => p.owner === d.name && slices.has(p.slice)).map((p) => p.abs)),
+        compacted: scope.files.map((f) => ({ table: f.table, file: f.file })),
+        checkpoints: scope.windows.map((w) => ({ dataset: d.name, slice: w.slice }))
+      })
+      cleared.push(...slices)
+    }
+    return cleared
+  })

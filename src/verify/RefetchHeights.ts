@@ -1,21 +1,21 @@
 /**
  * `chainetl backfill <node blocks> --from H --to H' --refetch`: the heights of [from, to) are
- * crawled again. The part files holding them are removed, each only if all its heights lie in the
- * range (a file reaching outside it is refused, naming the range that takes it whole), and the
- * checkpoints of backfill cells inside the range, so the backfill that follows plans them again;
- * its walk then asks for every height it does not find committed. What `verify` asks for when a
- * height walk's rows are wrong rather than missing (a chain that does not link, a key twice).
- * Local folders only; a compacted file holding such heights is refused.
+ * crawled again. The files holding them are removed, each only if all its heights lie in the range
+ * (a file reaching outside it is refused, naming the range that takes it whole, which is the range
+ * verify prints: the span of the files holding the heights it found wrong), a compacted file as a
+ * part (its manifest entry goes with it: Clear.ts), and then the checkpoints of backfill cells
+ * inside the range, so the backfill that follows plans them again; its walk then asks for every
+ * height it does not find committed. What `verify` asks for when a height walk's rows are wrong
+ * rather than missing (a chain that does not link, a key twice). The caller holds the writer lock
+ * and provides the state and where files end up, as for Refetch.ts.
  */
 import { DuckDBInstance, quotedIdentifier, quotedString } from "@duckdb/node-api"
 import { Effect } from "effect"
-import { promises as fs } from "node:fs"
 import * as path from "node:path"
-import { CheckpointStore, checkpointsRoot } from "../crawl/Checkpoint.ts"
+import { CheckpointStore } from "../crawl/Checkpoint.ts"
 import type { AnyDataset } from "../crawl/Dataset.ts"
 import { ConfigError } from "../Errors.ts"
-import { newRunId } from "../Runner.ts"
-import { acquireOutputLock } from "../sink/OutputLock.ts"
+import { clearOutput } from "./Clear.ts"
 import { tableFiles } from "./Files.ts"
 
 const HEIGHT = /^[0-9]+$/
@@ -38,43 +38,41 @@ export const heightSpans = async (files: ReadonlyArray<string>, column: string):
 }
 
 export const refetchHeights = (out: string, datasets: ReadonlyArray<AnyDataset>, range: { readonly from: bigint; readonly to: bigint }) =>
-  Effect.scoped(
-    Effect.gen(function* () {
-      if (process.env["CHAINETL_STATE_URL"] !== undefined && process.env["CHAINETL_STATE_URL"] !== "") {
-        return yield* Effect.fail(new ConfigError({ reason: "Invalid", field: "--refetch", detail: "the checkpoints are in PostgreSQL (CHAINETL_STATE_URL), which --refetch does not clear yet", fix: "run it without CHAINETL_STATE_URL on the machine that holds the output folder" }))
+  Effect.gen(function* () {
+    const plans = []
+    // every dataset is judged before anything is removed: a refusal leaves the output as it was
+    for (const d of datasets) {
+      if (d.chain === undefined || d.backfill !== "height") {
+        return yield* Effect.fail(new ConfigError({ reason: "Invalid", field: "--refetch", detail: `${d.name} is not a height walk`, fix: "pass heights with --refetch for node_x_blocks or node_p_blocks only" }))
       }
-      yield* acquireOutputLock(out, newRunId(new Date()))
-      const removed: string[] = []
-      for (const d of datasets) {
-        if (d.chain === undefined || d.backfill !== "height") {
-          return yield* Effect.fail(new ConfigError({ reason: "Invalid", field: "--refetch", detail: `${d.name} is not a height walk`, fix: "pass heights with --refetch for node_x_blocks or node_p_blocks only" }))
+      const files = yield* Effect.promise(() => tableFiles(out, d.name, d.name))
+      const spans = yield* Effect.promise(() => heightSpans([...files.parts.filter((p) => p.live).map((p) => p.abs), ...files.compacted.map((c) => c.abs)], d.chain!.height))
+      const meets = [...spans].filter(([, [lo, hi]]) => hi >= range.from && lo < range.to)
+      for (const [file, [lo, hi]] of meets) {
+        if (lo < range.from || hi >= range.to) {
+          return yield* Effect.fail(
+            new ConfigError({ reason: "Invalid", field: "--from", detail: `${path.relative(out, file)} holds heights ${lo}-${hi}, reaching outside [${range.from}, ${range.to})`, fix: `pass --from ${lo < range.from ? lo : range.from} --to ${hi >= range.to ? hi + 1n : range.to}` })
+          )
         }
-        const column = d.chain.height
-        const files = yield* Effect.promise(() => tableFiles(out, d.name, d.name))
-        const spans = yield* Effect.promise(() => heightSpans([...files.parts.filter((p) => p.live).map((p) => p.abs), ...files.compacted.map((c) => c.abs)], column))
-        const meets = [...spans].filter(([, [lo, hi]]) => hi >= range.from && lo < range.to)
-        for (const [file, [lo, hi]] of meets) {
-          if (files.compacted.some((c) => c.abs === file)) {
-            return yield* Effect.fail(new ConfigError({ reason: "Invalid", field: "--refetch", detail: `heights ${lo}-${hi} of ${d.name} are merged into ${path.relative(out, file)}`, fix: "re-crawl the dataset into a fresh --out, or restore the output from a backup" }))
-          }
-          if (lo < range.from || hi >= range.to) {
-            return yield* Effect.fail(
-              new ConfigError({ reason: "Invalid", field: "--from", detail: `${path.relative(out, file)} holds heights ${lo}-${hi}, reaching outside [${range.from}, ${range.to})`, fix: `pass --from ${lo < range.from ? lo : range.from} --to ${hi >= range.to ? hi + 1n : range.to}` })
-            )
-          }
-        }
-        // a cell done before with these bounds would be final: its checkpoint goes too (the nightly walk's stays)
-        const cells = (yield* Effect.orDie((yield* CheckpointStore).list(d.name))).filter((s) => {
-          const from = s.params["from"] ?? ""
-          const to = s.params["to"] ?? ""
-          return HEIGHT.test(from) && HEIGHT.test(to) && BigInt(from) >= range.from && BigInt(to) <= range.to
-        })
-        yield* Effect.promise(async () => {
-          for (const [file] of meets) await fs.rm(file, { force: true })
-          for (const c of cells) await fs.rm(path.join(checkpointsRoot(out), d.name, `${c.slice}.json`), { force: true })
-        })
-        removed.push(...meets.map(([f]) => f))
       }
-      return removed
-    })
-  ).pipe(Effect.provide(CheckpointStore.layer(out)))
+      // a cell done before with these bounds would be final: its checkpoint goes too (the nightly walk's stays)
+      const cells = (yield* (yield* CheckpointStore).list(d.name)).filter((s) => {
+        const from = s.params["from"] ?? ""
+        const to = s.params["to"] ?? ""
+        return HEIGHT.test(from) && HEIGHT.test(to) && BigInt(from) >= range.from && BigInt(to) <= range.to
+      })
+      const gone = new Set(meets.map(([f]) => f))
+      const compacted = files.compacted.filter((c) => gone.has(c.abs))
+      plans.push({ d, parts: [...gone].filter((f) => !compacted.some((c) => c.abs === f)), compacted, cells })
+    }
+    const removed: string[] = []
+    for (const { d, parts, compacted, cells } of plans) {
+      yield* clearOutput(out, {
+        parts,
+        compacted: compacted.map((c) => ({ table: d.name, file: c.rel.slice(d.name.length + 1) })),
+        checkpoints: cells.map((c) => ({ dataset: d.name, slice: c.slice }))
+      })
+      removed.push(...parts, ...compacted.map((c) => c.abs))
+    }
+    return removed
+  })
