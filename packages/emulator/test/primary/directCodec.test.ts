@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest"
 import { sha256 } from "../../src/world/cb58.ts"
-import { P_BLOCK_TYPE_ID, blockBytes, codecBlockBytes } from "../../src/world/primary/codec/blockBytes.ts"
+import { P_BLOCK_TYPE_ID, blockBytes, codecBlockBytes, parentBytes } from "../../src/world/primary/codec/blockBytes.ts"
 import { writeTx } from "../../src/world/primary/codec/directTx.ts"
 import { TxBytes } from "../../src/world/primary/codec/txBytes.ts"
 import { Writer } from "../../src/world/primary/codec/writer.ts"
@@ -56,7 +56,7 @@ const compareChain = (net: PrimaryNetwork, chain: "P" | "X", seen: Seen): void =
       seen.txTypes.set(`${chain}:${tx.type}`, writeTx(new Writer(), net, tx, ids))
     }
     const expected = codecBlockBytes(block, txs, reference, ids)
-    expect(Buffer.from(blockBytes(block, txs, direct, ids)).toString("hex"), `${net.name} ${chain} block ${h} (${block.blockType})`).toBe(Buffer.from(expected).toString("hex"))
+    expect(Buffer.from(blockBytes(blocks.header(h), parentBytes(block, ids), txs, direct)).toString("hex"), `${net.name} ${chain} block ${h} (${block.blockType})`).toBe(Buffer.from(expected).toString("hex"))
     expect(net.served.block(chain, h), `${net.name} ${chain} block ${h}'s served id`).toBe(cb58(sha256(expected)))
     seen.blockTypes.add(`${chain}:${block.blockType}`)
     seen.blocks++

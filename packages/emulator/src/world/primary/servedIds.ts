@@ -22,7 +22,7 @@
  */
 import type { PrimaryNetwork, PxChain } from "./network.ts"
 import { BlockIdStore } from "./blockIdStore.ts"
-import { blockBytes } from "./codec/blockBytes.ts"
+import { blockBytes, parentBytes } from "./codec/blockBytes.ts"
 import { TxBytes } from "./codec/txBytes.ts"
 import { sha256 } from "../cb58.ts"
 import { Kind, cb58 } from "./ids.ts"
@@ -127,7 +127,9 @@ export class ServedIds {
     const kept = { bytes: (t: TxRecord): Uint8Array => this.txBytes.get(t.id) ?? txBytes.bytes(t) }
     const store = this.blocks[chain]
     if (store.count !== h) throw new Error(`${chain}-chain block ${h} hashed out of order (${store.count} are)`)
-    store.push(sha256(blockBytes(this.net.chain(chain).block(h), txs, kept, ids, h > 0 ? store.bytes(h - 1) : undefined)))
+    const blocks = this.net.chain(chain)
+    const parent = h > 0 ? store.bytes(h - 1) : parentBytes(blocks.block(h), ids)
+    store.push(sha256(blockBytes(blocks.header(h), parent, txs, kept)))
   }
 
   /** Hashes `root` and every id it needs that is not hashed yet. */

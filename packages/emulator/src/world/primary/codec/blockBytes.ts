@@ -74,15 +74,17 @@ export const codecBlockBytes = (b: BlockRecord, txs: ReadonlyArray<TxRecord>, tx
   }
 }
 
+/** What a block's bytes hold besides its parent and its txs. */
+export type BlockHeader = Pick<BlockRecord, "blockType" | "height" | "timestamp">
+
 /**
- * A block's bytes written straight into one buffer. `parent`, when given, is the parent's served id
- * as bytes (servedIds.ts keeps them by height), which spares encoding and decoding its cb58.
+ * A block's bytes written straight into one buffer. `parent` is the parent's served id as bytes
+ * (servedIds.ts keeps them by height; `parentBytes` for a block record).
  */
-export const blockBytes = (b: BlockRecord, txs: ReadonlyArray<TxRecord>, txBytes: Pick<TxBytes, "bytes">, ids: IdMap, parent?: Uint8Array): Uint8Array => {
+export const blockBytes = (b: BlockHeader, parent: Uint8Array, txs: ReadonlyArray<TxRecord>, txBytes: Pick<TxBytes, "bytes">): Uint8Array => {
   const type = b.blockType
   if (type === "EVMBlock") throw new Error("C-chain blocks are the EVM world's")
   const signed = txs.map((t) => txBytes.bytes(t))
-  const parentBytes = parent ?? idBytes(ids(b.parentId))
   return withWriter((w) => {
     const list = (some: ReadonlyArray<Uint8Array>): void => {
       w.u32(some.length)
@@ -93,7 +95,7 @@ export const blockBytes = (b: BlockRecord, txs: ReadonlyArray<TxRecord>, txBytes
       w.raw(signed[0]!.subarray(CODEC_VERSION_BYTES))
     }
     const common = (): void => {
-      w.raw(parentBytes)
+      w.raw(parent)
       w.u64(b.height)
     }
     const time = (): void => w.u64(BigInt(b.timestamp))
@@ -140,3 +142,6 @@ export const blockBytes = (b: BlockRecord, txs: ReadonlyArray<TxRecord>, txBytes
     return w.copy()
   })
 }
+
+/** A block's parent's served id, as bytes. */
+export const parentBytes = (b: BlockRecord, ids: IdMap): Uint8Array => idBytes(ids(b.parentId))

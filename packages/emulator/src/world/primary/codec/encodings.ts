@@ -8,7 +8,7 @@ import type { PrimaryNetwork } from "../network.ts"
 import type { JsonValue } from "../txJson.ts"
 import type { BlockRecord, TxRecord } from "../types.ts"
 import { lib } from "./avalanche.ts"
-import { blockBytes } from "./blockBytes.ts"
+import { blockBytes, parentBytes } from "./blockBytes.ts"
 import { TxBytes } from "./txBytes.ts"
 
 /** 0x + bytes + checksum, as utils/formatting writes hex. */
@@ -19,5 +19,5 @@ export const encodeTx = (net: PrimaryNetwork, tx: TxRecord, encoding: "hex" | "j
 
 export const encodeBlock = (net: PrimaryNetwork, b: BlockRecord, encoding: "hex" | "json"): string | JsonValue => {
   const txs = net.chain(b.chain === "X" ? "X" : "P").txs(Number(b.height))
-  return encoding === "json" ? net.json.block(b, txs) : checksummedHex(blockBytes(b, txs, new TxBytes(net, net.served.of), net.served.of))
+  return encoding === "json" ? net.json.block(b, txs) : checksummedHex(blockBytes(b, parentBytes(b, net.served.of), txs, new TxBytes(net, net.served.of)))
 }
