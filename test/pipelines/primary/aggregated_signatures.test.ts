@@ -1,14 +1,17 @@
 import { Effect } from "effect"
 import * as path from "node:path"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect } from "vitest"
 import { makeSlice } from "../../../src/crawl/Slice.ts"
-import { type RunningEmulator, startEmulator } from "@chainetl/emulator"
+import type { RunningEmulator } from "@chainetl/emulator"
 import { cb58 } from "@chainetl/emulator/world/primary/ids"
 import type { TxRecord } from "@chainetl/emulator/world/primary"
 import { ParquetSink } from "../../../src/sink/ParquetSink.ts"
 import { dataset as staking } from "../../../pipelines/staking_transactions.ts"
 import { SIGNED_TX_TYPES } from "../../../pipelines/aggregated_signatures.ts"
-import { fetchAll, query, runSpine, tempOut } from "../../support/spine.ts"
+import type { RunReport } from "../../../src/Runner.ts"
+import { test } from "../../support/emulatorFixtures.ts"
+import { oncePerFile } from "../../support/fixtures.ts"
+import { fetchAll, query, runSpine } from "../../support/spine.ts"
 import { NETWORKS } from "../../support/emulatorJob/groups.ts"
 import { byKey, columnTypes, rejectReasons, uncommentedColumns } from "../../support/catalogReads.ts"
 import { overRestClient } from "../../support/clientWraps.ts"
@@ -103,56 +106,68 @@ const expected = async (emu: RunningEmulator, parents: ReadonlyArray<Parent>) =>
   return rows.sort(byKey<Rec>("network", "tx_hash"))
 }
 
-// the steps of one story, in order (the fan-out, a later one that asks only for new keys, the
-// catalog it left): the files are shuffled, these tests are not
-describe("aggregated_signatures (route 1 per L1 tx in staking_transactions) through the spine", { shuffle: false }, () => {
-  let emu: RunningEmulator
-  let out: string
-  let first: Parent[]
+/** The file's emulator (its own: a test moves its clock), the seeded parents and the first fan-out, as that run left the output. */
+interface FirstRun {
+  readonly emu: RunningEmulator
+  readonly out: string
+  readonly first: Parent[]
   /** Parents the service cannot sign: a hash it never issued (404) and a validator tx labelled as an L1 tx (400). */
-  let unsignable: Parent[]
+  readonly unsignable: Parent[]
+  readonly report: RunReport
+  /** Route 1 requests of the first run. */
+  readonly asked: string[]
+  /** aggregated_signatures and its reject reasons right after the first run (a later test adds rows). */
+  readonly rows: Rec[]
+  readonly reasons: string[]
+}
 
-  beforeAll(async () => {
-    emu = await startEmulator({ seed: 11 })
-    out = await tempOut()
-    // two of each type per network: every branch of the fan-out, few BLS signatures to wait for
-    first = l1Txs(emu).filter((p, i, all) => all.slice(0, i).filter((q) => q.network === p.network && q.txType === p.txType).length < 2)
-    // a validator or delegator tx: route 4 lists L1 txs too, and those route 1 may sign
-    const stakingTx = (await fetchAll(`${emu.baseUrl}/v1/networks/mainnet/blockchains/p-chain/transactions:listStaking`, "transactions")).find((t) => String(t["txType"]).startsWith("Add")) as Rec
-    unsignable = [
-      { network: "mainnet", txHash: cb58(new Uint8Array(32).fill(7)), txType: "RegisterL1ValidatorTx", at: first[0]!.at, height: first[0]!.height, blockId: first[0]!.blockId },
-      {
-        network: "mainnet",
-        txHash: String(stakingTx["txHash"]),
-        txType: "SetL1ValidatorWeightTx",
-        at: Number(stakingTx["blockTimestamp"]),
-        height: BigInt(String(stakingTx["blockNumber"])),
-        blockId: String(stakingTx["blockHash"])
-      }
-    ]
-    await seedStaking(out, [...first, ...unsignable], 0)
-  })
-  afterAll(async () => {
-    await emu.close()
-  })
+const once = oncePerFile<FirstRun>()
+const it = test.extend<{ readonly firstRun: FirstRun }>({
+  firstRun: async ({ ownEmulator, folder, task }, use) =>
+    use(
+      await once(task.file, async () => {
+        const emu = await ownEmulator({ seed: 11 })
+        const out = await folder("aggregated-signatures")
+        // two of each type per network: every branch of the fan-out, few BLS signatures to wait for
+        const first = l1Txs(emu).filter((p, i, all) => all.slice(0, i).filter((q) => q.network === p.network && q.txType === p.txType).length < 2)
+        // a validator or delegator tx: route 4 lists L1 txs too, and those route 1 may sign
+        const stakingTx = (await fetchAll(`${emu.baseUrl}/v1/networks/mainnet/blockchains/p-chain/transactions:listStaking`, "transactions")).find((t) => String(t["txType"]).startsWith("Add")) as Rec
+        const unsignable: Parent[] = [
+          { network: "mainnet", txHash: cb58(new Uint8Array(32).fill(7)), txType: "RegisterL1ValidatorTx", at: first[0]!.at, height: first[0]!.height, blockId: first[0]!.blockId },
+          {
+            network: "mainnet",
+            txHash: String(stakingTx["txHash"]),
+            txType: "SetL1ValidatorWeightTx",
+            at: Number(stakingTx["blockTimestamp"]),
+            height: BigInt(String(stakingTx["blockNumber"])),
+            blockId: String(stakingTx["blockHash"])
+          }
+        ]
+        await seedStaking(out, [...first, ...unsignable], 0)
+        const { asked, wrap } = counting()
+        const report = await Effect.runPromise(runSpine(out, emu, { datasets: ["aggregated_signatures"] }, wrap))
+        return { emu, out, first, unsignable, report, asked, rows: await actual(out), reasons: await rejectReasons(out, "aggregated_signatures") }
+      })
+    )
+})
 
-  it("given L1 txs in staking_transactions, when the fan-out runs, then each signable one is asked once and its row is route 1's signed message", async () => {
-    const { asked, wrap } = counting()
-    const report = await Effect.runPromise(runSpine(out, emu, { datasets: ["aggregated_signatures"] }, wrap))
+describe("aggregated_signatures (route 1 per L1 tx in staking_transactions) through the spine", () => {
+  it("given L1 txs in staking_transactions, when the fan-out runs, then each signable one is asked once and its row is route 1's signed message", async ({
+    firstRun: { emu, first, unsignable, report, asked, rows, reasons }
+  }) => {
     expect(report.status).toBe("succeeded")
     const want = await expected(emu, first)
     // conversions, registrations, weight changes and disables on both networks; top-ups and creations are not asked
     expect(new Set(first.filter(signed).map((p) => p.txType))).toEqual(new Set(SIGNED_TX_TYPES))
     expect(first.some((p) => p.txType === "IncreaseL1ValidatorBalanceTx")).toBe(true)
-    expect(asked.sort()).toEqual([...first, ...unsignable].filter(signed).map((p) => `${p.network}/aggregateSignatures/${p.txHash}`).sort())
-    expect(await actual(out)).toEqual(want)
-    const reasons = await rejectReasons(out, "aggregated_signatures")
+    expect([...asked].sort()).toEqual([...first, ...unsignable].filter(signed).map((p) => `${p.network}/aggregateSignatures/${p.txHash}`).sort())
+    expect(rows).toEqual(want)
     expect(reasons).toHaveLength(2)
     expect(reasons[0]).toMatch(/^not found: GET data \/v1\/signatureAggregator\/mainnet\/aggregateSignatures\/\w+ answered 404$/)
     expect(reasons[1]).toMatch(/^not signed: route 1 answered 400: .*not L1-related/)
   })
 
-  it("given a later now with new L1 txs, when the fan-out runs again, then only the new keys are asked and none of the rejected ones", async () => {
+  it("given a later now with new L1 txs, when the fan-out runs again, then only the new keys are asked and none of the rejected ones", async ({ firstRun: { emu, out, first } }) => {
     const before = new Set(l1Txs(emu).map((p) => p.txHash))
     emu.advance(3 * DAY)
     const fresh = l1Txs(emu).filter((p) => !before.has(p.txHash))
@@ -169,7 +184,7 @@ describe("aggregated_signatures (route 1 per L1 tx in staking_transactions) thro
     expect(idle.asked).toEqual([])
   })
 
-  it("given a run, when DuckDB describes aggregated_signatures, then it has the network key, text columns and every column commented", async () => {
+  it("given a run, when DuckDB describes aggregated_signatures, then it has the network key, text columns and every column commented", async ({ firstRun: { out } }) => {
     expect(await columnTypes(out, "aggregated_signatures")).toMatchObject({ network: "VARCHAR", tx_hash: "VARCHAR", signed_message: "VARCHAR" })
     expect(await uncommentedColumns(out, "aggregated_signatures")).toEqual([])
   })
