@@ -157,6 +157,7 @@ export const runPace = async (args: ReadonlyArray<string>): Promise<void> => {
           rate,
           latencyMs: latency,
           requests: c.requests,
+          slices: slices.length,
           longestListing: total.longestListing,
           loads,
           idealMs: ideal.ms,

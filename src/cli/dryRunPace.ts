@@ -13,6 +13,7 @@ import { allowedRate, type SourceSettings } from "../Config.ts"
 import type { AnyDataset, SourceClients } from "../crawl/Dataset.ts"
 import type { Slice } from "../crawl/Slice.ts"
 import { baseOf, windowOf } from "../crawl/Windows.ts"
+import { coreShareNow } from "../pace/CoreShare.ts"
 import { type DatasetGuess, type Estimate, estimate, interpolate, likelyPages, pagesFromFirstPage, type PagesGuess, spread } from "../pace/Estimate.ts"
 import { startOrder } from "../pace/Order.ts"
 import type { DryRun } from "./dryRun.ts"
@@ -145,7 +146,8 @@ export const dryRunPace = (
     const rate = allowedRate(settings)
     // the least probe: the first request of a connection also pays for setting it up
     const rt = roundTrips.length === 0 ? null : Math.min(...roundTrips)
-    return { estimate: estimate(datasets, rate, rt), probes: roundTrips, failures, offline }
+    // after the probes: the busy loop would have delayed their answers, taken for round trips
+    return { estimate: estimate(datasets, rate, rt, coreShareNow()), probes: roundTrips, failures, offline }
   })
 
 const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`
@@ -158,7 +160,8 @@ export const paceLines = (p: DryRunPace): ReadonlyArray<string> => {
   return [
     `requests: at least ${e.requests.low}, likely ${e.requests.likely}, at most ${e.requests.high} (${p.probes.length} window(s) asked for their first page, the others interpolated between them)`,
     `allowance: ${e.rate} requests/s; ${rt}`,
-    `wall time of the crawl: likely ${s(e.wallMs.likely)} (${s(e.wallMs.low)} – ${s(e.wallMs.high)}), bound by the ${e.by === "rate" ? "rate" : "round trip of the longest listing"}, using ${Math.round(e.share * 100)} % of the allowance`,
+    `wall time of the crawl: likely ${s(e.wallMs.likely)} (${s(e.wallMs.low)} – ${s(e.wallMs.high)}), bound by the ${e.by === "rate" ? "rate" : e.by === "CPU" ? "CPU" : "round trip of the longest listing"}, using ${Math.round(e.share * 100)} % of the allowance`,
+    `CPU of the crawl: likely ${s(e.cpuMs)} (${e.requests.likely} requests, ${e.slices} slices); at the ${Math.round(e.coreShare * 100)} % of a core this process gets now, ${s(e.cpuMs / e.coreShare)} of wall time`,
     `a listing is sequential (each page's token comes from the page before): its longest, likely ${e.longestListing.likely} page(s), takes at least that many round trips however many requests are in flight`
   ]
 }

@@ -1,8 +1,9 @@
 /**
  * The dry run's estimate of a run: requests (a lower and an upper bound and a likely figure), the
  * allowance it uses and the wall time that follows (Bound.ts: the larger of requests / rate and
- * the longest listing × round trip; datasets one after the other). Pure arithmetic over what the
- * plan and the probes told (src/cli/dryRunPace.ts).
+ * the longest listing × round trip; datasets one after the other), or the crawl's CPU over the
+ * share of a core the process gets, when that is larger (CpuCost.ts). Pure arithmetic over what
+ * the plan and the probes told (src/cli/dryRunPace.ts).
  *
  * A listing's pages are known only as a range: at least its first page; at most what the probed
  * pages' density says for the densest window of its kind. A window that was not probed is likely
@@ -11,6 +12,7 @@
  * difference.
  */
 import { allowanceShare, type BoundBy, sequentialBound } from "./Bound.ts"
+import { crawlCpuMs } from "./CpuCost.ts"
 
 /** Pages of one listing (slice), as far as they are known. */
 export interface PagesGuess {
@@ -38,11 +40,17 @@ export interface Estimate {
   readonly rate: number
   /** The round trip the wall time was computed with; null when not measured (--offline). */
   readonly roundTripMs: number | null
-  /** Wall time of the crawl, ms; without a round trip the rate's part alone (a lower bound). */
+  /** Wall time of the crawl, ms; without a round trip the rate's (or the CPU's) part alone (a lower bound). */
   readonly wallMs: Range
   /** Share of the allowance the likely figures use over the likely wall time (0..1). */
   readonly share: number
-  readonly by: BoundBy
+  /** Slices the run crawls (one listing each). */
+  readonly slices: number
+  /** The crawl's CPU, likely, ms (CpuCost.ts). */
+  readonly cpuMs: number
+  /** The share of a core the process got when the estimate was made (0..1]; the CPU's wall time is cpuMs over it. */
+  readonly coreShare: number
+  readonly by: BoundBy | "CPU"
 }
 
 export const likelyPages = (g: PagesGuess): number => g.likely ?? Math.max(g.low, Math.round(Math.sqrt(g.low * g.high)))
@@ -51,7 +59,8 @@ const rangeOf = (values: ReadonlyArray<PagesGuess>, pick: (g: PagesGuess) => num
 const sum = (xs: number[]) => xs.reduce((n, x) => n + x, 0)
 const max = (xs: number[]) => xs.reduce((n, x) => Math.max(n, x), 0)
 
-export const estimate = (datasets: ReadonlyArray<DatasetGuess>, rate: number, roundTripMs: number | null): Estimate => {
+/** `coreShare`: the share of a core this process gets (CpuCost.ts coreShareNow); 1 on an idle machine. */
+export const estimate = (datasets: ReadonlyArray<DatasetGuess>, rate: number, roundTripMs: number | null, coreShare = 1): Estimate => {
   const all = datasets.flatMap((d) => d.listings)
   const requests = { low: rangeOf(all, (g) => g.low, sum), likely: rangeOf(all, likelyPages, sum), high: rangeOf(all, (g) => g.high, sum) }
   const longestListing = { low: rangeOf(all, (g) => g.low, max), likely: rangeOf(all, likelyPages, max), high: rangeOf(all, (g) => g.high, max) }
@@ -61,10 +70,14 @@ export const estimate = (datasets: ReadonlyArray<DatasetGuess>, rate: number, ro
       datasets.map((d) => ({ requests: rangeOf([...d.listings], pick, sum), longestListing: rangeOf([...d.listings], pick, max) })),
       { rate, roundTripMs: rt }
     )
-  const likely = wallOf(likelyPages)
-  const wallMs = { low: wallOf((g) => g.low).ms, likely: likely.ms, high: wallOf((g) => g.high).ms }
+  // the CPU's bound and the service's are each a least wall time; the larger one holds
+  const slices = all.length
+  const cpuOf = (requests: number) => crawlCpuMs(requests, slices) / coreShare
+  const withCpu = (b: { ms: number; by: BoundBy }, requests: number) => (cpuOf(requests) > b.ms ? { ms: cpuOf(requests), by: "CPU" as const } : b)
+  const likely = withCpu(wallOf(likelyPages), requests.likely)
+  const wallMs = { low: withCpu(wallOf((g) => g.low), requests.low).ms, likely: likely.ms, high: withCpu(wallOf((g) => g.high), requests.high).ms }
   const share = allowanceShare(requests.likely, likely.ms, rate)
-  return { requests, longestListing, rate, roundTripMs, wallMs, share, by: likely.by }
+  return { requests, longestListing, rate, roundTripMs, wallMs, share, slices, cpuMs: crawlCpuMs(requests.likely, slices), coreShare, by: likely.by }
 }
 
 /**

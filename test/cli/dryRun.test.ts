@@ -36,6 +36,7 @@ describe("chainetl run --dry-run", () => {
     expect(stdout).toMatch(new RegExp(`^primary_blocks\\s+${6 * cells}\\s+${6 * cells}\\s+0\\s+${6 * cells}$`, "m"))
     expect(stdout).toContain("nothing was fetched or written")
     expect(stdout).toContain("round trip not measured (--offline)")
+    expect(stdout).toMatch(/CPU of the crawl: likely [\d.]+ s \(\d+ requests, \d+ slices\); at the \d+ % of a core this process gets now/)
     expect(JSON.stringify(emu.state().requests)).toBe(before)
     expect(await filesUnder(out)).toEqual([])
   }, 120_000)
@@ -49,7 +50,7 @@ describe("chainetl run --dry-run", () => {
       atLeastRequests: number
       probes: number[]
       probeFailures: string[]
-      estimate: { rate: number; roundTripMs: number; requests: { low: number; likely: number; high: number }; wallMs: { low: number; likely: number; high: number } }
+      estimate: { rate: number; roundTripMs: number; requests: { low: number; likely: number; high: number }; wallMs: { low: number; likely: number; high: number }; cpuMs: number; coreShare: number }
     }
     // at least one window of each listing (per network for staking, per network and chain for
     // blocks: 2 + 6), at most 32 per dataset
@@ -63,6 +64,11 @@ describe("chainetl run --dry-run", () => {
     expect(dry.estimate.requests.low).toBeLessThanOrEqual(dry.estimate.requests.likely)
     expect(dry.estimate.requests.likely).toBeLessThanOrEqual(dry.estimate.requests.high)
     expect(dry.estimate.wallMs.likely).toBeGreaterThanOrEqual((dry.estimate.requests.likely / 20) * 1000 - 1e-6)
+    // the crawl's CPU over the share of a core the dry run measured is a bound too
+    expect(dry.estimate.coreShare).toBeGreaterThan(0)
+    expect(dry.estimate.coreShare).toBeLessThanOrEqual(1)
+    expect(dry.estimate.cpuMs).toBeGreaterThan(0)
+    expect(dry.estimate.wallMs.likely).toBeGreaterThanOrEqual(dry.estimate.cpuMs / dry.estimate.coreShare - 1e-6)
     expect(await filesUnder(out)).toEqual([])
   }, 120_000)
 })

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest"
 import { allowanceShare, boundOf, sequentialBound } from "../../src/pace/Bound.ts"
+import { CPU_PER_REQUEST_MS, CPU_PER_SLICE_MS, CPU_START_MS, crawlCpuMs } from "../../src/pace/CpuCost.ts"
 import { estimate, interpolate, likelyPages, pagesFromFirstPage, spread } from "../../src/pace/Estimate.ts"
 
 describe("the bound of a crawl", () => {
@@ -58,9 +59,39 @@ describe("the dry run's estimate", () => {
   })
 
   it("given no round trip measured, when estimated, then the wall is the rate's part alone", () => {
-    const e = estimate([{ dataset: "a", listings: [{ low: 1, high: 1, likely: 1 }, { low: 1, high: 1, likely: 1 }] }], 10, null)
-    expect(e.wallMs).toEqual({ low: 200, likely: 200, high: 200 })
+    const e = estimate([{ dataset: "a", listings: [{ low: 50, high: 50, likely: 50 }, { low: 50, high: 50, likely: 50 }] }], 1, null)
+    expect(e.wallMs).toEqual({ low: 100_000, likely: 100_000, high: 100_000 })
     expect(e.roundTripMs).toBeNull()
+  })
+})
+
+describe("the CPU in the dry run's estimate", () => {
+  const oneEach = (n: number) => [{ dataset: "a", listings: Array.from({ length: n }, () => ({ low: 1, high: 1, likely: 1 })) }]
+
+  it("given 200 one-page slices, when their CPU is taken, then it is the fixed part, 200 requests' and 200 slices'", () => {
+    expect(crawlCpuMs(200, 200)).toBeCloseTo(CPU_START_MS + 200 * CPU_PER_REQUEST_MS + 200 * CPU_PER_SLICE_MS, 6)
+    expect(crawlCpuMs(0, 0)).toBe(0)
+  })
+
+  it("given 200 one-page slices at 100/s and 100 ms with a third of a core, when estimated, then the CPU binds: its CPU three times over", () => {
+    const e = estimate(oneEach(200), 100, 100, 1 / 3)
+    expect(e.by).toBe("CPU")
+    expect(e.cpuMs).toBeCloseTo(crawlCpuMs(200, 200), 6)
+    expect(e.wallMs.likely).toBeCloseTo(3 * crawlCpuMs(200, 200), 6)
+    expect(e.wallMs.likely).toBeGreaterThan(2_000) // the rate's bound, which no longer holds
+    expect(e.share).toBeCloseTo(200 / ((e.wallMs.likely / 1000) * 100), 6)
+  })
+
+  it("given the same slices at 2/s with a whole core, when estimated, then the rate's 100 s binds and the CPU is told beside it", () => {
+    const e = estimate(oneEach(200), 2, 100)
+    expect([e.by, e.wallMs.likely, e.coreShare, e.slices]).toEqual(["rate", 100_000, 1, 200])
+    expect(e.cpuMs).toBeCloseTo(crawlCpuMs(200, 200), 6)
+  })
+
+  it("given a range of requests, when estimated with CPU binding, then each end's wall is its own requests' CPU", () => {
+    const e = estimate([{ dataset: "a", listings: [{ low: 1, high: 9 }, { low: 1, high: 1, likely: 1 }] }], 1_000, 1, 0.1)
+    expect(e.wallMs.low).toBeCloseTo(crawlCpuMs(2, 2) / 0.1, 6)
+    expect(e.wallMs.high).toBeCloseTo(crawlCpuMs(10, 2) / 0.1, 6)
   })
 })
 
