@@ -6,7 +6,7 @@
  */
 
 /** How long the loop runs, ms: long enough for the scheduler's slices to average out. */
-export const SPIN_MS = 150
+export const SPIN_MS = 300
 
 /** 0..1 (at least 0.05: a loop that got almost nothing would make any estimate endless). */
 export const coreShareNow = (spinMs = SPIN_MS): number => {
