@@ -1,0 +1,120 @@
+/**
+ * Issue 41: verify --repair on an output in a bucket (`--out s3://…`; s3rver started here, the
+ * checkpoints and writer lock in the embedded PostgreSQL, as a bucket output requires). The bucket
+ * is crawled from the emulator (P-chain blocks of four days in day windows, P-chain heights 0–29);
+ * one part object gets a row twice, another is deleted. verify names both re-crawls, --repair runs
+ * them against the bucket (the refetch deletes the window's objects, then crawls it again) and the
+ * bucket's objects, read back through the SDK, hold the rows of an untouched folder crawl. The
+ * printed refetch is first run by hand with the service unreachable: the window's objects are gone
+ * from the bucket though its crawl failed, and --repair then crawls it.
+ */
+import { DeleteObjectCommand, PutObjectCommand } from "@aws-sdk/client-s3"
+import { Effect } from "effect"
+import { promises as fs } from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { type RunningEmulator, startEmulator } from "@chainetl/emulator"
+import { catalogEntries } from "../../src/catalogEntries.ts"
+import { buildCatalog } from "../../src/sink/Catalog.ts"
+import { compareCatalogs } from "../reliability/compare.ts"
+import { type CliExit, runCli } from "../reliability/cli.ts"
+import { printedRecrawls, rewriteParquet } from "../support/plantedFaults.ts"
+import { type RunningPostgres, startPostgres } from "../support/postgres.ts"
+import { type RunningS3, S3_BUCKET, startS3 } from "../support/s3.ts"
+import { query, tempOut } from "../support/spine.ts"
+
+const PREFIX = "nightly"
+const URL_OUT = `s3://${S3_BUCKET}/${PREFIX}`
+
+describe("verify --repair on an s3:// output", () => {
+  let emu: RunningEmulator
+  let pg: RunningPostgres
+  let s3: RunningS3
+  let dir: string
+  let base: string
+  let job: string
+  const env = (bucket: boolean) => ({
+    CHAINETL_BASE_URL: emu.baseUrl,
+    CHAINETL_METRICS_URL: emu.metricsUrl,
+    CHAINETL_NODE_URL: emu.nodeUrl,
+    CHAINETL_RATE_LIMIT: "200",
+    ...(bucket ? { ...s3.env, CHAINETL_STATE_URL: pg.url, CHAINETL_STAGING_DIR: path.join(dir, "staging") } : {})
+  })
+  const cli = (args: ReadonlyArray<string>, bucket = true): Promise<CliExit> => runCli(args, env(bucket))
+  const crawl = async (out: string, bucket: boolean) => {
+    for (const args of [
+      ["backfill", "primary_blocks", "--from", "2024-12-29", "--to", "2025-01-02", "--window", "1d"],
+      ["backfill", "node_p_blocks", "--from", "0", "--to", "30", "--window", "10"]
+    ]) {
+      const r = await cli([...args, "--job", job, "--out", out, "--quiet"], bucket)
+      if (r.code !== 0) throw new Error(`${args.join(" ")}: exit ${r.code}: ${r.stderr}`)
+    }
+  }
+  /** The bucket's objects downloaded, a catalog built over them. */
+  const downloaded = async () => {
+    const copy = await fs.mkdtemp(path.join(dir, "download-"))
+    const keys = await s3.download(PREFIX, copy)
+    await Effect.runPromise(buildCatalog(copy, catalogEntries()))
+    return { copy, keys: keys.map((k) => k.slice(PREFIX.length + 1)) }
+  }
+
+  beforeAll(async () => {
+    ;[emu, pg, s3, dir] = await Promise.all([startEmulator(), startPostgres(), startS3(), fs.mkdtemp(path.join(os.tmpdir(), "chainetl-repair-bucket-"))])
+    base = await tempOut()
+    job = path.join(dir, "job.json")
+    await fs.writeFile(job, JSON.stringify({ networks: ["mainnet"], primaryBlockchains: ["p-chain"], incremental: { primary_blocks: { window: "1d", since: "2024-12-29" } } }))
+    await Promise.all([crawl(base, false), crawl(URL_OUT, true)])
+  }, 240_000)
+  afterAll(async () => {
+    await emu?.close()
+    await s3?.stop()
+    await pg?.stop()
+    if (dir !== undefined) await fs.rm(dir, { recursive: true, force: true })
+  })
+
+  it("given a part object with a row twice and another deleted, when verified, then both re-crawls are named with the bucket; the printed refetch deletes the window's objects even when its crawl then fails, and --repair crawls the window and the heights again to the untouched rows", async () => {
+    const window = "2024-12-30t00-00-00z-mainnet-2024-12-31"
+    const { copy, keys } = await downloaded()
+    const ofWindow = (all: ReadonlyArray<string>) => all.filter((k) => k.startsWith("primary_blocks/") && path.posix.basename(k).includes(window))
+    const doubledKey = ofWindow(keys)[0]!
+    const doubledFile = path.join(copy, ...doubledKey.split("/"))
+    const hash = (await query(path.join(copy, "catalog.duckdb"), `SELECT min(block_hash) AS h FROM read_parquet('${doubledFile}', hive_partitioning = false)`))[0]!["h"]
+    await rewriteParquet(doubledFile, (r) => `SELECT * FROM ${r} UNION ALL SELECT * FROM ${r} WHERE block_hash = '${hash}'`)
+    await s3.client.send(new PutObjectCommand({ Bucket: S3_BUCKET, Key: `${PREFIX}/${doubledKey}`, Body: await fs.readFile(doubledFile) }))
+    // a node_p_blocks part of the middle heights: neither genesis nor the top
+    const nodeParts = await Promise.all(
+      keys
+        .filter((k) => k.startsWith("node_p_blocks/") && k.endsWith(".parquet"))
+        .map(async (key) => {
+          const [s] = await query(path.join(copy, "catalog.duckdb"), `SELECT min(height)::INTEGER AS lo, max(height)::INTEGER AS hi FROM read_parquet('${path.join(copy, ...key.split("/"))}', hive_partitioning = false)`)
+          return { key, lo: Number(s!["lo"]), hi: Number(s!["hi"]) }
+        })
+    )
+    const gone = nodeParts.find((p) => p.lo > 0 && p.hi < 29)!
+    await s3.client.send(new DeleteObjectCommand({ Bucket: S3_BUCKET, Key: `${PREFIX}/${gone.key}` }))
+
+    const r = await cli(["verify", "--out", URL_OUT, "--job", job])
+    expect(r.code).toBe(1)
+    expect(r.stdout).toMatch(new RegExp(`^FAIL primary_blocks exactly-once: key \\(network=mainnet, blockchain=p-chain, month=2024-12, block_hash=${hash}\\) is 2 times in primary_blocks `, "m"))
+    expect(r.stdout).toContain(`re-crawl: chainetl backfill primary_blocks --from 2024-12-30 --to 2024-12-31 --window 1d --refetch --out ${URL_OUT} --job ${job}`)
+    expect(r.stdout).toMatch(new RegExp(`^FAIL node_p_blocks network=mainnet heights: heights ${gone.lo}-${gone.hi} are missing`, "m"))
+    expect(r.stdout).toContain(`re-crawl: chainetl backfill node_p_blocks --from ${gone.lo} --to ${gone.hi + 1} --out ${URL_OUT} --job ${job}`)
+
+    // the refetch by hand, its crawl failing (nothing listens there): the window's objects were deleted first
+    const refetch = printedRecrawls(r.stdout).find((args) => args.includes("--refetch"))!
+    const dead = await runCli(refetch, { ...env(true), CHAINETL_BASE_URL: "http://127.0.0.1:9", CHAINETL_MAX_RETRIES: "0" })
+    expect(dead.code).not.toBe(0)
+    expect(ofWindow(await s3.keys(PREFIX))).toEqual([])
+
+    const repaired = await cli(["verify", "--out", URL_OUT, "--job", job, "--repair"])
+    expect({ code: repaired.code, stdout: repaired.stdout }).toMatchObject({ code: 0, stdout: expect.stringContaining("after --repair:") })
+    const after = await downloaded()
+    expect(ofWindow(after.keys)).toEqual(ofWindow(keys))
+    const diffs = (await compareCatalogs(base, after.copy)).filter((d) => d.dataset === "primary_blocks" || d.dataset === "node_p_blocks").map((d) => [d.dataset, d.rowsA, d.onlyA, d.onlyB])
+    expect(diffs).toEqual([
+      ["node_p_blocks", 30, 0, 0],
+      ["primary_blocks", 31, 0, 0]
+    ])
+  }, 400_000)
+})
