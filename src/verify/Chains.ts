@@ -2,9 +2,10 @@
  * The heights and links of a block dataset (DatasetDef.chain), read from its view and its
  * checkpoints, checked by Heights.ts and Links.ts, each failure given its re-crawl: a node walk's
  * heights by a height backfill, a windowed listing's by the windows that hold the blocks around
- * them, a latest-first listing (evm_blocks, which fills what it lacks below its top) by its run.
+ * them, a latest-first listing (evm_blocks, which fills what it lacks below its top) by its run
+ * with those heights of its slice taken out first (their files removed, its count made theirs).
  */
-import { quotedIdentifier as id } from "@duckdb/node-api"
+import { quotedIdentifier as id, quotedString } from "@duckdb/node-api"
 import type { CheckpointState } from "../crawl/Checkpoint.ts"
 import type { AnyDataset, ChainLinks } from "../crawl/Dataset.ts"
 import { isComplete, openHoles } from "../crawl/Holes.ts"
@@ -13,6 +14,8 @@ import type { Finding, Repair } from "./Finding.ts"
 import { countOf, gapText, type HeightGap, type Island, missingHeights } from "./Heights.ts"
 import { type BrokenLink, type Fork, linkFindings } from "./Links.ts"
 import type { Session } from "./Session.ts"
+import { fillsBelowTop } from "./SliceFacts.ts"
+import { FILE_COLUMN } from "../sink/CatalogSql.ts"
 import { durationText, instantText } from "./Windows.ts"
 
 const HEIGHT = /^[0-9]+$/
@@ -70,6 +73,32 @@ export const heightRefetch = async (session: Session, filesView: string, d: AnyD
   return { kind: "backfill", dataset: d.name, from: String(span["lo"]), to: (BigInt(String(span["hi"])) + 1n).toString(), refetch: true }
 }
 
+/**
+ * A listing that fills what it lacks below its top (evm_blocks, one slice per chain): the re-crawl
+ * of heights [from, to] of its slice (`run --refetch-slice <slice>@<from>-<to>`), widened to the
+ * span of the slice's live files holding any of `heights` so that no file reaches outside it.
+ */
+export const fillRefetch = async (
+  session: Session,
+  filesView: string,
+  d: AnyDataset,
+  listing: Readonly<Record<string, string>>,
+  span: { readonly from: bigint; readonly to: bigint },
+  heights: ReadonlyArray<bigint>,
+  states: ReadonlyArray<CheckpointState>
+): Promise<Repair | undefined> => {
+  const slice = states.find((s) => Object.entries(listing).every(([k, v]) => s.params[k]?.toLowerCase() === v.toLowerCase()))
+  if (d.chain === undefined || slice === undefined) return undefined
+  const h = id(d.chain.height)
+  const where = Object.entries(listing).map(([k, v]) => `${id(k)}::VARCHAR = ${quotedString(v)}`).join(" AND ")
+  const [files] = heights.length === 0 ? [] : await session.all(
+    `SELECT min(lo)::VARCHAR AS lo, max(hi)::VARCHAR AS hi FROM (SELECT min(${h}) AS lo, max(${h}) AS hi FROM ${filesView} WHERE ${where === "" ? "true" : where} GROUP BY ${id(FILE_COLUMN)} HAVING bool_or(${h} IN (${heights.join(", ")})))`
+  )
+  const lo = files?.["lo"] === null || files?.["lo"] === undefined ? span.from : BigInt(String(files["lo"])) < span.from ? BigInt(String(files["lo"])) : span.from
+  const hi = files?.["hi"] === null || files?.["hi"] === undefined ? span.to : BigInt(String(files["hi"])) > span.to ? BigInt(String(files["hi"])) : span.to
+  return { kind: "refetch-slice", dataset: d.name, slice: slice.slice, heights: { from: lo.toString(), to: hi.toString() } }
+}
+
 export interface ChainResult {
   readonly findings: ReadonlyArray<Finding>
   /** Heights missing over all listings. */
@@ -122,7 +151,8 @@ export const chainChecks = async (
     const gaps = missingHeights(islands, holes, floor)
     missing += countOf(gaps)
     for (const g of gaps) {
-      const repairs = repairsOfGap(d, states, listing, g, suspect)
+      const fill = fillsBelowTop(d) ? await fillRefetch(session, filesView, d, listing, { from: g.from, to: g.to }, [], states) : undefined
+      const repairs = fill !== undefined ? [fill] : repairsOfGap(d, states, listing, g, suspect)
       const what = `heights ${gapText(g)} are missing (${g.to - g.from + 1n} block(s))`
       if (repairs.length === 0) findings.push({ dataset: d.name, check: "heights", listing, what, fix: d.windows === undefined ? "no crawl can ask for these heights again" : "re-crawled by the backfill of the window the windows check names" })
       for (const repair of repairs) findings.push({ dataset: d.name, check: "heights", listing, what, repair })
@@ -142,7 +172,9 @@ export const chainChecks = async (
   for (const f of linkFindings(d.name, chain, broken, forks)) {
     const { heights, ...finding } = f
     const times = broken.filter((b) => keyOf(b.listing) === keyOf(f.listing) && heights.includes(b.height)).map((b) => b.t).filter((t): t is number => t !== undefined)
-    const walk = await heightRefetch(session, filesView, d, heights)
+    const walk = fillsBelowTop(d)
+      ? await fillRefetch(session, filesView, d, f.listing, { from: heights.reduce((a, b) => (b < a ? b : a)), to: heights.reduce((a, b) => (b > a ? b : a)) }, heights, states)
+      : await heightRefetch(session, filesView, d, heights)
     const repairs = walk !== undefined ? [walk] : d.windows === undefined ? [] : [...new Map(times.flatMap((t) => windowRepairs(d.name, states, f.listing, t, t, () => true)).map((r) => [JSON.stringify(r), r])).values()]
     if (repairs.length === 0) findings.push({ ...finding, fix: "the part holding these blocks must be deleted and its heights crawled again (a backfill of them, or the next run)" })
     for (const repair of repairs) findings.push({ ...finding, repair })

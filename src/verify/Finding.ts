@@ -12,7 +12,8 @@ export type Check = (typeof CHECKS)[number]
  * window's parts are removed first and it is listed whole again, for rows that are wrong rather
  * than missing), the dataset's nightly run (listings that fill their own gaps, freshness), or the
  * nightly run with one slice crawled again whole (`run --refetch-slice`: a slice of a dataset
- * that takes no range, whose files lost rows its checkpoint committed).
+ * that takes no range, whose files lost rows its checkpoint committed), or only some heights of it
+ * (`--refetch-slice <slice>@<from>-<to>`: a listing that fills what it lacks below its top).
  */
 export type Repair =
   | {
@@ -26,7 +27,13 @@ export type Repair =
       readonly refetch?: true
     }
   | { readonly kind: "run"; readonly dataset: string }
-  | { readonly kind: "refetch-slice"; readonly dataset: string; readonly slice: string }
+  | {
+      readonly kind: "refetch-slice"
+      readonly dataset: string
+      readonly slice: string
+      /** Only these heights (both included) of a listing that fills what it lacks below its top (evm_blocks). */
+      readonly heights?: { readonly from: string; readonly to: string }
+    }
 
 export interface Finding {
   readonly dataset: string
@@ -55,11 +62,14 @@ export interface CommandContext {
 
 const quote = (s: string): string => (/^[A-Za-z0-9_./:@=+-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`)
 
+/** `--refetch-slice`'s value: the slice id, and `@<from>-<to>` for some heights of it. */
+export const refetchSliceText = (r: Extract<Repair, { kind: "refetch-slice" }>): string => `${r.slice}${r.heights === undefined ? "" : `@${r.heights.from}-${r.heights.to}`}`
+
 /** The exact command line of a repair. */
 export const commandOf = (r: Repair, ctx: CommandContext): string => {
   const where = [`--out ${quote(ctx.out)}`, ...(ctx.job === undefined ? [] : [`--job ${quote(ctx.job)}`])].join(" ")
   if (r.kind === "run") return `chainetl run ${r.dataset} ${where}`
-  if (r.kind === "refetch-slice") return `chainetl run ${r.dataset} --refetch-slice ${quote(r.slice)} ${where}`
+  if (r.kind === "refetch-slice") return `chainetl run ${r.dataset} --refetch-slice ${quote(refetchSliceText(r))} ${where}`
   const window = r.window === undefined ? "" : ` --window ${r.window}`
   return `chainetl backfill ${r.dataset} --from ${r.from} --to ${r.to}${window}${r.refetch === true ? " --refetch" : ""} ${where}`
 }

@@ -10,13 +10,22 @@
  * and its rejects) and the listing starts from its first page. So the crawler's own recovery
  * removes the files, and a kill at any point leaves a state the next run mends the same way.
  *
+ * `<slice>@<from>-<to>` takes only those heights (both included) of a listing that fills what it
+ * lacks below its top (evm_blocks: one slice per chain, no range to ask for): the slice's files
+ * holding them are removed, each only if all its heights lie inside (a file reaching outside is
+ * refused, naming the heights that take it whole), and its checkpoint's rows are counted again
+ * from the files that remain, so that what the run adds back is counted once. The run's listing
+ * then reads which heights it holds from the output and walks down to the hole.
+ *
  * Refused before anything changes: a slice this run does not plan (a snapshot of another day: the
  * service answers with today's, so that day cannot be fetched as it was), a windowed or height
  * dataset's slice (their backfill --refetch names the range), and a slice some compacted file
  * holds rows of (merged with other slices' rows, which recovery cannot take apart).
  */
 import { Effect } from "effect"
-import { CheckpointStore, initialState } from "../crawl/Checkpoint.ts"
+import { promises as fs } from "node:fs"
+import * as path from "node:path"
+import { type CheckpointState, CheckpointStore, initialState } from "../crawl/Checkpoint.ts"
 import type { AnyDataset } from "../crawl/Dataset.ts"
 import type { Slice } from "../crawl/Slice.ts"
 import { holdsPartOf, readManifest } from "../compact/Manifest.ts"
@@ -25,15 +34,32 @@ import type { Job } from "../Job.ts"
 import { newRunId } from "../Runner.ts"
 import { WriterLock } from "../sink/WriterLock.ts"
 import { rejectsDataset } from "../transform/Rejects.ts"
+import { tableFiles } from "./Files.ts"
+import { heightSpans } from "./RefetchHeights.ts"
+import { openSession } from "./Session.ts"
+import { fillsBelowTop } from "./SliceFacts.ts"
 
 const invalid = (detail: string, fix: string) => new ConfigError({ reason: "Invalid", field: "--refetch-slice", detail, fix })
 
-/** The slices among `datasets`' that a run at `asOf` plans, by id; refuses an id none plans. */
-export const plannedSlices = (datasets: ReadonlyArray<AnyDataset>, job: Job, asOf: number, ids: ReadonlyArray<string>) =>
+const SPEC = /^(.+?)(?:@([0-9]{1,78})-([0-9]{1,78}))?$/
+
+export interface Refetched {
+  readonly dataset: AnyDataset
+  readonly slice: Slice
+  /** Only these heights, both included. */
+  readonly heights?: { readonly from: bigint; readonly to: bigint }
+}
+
+/** The slices among `datasets`' that a run at `asOf` plans, from `<id>` or `<id>@<from>-<to>`; refuses one none plans. */
+export const plannedSlices = (datasets: ReadonlyArray<AnyDataset>, job: Job, asOf: number, specs: ReadonlyArray<string>) =>
   Effect.gen(function* () {
     const runDate = new Date(asOf * 1000).toISOString().slice(0, 10)
-    const found: Array<{ readonly dataset: AnyDataset; readonly slice: Slice }> = []
-    for (const id of ids) {
+    const found: Refetched[] = []
+    for (const spec of specs) {
+      const m = SPEC.exec(spec)
+      const id = m?.[1] ?? spec
+      const heights = m?.[2] === undefined ? undefined : { from: BigInt(m[2]), to: BigInt(m[3]!) }
+      if (heights !== undefined && heights.to < heights.from) return yield* Effect.fail(invalid(`${spec}: ${heights.to} is below ${heights.from}`, `pass ${id}@${heights.to}-${heights.from}`))
       const owner = datasets.find((d) => d.windows === undefined && d.backfill !== "height" && d.slices(job, { asOf, runDate }).some((s) => s.id === id))
       if (owner === undefined) {
         const ranged = datasets.filter((d) => d.windows !== undefined || d.backfill === "height").map((d) => d.name)
@@ -46,19 +72,24 @@ export const plannedSlices = (datasets: ReadonlyArray<AnyDataset>, job: Job, asO
           )
         )
       }
-      found.push({ dataset: owner, slice: owner.slices(job, { asOf, runDate }).find((s) => s.id === id)! })
+      if (heights !== undefined && !fillsBelowTop(owner)) {
+        return yield* Effect.fail(invalid(`${spec}: ${owner.name} is not re-crawled by heights`, `pass ${id} alone: the slice is crawled again whole`))
+      }
+      found.push({ dataset: owner, slice: owner.slices(job, { asOf, runDate }).find((s) => s.id === id)!, ...(heights === undefined ? {} : { heights }) })
     }
     return found
   })
 
-/** Sets each slice's checkpoint back to nothing committed, under the writer lock; returns their ids. */
-export const refetchSlices = (out: string, job: Job, datasets: ReadonlyArray<AnyDataset>, ids: ReadonlyArray<string>, asOf: number) =>
+/** Sets each slice's checkpoint back (or removes the heights asked and counts it again), under the writer lock; returns their ids. */
+export const refetchSlices = (out: string, job: Job, datasets: ReadonlyArray<AnyDataset>, specs: ReadonlyArray<string>, asOf: number) =>
   Effect.scoped(
     Effect.gen(function* () {
-      const chosen = yield* plannedSlices(datasets, job, asOf, ids)
+      const chosen = yield* plannedSlices(datasets, job, asOf, specs)
       const runId = newRunId(new Date())
       yield* (yield* WriterLock).acquire(out, runId)
-      for (const { dataset, slice } of chosen) {
+      for (const { dataset, slice, heights } of chosen) {
+        // rows some heights of the slice left in a compacted file are recounted from its manifest (heightsPlan)
+        if (heights !== undefined) continue
         for (const table of [dataset.name, ...(dataset.children ?? []).map((c) => c.name), rejectsDataset.name]) {
           const holder = holdsPartOf(yield* Effect.promise(() => readManifest(out, table)), slice.id, () => true)
           if (holder !== undefined) {
@@ -69,7 +100,56 @@ export const refetchSlices = (out: string, job: Job, datasets: ReadonlyArray<Any
         }
       }
       const store = yield* CheckpointStore
-      for (const { slice } of chosen) yield* store.save(initialState(slice, runId))
+      // every slice judged before anything changes: a refusal leaves the output as it was
+      const plans = []
+      for (const c of chosen) plans.push(c.heights === undefined ? undefined : yield* heightsPlan(out, c, c.heights))
+      for (const [i, { slice }] of chosen.entries()) {
+        const plan = plans[i]
+        if (plan === undefined) {
+          yield* store.save(initialState(slice, runId))
+          continue
+        }
+        const state = yield* store.load(slice)
+        if (state === undefined) return yield* Effect.fail(invalid(`${slice.id} has no checkpoint`, `pass ${slice.id} alone, or run ${slice.dataset}`))
+        yield* Effect.promise(() => Promise.all(plan.remove.map((f) => fs.rm(f, { force: true }))))
+        yield* store.save({ ...state, rowsCommitted: plan.rowsLeft(state), runId })
+      }
       return chosen.map((c) => c.slice.id)
     })
   )
+
+/** The files of the slice holding heights [from, to] and how its rows are counted without them. */
+const heightsPlan = (out: string, c: Refetched, range: { readonly from: bigint; readonly to: bigint }) =>
+  Effect.gen(function* () {
+    const d = c.dataset
+    const files = yield* Effect.promise(() => tableFiles(out, d.name, d.name))
+    const parts = files.parts.filter((p) => p.live && p.slice === c.slice.id)
+    const compacted = files.compacted.filter((f) => f.slices.has(c.slice.id))
+    const mixed = compacted.find((f) => f.slices.size > 1)
+    if (mixed !== undefined) return yield* Effect.fail(invalid(`${mixed.rel} holds ${d.name} rows of other slices too`, "re-crawl the dataset into a fresh --out, or restore the output from a backup"))
+    const spans = yield* Effect.promise(() => heightSpans([...parts.map((p) => p.abs), ...compacted.map((f) => f.abs)], d.chain!.height))
+    const meets = [...spans].filter(([, [lo, hi]]) => hi >= range.from && lo <= range.to)
+    for (const [file, [lo, hi]] of meets) {
+      const where = path.relative(out, file)
+      if (compacted.some((f) => f.abs === file)) return yield* Effect.fail(invalid(`heights ${lo}-${hi} of ${d.name} are merged into ${where}`, "re-crawl the dataset into a fresh --out, or restore the output from a backup"))
+      if (lo < range.from || hi > range.to) {
+        return yield* Effect.fail(invalid(`${where} holds heights ${lo}-${hi}, reaching outside ${range.from}-${range.to}`, `pass ${c.slice.id}@${lo < range.from ? lo : range.from}-${hi > range.to ? hi : range.to}`))
+      }
+    }
+    const remove = new Set(meets.map(([f]) => f))
+    const kept = parts.filter((p) => !remove.has(p.abs))
+    const footers = yield* Effect.promise(async () => {
+      const session = await openSession(out)
+      try {
+        return await session.footerRows(kept.map((p) => p.abs))
+      } finally {
+        session.close()
+      }
+    })
+    return {
+      remove: [...remove],
+      // what the slice's files hold once these go: its live parts up to the checkpoint, and its compacted rows
+      rowsLeft: (s: CheckpointState) =>
+        kept.filter((p) => p.seq <= s.lastSeq && p.seq >= (s.keepFromSeq ?? 0)).reduce((n, p) => n + (footers.get(p.abs) ?? 0), 0) + compacted.reduce((n, f) => n + f.manifestRows, 0)
+    }
+  })

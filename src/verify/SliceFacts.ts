@@ -32,8 +32,6 @@ export const sliceRepair = (d: AnyDataset, state: CheckpointState | undefined): 
 
 const listingOf = (s: CheckpointState) => Object.fromEntries(Object.entries(s.params).filter(([k]) => k !== FROM && k !== TO))
 
-const sameListing = (a: Readonly<Record<string, string>>, b: Readonly<Record<string, string>>) => Object.entries(a).every(([k, v]) => b[k] === undefined || b[k] === v)
-
 /**
  * `files`: the dataset's own table first, then its child tables; `rejects`: its folder of `_rejects`.
  * `earlier`: the dataset's findings so far, whose height re-crawls mend a chain listing's count too.
@@ -63,7 +61,7 @@ export const sliceChecks = async (
   })
   // a height re-crawl of this listing (the heights or exactly-once check's) recounts the slice as it refills it
   const heightRepaired = (s: CheckpointState) =>
-    fillsBelowTop(d) && earlier.some((f) => f.dataset === d.name && f.repair?.kind === "backfill" && sameListing(f.listing, s.params))
+    earlier.some((f) => f.dataset === d.name && f.repair?.kind === "refetch-slice" && f.repair.heights !== undefined && f.repair.slice === s.slice)
   return sliceFindings(
     {
       dataset: d.name,

@@ -7,21 +7,21 @@
 import { quotedIdentifier as id, quotedString } from "@duckdb/node-api"
 import * as path from "node:path"
 import type { CheckpointState } from "../crawl/Checkpoint.ts"
-import type { AnyDataset } from "../crawl/Dataset.ts"
+import type { AnyDataset, ChainLinks } from "../crawl/Dataset.ts"
 import { isComplete, openHoles } from "../crawl/Holes.ts"
 import { FROM, settingsOf, TO, windowOf } from "../crawl/Windows.ts"
 import type { Job } from "../Job.ts"
 import type { RunReport } from "../Runner.ts"
 import { type CatalogDataset, FILE_COLUMN } from "../sink/CatalogSql.ts"
 import { statusOf } from "../status/model.ts"
-import { chainChecks, heightRefetch } from "./Chains.ts"
+import { chainChecks, fillRefetch, heightRefetch } from "./Chains.ts"
 import { type CompactedFact, type Duplicate, exactlyOnceFindings, type PartFact } from "./ExactlyOnce.ts"
 import { type TableFiles, tableFiles } from "./Files.ts"
 import type { Finding, Note, Repair } from "./Finding.ts"
 import { freshnessFinding, lagOf, newestOf } from "./Freshness.ts"
 import type { DatasetMetrics } from "./Metrics.ts"
 import { openSession, type Session } from "./Session.ts"
-import { sliceChecks, sliceRepair } from "./SliceFacts.ts"
+import { fillsBelowTop, sliceChecks, sliceRepair } from "./SliceFacts.ts"
 import { type WindowFact, windowFindings } from "./Windows.ts"
 import { widenRefetches } from "./Widen.ts"
 
@@ -52,6 +52,15 @@ const sliceOfFile = (file: string, files: ReadonlyArray<TableFiles>): ReadonlyAr
     if (compacted !== undefined) return [...compacted.slices]
   }
   return [path.basename(file)]
+}
+
+/** The heights of the rows holding `key` (a key twice: the files to take out are those of its heights). */
+const heightsOfKey = async (session: Session, filesView: string, chain: ChainLinks, key: Readonly<Record<string, string>>): Promise<ReadonlyArray<bigint>> => {
+  const given = key[chain.height]
+  if (given !== undefined) return /^[0-9]+$/.test(given) ? [BigInt(given)] : []
+  const where = Object.entries(key).map(([k, v]) => `${id(k)}::VARCHAR = ${quotedString(v)}`).join(" AND ")
+  const rows = await session.all(`SELECT DISTINCT ${id(chain.height)}::VARCHAR AS h FROM ${filesView} WHERE ${where} AND ${id(chain.height)} IS NOT NULL ORDER BY ${id(chain.height)}`)
+  return rows.map((r) => BigInt(String(r["h"])))
 }
 
 /** Keys twice in the raw view (within the dataset's Hive keys and slice columns) and in its `_latest` view. */
@@ -179,11 +188,17 @@ export const verify = async (input: VerifyInput): Promise<Verdict> => {
       })
       const dups = await duplicates(session, d, entry, files)
       const walkRepairs = new Map<string, Repair>()
-      if (d.chain !== undefined && d.backfill === "height") {
+      if (d.chain !== undefined && (d.backfill === "height" || fillsBelowTop(d))) {
         const filesView = (await session.views(entry)).filesView
         for (const dup of dups) {
-          const h = dup.key[d.chain.height]
-          const repair = h === undefined || !/^[0-9]+$/.test(h) ? undefined : await heightRefetch(session, filesView, d, [BigInt(h)])
+          const heights = await heightsOfKey(session, filesView, d.chain, dup.key)
+          const listing = Object.fromEntries(d.chain.listing.map((c) => [c, dup.key[c] ?? ""]))
+          const repair =
+            heights.length === 0
+              ? undefined
+              : fillsBelowTop(d)
+                ? await fillRefetch(session, filesView, d, listing, { from: heights[0]!, to: heights[heights.length - 1]! }, heights, states)
+                : await heightRefetch(session, filesView, d, heights)
           if (repair !== undefined) for (const s of dup.slices) walkRepairs.set(s, repair)
         }
       }
