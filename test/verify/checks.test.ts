@@ -11,6 +11,7 @@ import { commandOf, repairsOf } from "../../src/verify/Finding.ts"
 import { checkFreshness, freshnessFinding, lagOf, newestOf } from "../../src/verify/Freshness.ts"
 import { countOf, missingHeights } from "../../src/verify/Heights.ts"
 import { linkFindings } from "../../src/verify/Links.ts"
+import { type SliceFacts, sliceFindings } from "../../src/verify/Slices.ts"
 import { durationText, instantText, windowFindings } from "../../src/verify/Windows.ts"
 
 const at = (iso: string) => Date.parse(iso) / 1000
@@ -160,5 +161,80 @@ describe("freshness", () => {
     expect(checkFreshness({ ...defaultJob, freshness: { delegator: "26h" } }, ["delegators"], "job.json")._tag).toBe("Left")
     expect(checkFreshness({ ...defaultJob, freshness: { delegators: "0h" } }, ["delegators"], "job.json")._tag).toBe("Left")
     expect(checkFreshness({ ...defaultJob, freshness: { delegators: "26h" } }, ["delegators"], "job.json")._tag).toBe("Right")
+  })
+})
+
+describe("slices", () => {
+  const facts = (over: Partial<SliceFacts>): SliceFacts => ({
+    dataset: "delegators",
+    states: [],
+    tables: [],
+    otherParts: [],
+    replacing: false,
+    listingOf: (s) => s.params,
+    ...over
+  })
+  const part = (slice: string, seq: number, rows?: number) => ({ slice, seq, path: `delegators/part-${slice}-${String(seq).padStart(6, "0")}.parquet`, ...(rows === undefined ? {} : { rows }) })
+  const refetch = (s: CheckpointState) => ({ kind: "refetch-slice" as const, dataset: "delegators", slice: s.slice })
+
+  it("given a slice whose part 1 is gone, one whose part cannot be read, one whose rejects are short and one whole, when checked, then each short one is named with its rows and the part missing, and its re-crawl is the run that crawls it again whole", () => {
+    const found = sliceFindings(
+      facts({
+        states: [
+          state({ slice: "a", params: { network: "mainnet" }, rowsCommitted: 30, lastSeq: 2 }),
+          state({ slice: "b", rowsCommitted: 10, lastSeq: 0 }),
+          state({ slice: "c", rowsCommitted: 5, rejectsCommitted: 2, lastSeq: 0 }),
+          state({ slice: "d", rowsCommitted: 7, lastSeq: 1 })
+        ],
+        tables: [
+          // d's part 1 held only child rows: its seq has a file in the child table
+          { what: "rows", parts: [part("a", 0, 10), part("a", 2, 10), part("b", 0), part("c", 0, 5), part("d", 0, 7)], merged: [] },
+          { what: "rejects", parts: [part("c", 0, 1)], merged: [] }
+        ],
+        otherParts: [{ slice: "d", seq: 1 }]
+      }),
+      refetch,
+      "no crawl"
+    )
+    expect(found.map((f) => [f.check, f.listing, f.what, f.repair === undefined ? f.fix : commandOf(f.repair, { out: "/o" })])).toEqual([
+      ["slices", { network: "mainnet" }, "slice a committed 30 row(s), its files hold 20 (no file of part-a-000001 is on disk)", "chainetl run delegators --refetch-slice a --out /o"],
+      ["slices", {}, "slice b committed 10 row(s), its files hold 0 (delegators/part-b-000000.parquet cannot be read)", "chainetl run delegators --refetch-slice b --out /o"],
+      ["slices", {}, "slice c committed 2 reject(s), its files hold 1", "chainetl run delegators --refetch-slice c --out /o"]
+    ])
+  })
+
+  it("given slices whose parts compaction merged into one file, when their rows add up through the manifest they pass, and when the file's rows fall short the slices are named together", () => {
+    const states = [state({ slice: "w1", rowsCommitted: 10, lastSeq: 1 }), state({ slice: "w2", rowsCommitted: 5, lastSeq: 0 })]
+    const merged = (rows: number) => [{ path: "primary_blocks/m=1/compact-x.parquet", rows, slices: new Set(["w1", "w2"]) }]
+    // w1's part 1 is live beside the compacted file holding its part 0 and w2's
+    const tables = (rows: number) => [{ what: "rows" as const, parts: [part("w1", 1, 4)], merged: merged(rows) }]
+    expect(sliceFindings(facts({ states, tables: tables(11) }), () => undefined, "restore it")).toEqual([])
+    expect(sliceFindings(facts({ states, tables: tables(9) }), () => undefined, "restore it").map((f) => [f.what, f.fix])).toEqual([
+      ["slices w1, w2 (merged by primary_blocks/m=1/compact-x.parquet) committed 15 row(s), its files hold 13", "restore it"]
+    ])
+  })
+
+  it("given parts past the checkpoint, a replacing listing's superseded part and a replacing listing on its second version, when checked, then none of them is counted", () => {
+    const found = sliceFindings(
+      facts({
+        replacing: true,
+        states: [
+          // first version: part 0 is all of it (the part past the checkpoint is exactly-once's)
+          state({ slice: "v1", rowsCommitted: 8, lastSeq: 0, keepFromSeq: 0 }),
+          // second version: the checkpoint counts both, the files hold the second alone
+          state({ slice: "v2", rowsCommitted: 16, lastSeq: 1, keepFromSeq: 1 })
+        ],
+        tables: [{ what: "rows", parts: [part("v1", 0, 8), part("v1", 1, 8), part("v2", 0, 8), part("v2", 1, 8)], merged: [] }]
+      }),
+      refetch,
+      "no crawl"
+    )
+    expect(found).toEqual([])
+  })
+
+  it("given a slice re-crawled by some of its heights, when its command is written, then it names the slice and the heights, both included", () => {
+    expect(commandOf({ kind: "refetch-slice", dataset: "evm_blocks", slice: "43113-6cb92da3", heights: { from: "393", to: "431" } }, { out: "/o", job: "j.json" })).toBe(
+      "chainetl run evm_blocks --refetch-slice 43113-6cb92da3@393-431 --out /o --job j.json"
+    )
   })
 })
