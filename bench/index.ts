@@ -3,7 +3,7 @@
  * bench and the planning bench stay reachable: `-- --writers [--rows N --repeat N]` runs both,
  * `-- --planning-only` the planning one, `-- --startup` the CLI's start-up CPU alone, `-- --file-cost` and `-- --http` the cost of one
  * more file and of one request (it also ends
- * the default run), `-- --committed-keys [--rows N]` the memory of a restart's committed keys, `-- --pace` a backfill's wall time against what the service allows. None asserts timings, which depend on the machine.
+ * the default run), `-- --committed-keys [--rows N]` the memory of a restart's committed keys, `-- --pace` a backfill's wall time against what the service allows, `-- --slice-cost` a one-page slice's fixed CPU. None asserts timings, which depend on the machine.
  */
 import { USAGE } from "./e2e/args.ts"
 import { runE2eBench } from "./e2e/main.ts"
@@ -14,11 +14,16 @@ import { runFileCost } from "./fileCost.ts"
 import { runHttpCost } from "./httpCost.ts"
 import { committedKeysBench } from "./committedKeys.ts"
 import { PACE_USAGE, runPace } from "./pace/main.ts"
+import { SLICE_COST_USAGE, runSliceCost } from "./sliceCost.ts"
 
 const args = process.argv.slice(2)
 if (args.includes("--help")) {
   console.log(USAGE)
   console.log(PACE_USAGE)
+  console.log(SLICE_COST_USAGE)
+} else if (args.includes("--slice-cost")) {
+  // a one-page slice's fixed CPU (bench/sliceCost.ts)
+  await runSliceCost(args)
 } else if (args.includes("--pace")) {
   // a backfill against a replayed service with a fixed latency, at several rates (bench/pace/)
   await runPace(args)

@@ -3,8 +3,8 @@
  * the part spans: the rows are appended (2,048-row data chunks) into a table typed from the Arrow
  * schema plus a small integer partition-group column, then one
  * `COPY … (FORMAT parquet, COMPRESSION zstd, PARTITION_BY (group))` writes one file per group into
- * a staging folder. The caller maps each group back to its Hive folder (HivePath's encoding, not
- * DuckDB's) and commits the files.
+ * a staging folder (a part of one group: a plain COPY to one file). The caller maps each group
+ * back to its Hive folder (HivePath's encoding, not DuckDB's) and commits the files.
  *
  * Why this shape: with a CREATE TABLE, appender, flush, COPY and DROP per partition, the CPU
  * followed files, not rows, and a file cost many times what it costs now (measured:
@@ -67,6 +67,12 @@ interface Session {
   readonly id: number
   /** Parts this connection has opened: names its tables. */
   parts: number
+  /**
+   * One data chunk per schema, reset for each batch of each part: a session fills one part at a
+   * time, and a chunk made per part (its native vectors allocated for 2,048 rows of every column,
+   * freed only when the collector finalizes its wrapper) was a fixed cost of every small part.
+   */
+  readonly chunks: Map<CompiledRows, DuckDBDataChunk>
 }
 
 export interface GroupedRows {
@@ -136,7 +142,7 @@ export const makePartWriter = (db: DuckDBInstance): PartWriter => {
     // writes the same files (same rows, order and row groups) and lowered primary_blocks' peak
     // RSS for no CPU that showed (docs/performance.md#sink-and-parquet-writer)
     await connection.run(`SET partitioned_write_flush_threshold = ${CHUNK_ROWS}`)
-    const session: Session = { connection, id: ++sessions, parts: 0 }
+    const session: Session = { connection, id: ++sessions, parts: 0, chunks: new Map() }
     all.push(session)
     return session
   }
@@ -166,9 +172,6 @@ export const makePartWriter = (db: DuckDBInstance): PartWriter => {
     }
     const t = quotedIdentifier(name)
     const g = quotedIdentifier(GROUP_COLUMN)
-    // one chunk for the whole part, reset between batches: a chunk's native vectors are freed
-    // only when the collector finalizes its wrapper, so a chunk per batch piled them up
-    let chunk: DuckDBDataChunk | undefined
     let rowsAppended = 0
     let bytesAppended = 0
     let appending = true
@@ -204,7 +207,11 @@ export const makePartWriter = (db: DuckDBInstance): PartWriter => {
         if (ended) throw new Error(`part ${name} was already written or discarded`)
         for (let from = 0; from < rows.length; from += CHUNK_ROWS) {
           const to = Math.min(rows.length, from + CHUNK_ROWS)
-          if (chunk === undefined) chunk = DuckDBDataChunk.create(types, CHUNK_ROWS)
+          // the session's chunk of this schema, reset between batches: a chunk's native vectors
+          // are freed only when the collector finalizes its wrapper, so a chunk per batch (or per
+          // part) piled them up
+          let chunk = session.chunks.get(compiled)
+          if (chunk === undefined) session.chunks.set(compiled, (chunk = DuckDBDataChunk.create(types, CHUNK_ROWS)))
           else chunk.reset()
           bytesAppended += compiled.fill(chunk, rows, from, to, groupOf)
           appender.appendDataChunk(chunk)
@@ -221,6 +228,15 @@ export const makePartWriter = (db: DuckDBInstance): PartWriter => {
           appending = false
           appender.closeSync()
           const options = parquetOptionsFor(rowsAppended, groupCount)
+          if (groupCount === 1) {
+            // one partition (a small slice's part mostly is): a plain COPY writes the same file
+            // without the partitioned writer's fixed cost per statement
+            // (docs/performance.md#cheap-slices)
+            const single = path.join(stagingDir, `${name}.parquet`)
+            await fs.mkdir(stagingDir, { recursive: true })
+            await session.connection.run(`COPY (SELECT ${compiled.selectList} FROM ${t}) TO ${quotedString(single)} (${options})`)
+            return [single]
+          }
           const result = await session.connection.runAndReadAll(
             `COPY (SELECT ${compiled.selectList}, ${g} FROM ${t}) TO ${quotedString(stagingDir)} (${options}, PARTITION_BY (${g}), ` +
               // the folder may hold earlier parts' empty partition folders: no check for files
