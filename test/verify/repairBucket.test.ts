@@ -26,6 +26,14 @@ import { query, tempOut } from "../support/spine.ts"
 
 const PREFIX = "nightly"
 const URL_OUT = `s3://${S3_BUCKET}/${PREFIX}`
+/** A second crawl, compacted in the bucket. */
+const COMPACTED_PREFIX = "compacted"
+const COMPACTED_OUT = `s3://${S3_BUCKET}/${COMPACTED_PREFIX}`
+
+const clean = [
+  ["node_p_blocks", 30, 0, 0],
+  ["primary_blocks", 31, 0, 0]
+]
 
 describe("verify --repair on an s3:// output", () => {
   let emu: RunningEmulator
@@ -52,19 +60,21 @@ describe("verify --repair on an s3:// output", () => {
     }
   }
   /** The bucket's objects downloaded, a catalog built over them. */
-  const downloaded = async () => {
+  const downloaded = async (prefix = PREFIX) => {
     const copy = await fs.mkdtemp(path.join(dir, "download-"))
-    const keys = await s3.download(PREFIX, copy)
+    const keys = await s3.download(prefix, copy)
     await Effect.runPromise(buildCatalog(copy, catalogEntries()))
-    return { copy, keys: keys.map((k) => k.slice(PREFIX.length + 1)) }
+    return { copy, keys: keys.map((k) => k.slice(prefix.length + 1)) }
   }
+  const differences = async (copy: string) =>
+    (await compareCatalogs(base, copy)).filter((d) => d.dataset === "primary_blocks" || d.dataset === "node_p_blocks").map((d) => [d.dataset, d.rowsA, d.onlyA, d.onlyB])
 
   beforeAll(async () => {
     ;[emu, pg, s3, dir] = await Promise.all([startEmulator(), startPostgres(), startS3(), fs.mkdtemp(path.join(os.tmpdir(), "chainetl-repair-bucket-"))])
     base = await tempOut()
     job = path.join(dir, "job.json")
     await fs.writeFile(job, JSON.stringify({ networks: ["mainnet"], primaryBlockchains: ["p-chain"], incremental: { primary_blocks: { window: "1d", since: "2024-12-29" } } }))
-    await Promise.all([crawl(base, false), crawl(URL_OUT, true)])
+    await Promise.all([crawl(base, false), crawl(URL_OUT, true), crawl(COMPACTED_OUT, true)])
   }, 240_000)
   afterAll(async () => {
     await emu?.close()
@@ -111,10 +121,28 @@ describe("verify --repair on an s3:// output", () => {
     expect({ code: repaired.code, stdout: repaired.stdout }).toMatchObject({ code: 0, stdout: expect.stringContaining("after --repair:") })
     const after = await downloaded()
     expect(ofWindow(after.keys)).toEqual(ofWindow(keys))
-    const diffs = (await compareCatalogs(base, after.copy)).filter((d) => d.dataset === "primary_blocks" || d.dataset === "node_p_blocks").map((d) => [d.dataset, d.rowsA, d.onlyA, d.onlyB])
-    expect(diffs).toEqual([
-      ["node_p_blocks", 30, 0, 0],
-      ["primary_blocks", 31, 0, 0]
-    ])
+    expect(await differences(after.copy)).toEqual(clean)
+  }, 400_000)
+  it("given December's windows compacted in the bucket and a parent_hash altered in the compacted object, when verify --repair runs, then the three windows are refetched whole: the compacted object is out of the manifest object and deleted, and the bucket holds the untouched rows", async () => {
+    const compacted = await cli(["compact", "primary_blocks", "--out", COMPACTED_OUT, "--quiet"])
+    expect(compacted.code).toBe(0)
+    const { copy, keys } = await downloaded(COMPACTED_PREFIX)
+    const manifest = JSON.parse(await fs.readFile(path.join(copy, "_state", "manifests", "primary_blocks.json"), "utf8")) as { files: Array<{ file: string }> }
+    const december = manifest.files.find((f) => f.file.includes("month=2024-12"))!.file
+    const key = `primary_blocks/${december}`
+    expect(keys).toContain(key)
+    const file = path.join(copy, ...key.split("/"))
+    const top = (await query(path.join(copy, "catalog.duckdb"), `SELECT max(block_number)::VARCHAR AS h FROM read_parquet('${file}', hive_partitioning = false)`))[0]!["h"]
+    await rewriteParquet(file, (r) => `SELECT * REPLACE (CASE WHEN block_number = ${top} THEN 'not-the-parent' ELSE parent_hash END AS parent_hash) FROM ${r}`)
+    await s3.client.send(new PutObjectCommand({ Bucket: S3_BUCKET, Key: `${COMPACTED_PREFIX}/${key}`, Body: await fs.readFile(file) }))
+
+    const repaired = await cli(["verify", "--out", COMPACTED_OUT, "--job", job, "--repair"])
+    expect(repaired.stdout).toContain(`re-crawl: chainetl backfill primary_blocks --from 2024-12-29 --to 2025-01-01 --window 1d --refetch --out ${COMPACTED_OUT} --job ${job}`)
+    expect({ code: repaired.code, after: repaired.stdout.includes("after --repair:") }).toEqual({ code: 0, after: true })
+    const after = await downloaded(COMPACTED_PREFIX)
+    expect(after.keys).not.toContain(key)
+    const listed = JSON.parse(await fs.readFile(path.join(after.copy, "_state", "manifests", "primary_blocks.json"), "utf8")) as { files: Array<{ file: string }> }
+    expect(listed.files.map((f) => f.file)).not.toContain(december)
+    expect(await differences(after.copy)).toEqual(clean)
   }, 400_000)
 })
