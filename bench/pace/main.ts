@@ -103,8 +103,16 @@ const backfill = (a: PaceArgs, replay: PaceReplay, out: string, rate: number, ex
   }
 })
 
-/** The dry run's estimate of the wall time, from its JSON (absent when it prints none). */
-const estimateOf = async (a: PaceArgs, replay: PaceReplay, rate: number): Promise<number | null> => {
+interface DryEstimate {
+  readonly wallMs: { readonly likely: number }
+  readonly by: string
+  /** The share of a core the dry run measured, and the crawl's CPU it expects (ms). */
+  readonly coreShare?: number
+  readonly cpuMs?: number
+}
+
+/** The dry run's estimate, from its JSON (absent when it prints none). */
+const estimateOf = async (a: PaceArgs, replay: PaceReplay, rate: number): Promise<DryEstimate | null> => {
   const out = fs.mkdtempSync(path.join(os.tmpdir(), "chainetl-pace-dry-"))
   try {
     const run = backfill(a, replay, out, rate, ["--dry-run", "--json"])
@@ -112,8 +120,8 @@ const estimateOf = async (a: PaceArgs, replay: PaceReplay, rate: number): Promis
     const { execFile } = await import("node:child_process")
     const { promisify } = await import("node:util")
     const { stdout: text } = await promisify(execFile)(run.argv[0]!, run.argv.slice(1), { env: { ...process.env, ...run.env }, encoding: "utf8", maxBuffer: 64 * 2 ** 20 })
-    const dry = JSON.parse(text) as { estimate?: { wallMs?: { likely: number } } }
-    return dry.estimate?.wallMs?.likely ?? null
+    const dry = JSON.parse(text) as { estimate?: DryEstimate }
+    return dry.estimate ?? null
   } finally {
     fs.rmSync(out, { recursive: true, force: true })
   }
@@ -133,7 +141,7 @@ export const runPace = async (args: ReadonlyArray<string>): Promise<void> => {
     if (r.exitCode !== 0) throw new Error(`recording run failed: ${r.stderrTail}`)
     replay.mode = "replay"
     console.log(`recorded ${replay.pages} pages (emulator seed ${a.seed} scale ${a.scale}), ${a.from}..${a.to} in ${a.window} windows`)
-    console.log("rate  latency  requests  longest  ideal s  ideal(seq) s  span s  wall s  ideal/span  share  in flight  cpu s  estimate s")
+    console.log("rate  latency  requests  longest  ideal s  ideal(seq) s  span s  wall s  ideal/span  share  in flight  cpu s  estimate s  load")
     for (const latency of a.latencies) {
       for (const rate of a.rates) {
         replay.latencyMs = latency
@@ -152,7 +160,8 @@ export const runPace = async (args: ReadonlyArray<string>): Promise<void> => {
         const ideal = boundOf(total, service)
         const seq = sequentialBound(loads, service)
         const spanMs = c.last - c.first
-        const estimateMs = a.estimate ? await estimateOf(a, replay, rate) : null
+        const dry = a.estimate ? await estimateOf(a, replay, rate) : null
+        const estimateMs = dry?.wallMs.likely ?? null
         const row = {
           rate,
           latencyMs: latency,
@@ -171,6 +180,11 @@ export const runPace = async (args: ReadonlyArray<string>): Promise<void> => {
           cpuSeconds: m.cpuSeconds,
           peakRssMb: m.peakRssBytes / 2 ** 20,
           estimateMs,
+          estimateBy: dry?.by ?? null,
+          estimateCoreShare: dry?.coreShare ?? null,
+          estimateCpuMs: dry?.cpuMs ?? null,
+          // the machine's load average when the case ended: a shared machine's cores go to others too
+          load: os.loadavg(),
           summary,
           // requests arriving in each second of the span
           perSecond: c.arrivals.reduce<number[]>((acc, t) => {
@@ -183,7 +197,7 @@ export const runPace = async (args: ReadonlyArray<string>): Promise<void> => {
         cases.push(row)
         const f = (ms: number) => (ms / 1000).toFixed(1).padStart(6)
         console.log(
-          `${String(rate).padStart(4)}  ${String(latency).padStart(7)}  ${String(c.requests).padStart(8)}  ${String(total.longestListing).padStart(7)}  ${f(ideal.ms)} (${ideal.by === "rate" ? "r" : "t"})  ${f(seq.ms)}  ${f(spanMs)}  ${f(row.wallMs)}  ${(row.idealOverSpan * 100).toFixed(0).padStart(9)} %  ${(row.share * 100).toFixed(0).padStart(3)} %  ${String(c.maxInFlight).padStart(9)}  ${m.cpuSeconds.toFixed(1).padStart(5)}  ${estimateMs === null ? "" : f(estimateMs)}`
+          `${String(rate).padStart(4)}  ${String(latency).padStart(7)}  ${String(c.requests).padStart(8)}  ${String(total.longestListing).padStart(7)}  ${f(ideal.ms)} (${ideal.by === "rate" ? "r" : "t"})  ${f(seq.ms)}  ${f(spanMs)}  ${f(row.wallMs)}  ${(row.idealOverSpan * 100).toFixed(0).padStart(9)} %  ${(row.share * 100).toFixed(0).padStart(3)} %  ${String(c.maxInFlight).padStart(9)}  ${m.cpuSeconds.toFixed(1).padStart(5)}  ${estimateMs === null ? "      " : f(estimateMs)}  ${row.load[0]!.toFixed(1)}`
         )
       }
     }

@@ -13,7 +13,7 @@ import { allowedRate, type SourceSettings } from "../Config.ts"
 import type { AnyDataset, SourceClients } from "../crawl/Dataset.ts"
 import type { Slice } from "../crawl/Slice.ts"
 import { baseOf, windowOf } from "../crawl/Windows.ts"
-import { coreShareNow } from "../pace/CoreShare.ts"
+import { coreShare } from "../pace/CoreShare.ts"
 import { type DatasetGuess, type Estimate, estimate, interpolate, likelyPages, pagesFromFirstPage, type PagesGuess, spread } from "../pace/Estimate.ts"
 import { startOrder } from "../pace/Order.ts"
 import type { DryRun } from "./dryRun.ts"
@@ -146,8 +146,8 @@ export const dryRunPace = (
     const rate = allowedRate(settings)
     // the least probe: the first request of a connection also pays for setting it up
     const rt = roundTrips.length === 0 ? null : Math.min(...roundTrips)
-    // after the probes: the busy loop would have delayed their answers, taken for round trips
-    return { estimate: estimate(datasets, rate, rt, coreShareNow()), probes: roundTrips, failures, offline }
+    // after the probes: the busy loops would have delayed their answers, taken for round trips
+    return { estimate: estimate(datasets, rate, rt, yield* coreShare), probes: roundTrips, failures, offline }
   })
 
 const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`

@@ -2,8 +2,8 @@
  * The dry run's estimate of a run: requests (a lower and an upper bound and a likely figure), the
  * allowance it uses and the wall time that follows (Bound.ts: the larger of requests / rate and
  * the longest listing × round trip; datasets one after the other), or the crawl's CPU over the
- * share of a core the process gets, when that is larger (CpuCost.ts). Pure arithmetic over what
- * the plan and the probes told (src/cli/dryRunPace.ts).
+ * share of a core the process gets, when that is larger, its fixed part added to either
+ * (CpuCost.ts). Pure arithmetic over what the plan and the probes told (src/cli/dryRunPace.ts).
  *
  * A listing's pages are known only as a range: at least its first page; at most what the probed
  * pages' density says for the densest window of its kind. A window that was not probed is likely
@@ -12,7 +12,7 @@
  * difference.
  */
 import { allowanceShare, type BoundBy, sequentialBound } from "./Bound.ts"
-import { crawlCpuMs } from "./CpuCost.ts"
+import { CPU_START_MS, crawlCpuMs } from "./CpuCost.ts"
 
 /** Pages of one listing (slice), as far as they are known. */
 export interface PagesGuess {
@@ -70,10 +70,14 @@ export const estimate = (datasets: ReadonlyArray<DatasetGuess>, rate: number, ro
       datasets.map((d) => ({ requests: rangeOf([...d.listings], pick, sum), longestListing: rangeOf([...d.listings], pick, max) })),
       { rate, roundTripMs: rt }
     )
-  // the CPU's bound and the service's are each a least wall time; the larger one holds
+  // The crawl's fixed CPU (the first commits load DuckDB and the Parquet writer on the one
+  // thread) holds every slice back while it runs, so it adds; the rest overlaps the service's
+  // waits, so the larger of it and the service's bound holds.
   const slices = all.length
-  const cpuOf = (requests: number) => crawlCpuMs(requests, slices) / coreShare
-  const withCpu = (b: { ms: number; by: BoundBy }, requests: number) => (cpuOf(requests) > b.ms ? { ms: cpuOf(requests), by: "CPU" as const } : b)
+  const startMs = slices === 0 ? 0 : CPU_START_MS / coreShare
+  const cpuOf = (requests: number) => crawlCpuMs(requests, slices) / coreShare - startMs
+  const withCpu = (b: { ms: number; by: BoundBy }, requests: number) =>
+    cpuOf(requests) > b.ms ? { ms: startMs + cpuOf(requests), by: "CPU" as const } : { ms: startMs + b.ms, by: b.by }
   const likely = withCpu(wallOf(likelyPages), requests.likely)
   const wallMs = { low: withCpu(wallOf((g) => g.low), requests.low).ms, likely: likely.ms, high: withCpu(wallOf((g) => g.high), requests.high).ms }
   const share = allowanceShare(requests.likely, likely.ms, rate)

@@ -52,15 +52,16 @@ describe("the dry run's estimate", () => {
     )
     expect(e.requests).toEqual({ low: 6, likely: 28, high: 40 })
     expect(e.longestListing).toEqual({ low: 2, likely: 21, high: 21 })
-    // a: max(26 / 20 s, 21 × 0.3 s) = 6.3 s; b: max(2 / 20 s, 0.3 s) = 0.3 s
-    expect(e.wallMs.likely).toBeCloseTo(6600, 6)
+    // a: max(26 / 20 s, 21 × 0.3 s) = 6.3 s; b: max(2 / 20 s, 0.3 s) = 0.3 s; and the CPU's fixed part
+    expect(e.wallMs.likely).toBeCloseTo(6600 + CPU_START_MS, 6)
     expect(e.by).toBe("round trip")
-    expect(e.share).toBeCloseTo(28 / (6.6 * 20), 6)
+    expect(e.share).toBeCloseTo(28 / (((6600 + CPU_START_MS) / 1000) * 20), 6)
   })
 
-  it("given no round trip measured, when estimated, then the wall is the rate's part alone", () => {
+  it("given no round trip measured, when estimated, then the wall is the rate's part alone (and the CPU's fixed part)", () => {
     const e = estimate([{ dataset: "a", listings: [{ low: 50, high: 50, likely: 50 }, { low: 50, high: 50, likely: 50 }] }], 1, null)
-    expect(e.wallMs).toEqual({ low: 100_000, likely: 100_000, high: 100_000 })
+    const wall = 100_000 + CPU_START_MS
+    expect(e.wallMs).toEqual({ low: wall, likely: wall, high: wall })
     expect(e.roundTripMs).toBeNull()
   })
 })
@@ -73,7 +74,7 @@ describe("the CPU in the dry run's estimate", () => {
     expect(crawlCpuMs(0, 0)).toBe(0)
   })
 
-  it("given 200 one-page slices at 100/s and 100 ms with a third of a core, when estimated, then the CPU binds: its CPU three times over", () => {
+  it("given 200 one-page slices at 100/s and 100 ms with a third of a core, when estimated, then the CPU binds: its CPU, fixed part included, three times over", () => {
     const e = estimate(oneEach(200), 100, 100, 1 / 3)
     expect(e.by).toBe("CPU")
     expect(e.cpuMs).toBeCloseTo(crawlCpuMs(200, 200), 6)
@@ -82,13 +83,14 @@ describe("the CPU in the dry run's estimate", () => {
     expect(e.share).toBeCloseTo(200 / ((e.wallMs.likely / 1000) * 100), 6)
   })
 
-  it("given the same slices at 2/s with a whole core, when estimated, then the rate's 100 s binds and the CPU is told beside it", () => {
+  it("given the same slices at 2/s with a whole core, when estimated, then the rate's 100 s binds after the CPU's fixed part, and the CPU is told beside it", () => {
     const e = estimate(oneEach(200), 2, 100)
-    expect([e.by, e.wallMs.likely, e.coreShare, e.slices]).toEqual(["rate", 100_000, 1, 200])
+    expect([e.by, e.wallMs.likely, e.coreShare, e.slices]).toEqual(["rate", 100_000 + CPU_START_MS, 1, 200])
     expect(e.cpuMs).toBeCloseTo(crawlCpuMs(200, 200), 6)
   })
 
   it("given a range of requests, when estimated with CPU binding, then each end's wall is its own requests' CPU", () => {
+    // 2 and 10 requests at 1,000/s: the rate's part is at most 10 ms
     const e = estimate([{ dataset: "a", listings: [{ low: 1, high: 9 }, { low: 1, high: 1, likely: 1 }] }], 1_000, 1, 0.1)
     expect(e.wallMs.low).toBeCloseTo(crawlCpuMs(2, 2) / 0.1, 6)
     expect(e.wallMs.high).toBeCloseTo(crawlCpuMs(10, 2) / 0.1, 6)
