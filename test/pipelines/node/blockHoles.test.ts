@@ -11,7 +11,7 @@
 import { Effect } from "effect"
 import { promises as fs } from "node:fs"
 import * as path from "node:path"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect } from "vitest"
 import { findDataset } from "../../../pipelines/index.ts"
 import { catalogEntries } from "../../../src/catalogEntries.ts"
 import { rejectedIn } from "../../../src/cli/summary.ts"
@@ -19,11 +19,12 @@ import { plan } from "../../../src/cli/dryRun.ts"
 import { crawlSlice } from "../../../src/crawl/Crawler.ts"
 import { type AnyDataset, type Backfill, RecordError } from "../../../src/crawl/Dataset.ts"
 import { scannedHeights } from "../../../src/crawl/Heights.ts"
-import { type RunningEmulator, startEmulator } from "@chainetl/emulator"
+import type { RunningEmulator } from "@chainetl/emulator"
 import type { Job } from "../../../src/Job.ts"
 import { planRun, startReport } from "../../../src/Runner.ts"
 import { buildCatalog } from "../../../src/sink/Catalog.ts"
-import { spineLayers, tempOut } from "../../support/spine.ts"
+import { test as it } from "../../support/emulatorFixtures.ts"
+import { spineLayers } from "../../support/spine.ts"
 import { type Calls, newCalls, overRpc } from "../../support/clientWraps.ts"
 import { nodeJob } from "../../support/emulatorJob/groups.ts"
 import { rows } from "../../support/catalogReads.ts"
@@ -75,19 +76,10 @@ const heightsIn = async (out: string) =>
 /** The heights whose block the walk asked for, whatever encoding (and however many calls) a build makes per block. */
 const blockCalls = (calls: Calls) => [...new Set(calls.log.filter((c) => c.method === "platform.getBlockByHeight").map((c) => String(c.params["height"])))]
 
+// the worker's shared emulator: these tests only read from it, each into an output of its own
 describe("node_p_blocks: a rejected height is a hole that the next run fills", () => {
-  let emu: RunningEmulator
-  let job: Job
-  beforeAll(async () => {
-    emu = await startEmulator({ seed: 11 })
-    job = nodeJob(emu)
-  })
-  afterAll(async () => {
-    await emu.close()
-  })
-
-  it("given a backfill of heights 1 to 8 by a build that rejects heights 1 and 3, when the fixed build backfills the same range, then only 1 and 3 are asked again and every height is written once", async () => {
-    const out = await tempOut()
+  it("given a backfill of heights 1 to 8 by a build that rejects heights 1 and 3, when the fixed build backfills the same range, then only 1 and 3 are asked again and every height is written once", async ({ emulator: emu, out }) => {
+    const job = nodeJob(emu)
     const range: Backfill = { unit: "height", from: "1", to: "8", window: "4" }
     const old = build(new Set(["1", "3"]))
     const first = await runOnce(emu, out, job, old, newCalls(), range)
@@ -127,8 +119,8 @@ describe("node_p_blocks: a rejected height is a hole that the next run fills", (
     expect(after.heights).toEqual([{ listing: { network: "mainnet" }, height: "7", completeThrough: "7", holes: 0, holeKeys: [] }])
   })
 
-  it("given the nightly walk by a build that rejects a height in its range, when the fixed build runs the next night, then the hole is filled and status is complete through the tip of the range", async () => {
-    const out = await tempOut()
+  it("given the nightly walk by a build that rejects a height in its range, when the fixed build runs the next night, then the hole is filled and status is complete through the tip of the range", async ({ emulator: emu, out }) => {
+    const job = nodeJob(emu)
     const nightly: Job = { ...job, nodePHeights: { from: "10", to: "20" } }
     const first = await runOnce(emu, out, nightly, build(new Set(["15"])), newCalls())
     expect(first.slices.map((s) => [s.status, s.rows, s.rejects, s.holes, s.holeKeys])).toEqual([["done", 9, 1, 1, ["15"]]])
@@ -141,8 +133,8 @@ describe("node_p_blocks: a rejected height is a hole that the next run fills", (
     expect((await lookAt(emu, out, nightly, build(new Set()))).heights).toEqual([{ listing: { network: "mainnet" }, height: "19", completeThrough: "19", holes: 0, holeKeys: [] }])
   })
 
-  it("given holes left by an earlier chainetl, whose checkpoints did not count them, when the fixed build backfills, then the cell is not complete, is walked again and every height is written once", async () => {
-    const out = await tempOut()
+  it("given holes left by an earlier chainetl, whose checkpoints did not count them, when the fixed build backfills, then the cell is not complete, is walked again and every height is written once", async ({ emulator: emu, out }) => {
+    const job = nodeJob(emu)
     const range: Backfill = { unit: "height", from: "40", to: "44", window: "4" }
     await runOnce(emu, out, job, build(new Set(["41", "43"])), newCalls(), range)
     // the checkpoint as a chainetl before holes were counted wrote it: done, rejects committed, nothing more
@@ -162,8 +154,8 @@ describe("node_p_blocks: a rejected height is a hole that the next run fills", (
     expect(await heightsIn(out)).toEqual(["40", "41", "42", "43"])
   })
 
-  it("given a backfill cell's hole that the nightly walk has since written, when status looks, then it is no hole, and the next backfill completes the cell without asking for it", async () => {
-    const out = await tempOut()
+  it("given a backfill cell's hole that the nightly walk has since written, when status looks, then it is no hole, and the next backfill completes the cell without asking for it", async ({ emulator: emu, out }) => {
+    const job = nodeJob(emu)
     const range: Backfill = { unit: "height", from: "30", to: "34", window: "4" }
     await runOnce(emu, out, job, build(new Set(["31"])), newCalls(), range)
     // the nightly walk over [30, 40) with the fixed build fetches 31 (not committed) under its own slice

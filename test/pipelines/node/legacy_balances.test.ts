@@ -1,12 +1,13 @@
 import { Effect } from "effect"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { type RunningEmulator, startEmulator } from "@chainetl/emulator"
+import { describe, expect } from "vitest"
 import type { Job } from "../../../src/Job.ts"
 import { selectDatasets } from "../../../src/Runner.ts"
-import { runSpine, tempOut } from "../../support/spine.ts"
+import { test } from "../../support/emulatorFixtures.ts"
+import { oncePerFile } from "../../support/fixtures.ts"
+import { runSpine } from "../../support/spine.ts"
 import { type Rec, columnTypes, plain, rows, uncommentedColumns } from "../../support/catalogReads.ts"
 import { call } from "../../support/emulatorAnswers.ts"
-import { newCalls, overRpc } from "../../support/clientWraps.ts"
+import { type Calls, newCalls, overRpc } from "../../support/clientWraps.ts"
 import { nodeJob } from "../../support/emulatorJob/groups.ts"
 
 const actual = async (out: string) =>
@@ -22,30 +23,35 @@ const actual = async (out: string) =>
     )
   ) as Rec[]
 
+/** The file's crawl from the worker's shared emulator (these tests only read from it), made for the first test that asks. */
+interface Crawled {
+  readonly job: Job
+  readonly out: string
+  readonly calls: Calls
+}
+const once = oncePerFile<Crawled>()
+const it = test.extend<{ readonly crawled: Crawled }>({
+  crawled: async ({ emulator: emu, folder, task }, use) =>
+    use(
+      await once(task.file, async () => {
+        const calls = newCalls()
+        const node = nodeJob(emu)
+        const job = { ...node, legacy: { ...node.legacy, enabled: true } }
+        const out = await folder("legacy-balances")
+        const report = await Effect.runPromise(runSpine(out, emu, { job, datasets: ["legacy_balances"] }, overRpc(calls)))
+        expect(report.status).toBe("succeeded")
+        return { job, out, calls }
+      })
+    )
+})
+
 describe("legacy_balances (deprecated balance methods) through the spine", () => {
-  let emu: RunningEmulator
-  let job: Job
-  let out: string
-  const calls = newCalls()
-
-  beforeAll(async () => {
-    emu = await startEmulator({ seed: 11 })
-    job = nodeJob(emu)
-    job = { ...job, legacy: { ...job.legacy, enabled: true } }
-    out = await tempOut()
-    const report = await Effect.runPromise(runSpine(out, emu, { job, datasets: ["legacy_balances"] }, overRpc(calls)))
-    expect(report.status).toBe("succeeded")
-  })
-  afterAll(async () => {
-    await emu.close()
-  })
-
-  it("given the default selection, when legacy is off or on, then legacy_balances is left out or included", () => {
+  it("given the default selection, when legacy is off or on, then legacy_balances is left out or included", ({ crawled: { job } }) => {
     expect(selectDatasets([], { ...job, legacy: { ...job.legacy, enabled: false } }).map((d) => d.name)).not.toContain("legacy_balances")
     expect(selectDatasets([], job).map((d) => d.name)).toContain("legacy_balances")
   })
 
-  it("given an X- and a P-chain address, when legacy_balances runs, then each method's row equals the node's answer, tx statuses included", async () => {
+  it("given an X- and a P-chain address, when legacy_balances runs, then each method's row equals the node's answer, tx statuses included", async ({ emulator: emu, crawled: { job, out, calls } }) => {
     const [x, p] = job.legacy.addresses.map((a) => a.address)
     expect(x).toMatch(/^X-avax1/)
     expect(p).toMatch(/^P-avax1/)
@@ -79,7 +85,7 @@ describe("legacy_balances (deprecated balance methods) through the spine", () =>
     expect(calls.count("avm.getTxStatus")).toBe(new Set((avax["utxoIDs"] as Rec[]).map((u) => u["txID"])).size)
   })
 
-  it("given a run, when DuckDB describes legacy_balances, then balances are exact and nested, and every column is commented", async () => {
+  it("given a run, when DuckDB describes legacy_balances, then balances are exact and nested, and every column is commented", async ({ crawled: { out } }) => {
     const types = await columnTypes(out, "legacy_balances")
     expect(types).toMatchObject({ network: "VARCHAR", snapshot_date: "DATE", address: "VARCHAR", method: "VARCHAR" })
     expect(types["balances"]).toBe(

@@ -1,11 +1,13 @@
 import { Effect } from "effect"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect } from "vitest"
 import { type RunningEmulator, startEmulator } from "@chainetl/emulator"
 import type { Job } from "../../../src/Job.ts"
-import { runSpine, tempOut } from "../../support/spine.ts"
+import { test } from "../../support/emulatorFixtures.ts"
+import { oncePerFile } from "../../support/fixtures.ts"
+import { runSpine } from "../../support/spine.ts"
 import { type Rec, columnTypes, plain, rows, sortBy, uncommentedColumns } from "../../support/catalogReads.ts"
 import { call } from "../../support/emulatorAnswers.ts"
-import { newCalls, overRpc } from "../../support/clientWraps.ts"
+import { type Calls, newCalls, overRpc } from "../../support/clientWraps.ts"
 import { nodeJob } from "../../support/emulatorJob/groups.ts"
 
 const PRIMARY = "11111111111111111111111111111111LpoYY"
@@ -63,24 +65,29 @@ const actualValidators = async (out: string) =>
     )
   ) as Rec[]
 
+/** The file's crawl from the worker's shared emulator (these tests only read from it), made for the first test that asks. */
+interface Crawled {
+  readonly job: Job
+  readonly out: string
+  readonly calls: Calls
+}
+const once = oncePerFile<Crawled>()
+const it = test.extend<{ readonly crawled: Crawled }>({
+  crawled: async ({ emulator: emu, folder, task }, use) =>
+    use(
+      await once(task.file, async () => {
+        const calls = newCalls()
+        const job = nodeJob(emu)
+        const out = await folder("node-snapshots")
+        const report = await Effect.runPromise(runSpine(out, emu, { job, datasets: SNAPSHOTS }, overRpc(calls)))
+        expect(report.status).toBe("succeeded")
+        return { job, out, calls }
+      })
+    )
+})
+
 describe("node snapshots (current_validators, current_supply, tx_fees, blockchains) through the spine", () => {
-  let emu: RunningEmulator
-  let job: Job
-  let out: string
-  const calls = newCalls()
-
-  beforeAll(async () => {
-    emu = await startEmulator({ seed: 11 })
-    job = nodeJob(emu)
-    out = await tempOut()
-    const report = await Effect.runPromise(runSpine(out, emu, { job, datasets: SNAPSHOTS }, overRpc(calls)))
-    expect(report.status).toBe("succeeded")
-  })
-  afterAll(async () => {
-    await emu.close()
-  })
-
-  it("given the primary network and one L1, when current_validators runs, then each validator is a row equal to the node's, with the delegators it lists for that node alone", async () => {
+  it("given the primary network and one L1, when current_validators runs, then each validator is a row equal to the node's, with the delegators it lists for that node alone", async ({ emulator: emu, crawled: { job, out, calls } }) => {
     expect(job.subnets).toHaveLength(1)
     const want = await expectedValidators(emu, [PRIMARY, ...job.subnets])
     const withDelegations = want.filter((v) => v["delegators"] !== "").length
@@ -91,7 +98,7 @@ describe("node snapshots (current_validators, current_supply, tx_fees, blockchai
     expect(calls.count("platform.getCurrentValidators")).toBe(2 + withDelegations)
   })
 
-  it("given the run, when current_supply, tx_fees and blockchains are read, then they equal the node's answers", async () => {
+  it("given the run, when current_supply, tx_fees and blockchains are read, then they equal the node's answers", async ({ emulator: emu, crawled: { job, out } }) => {
     const supply = []
     for (const subnet of [PRIMARY, ...job.subnets]) {
       const s = await call(emu, "P", "platform.getCurrentSupply", { subnetID: subnet })
@@ -115,7 +122,7 @@ describe("node snapshots (current_validators, current_supply, tx_fees, blockchai
     )
   })
 
-  it("given a run, when DuckDB describes the snapshots, then quantities are exact, owners and delegators nested, keys network and snapshot_date, every column commented", async () => {
+  it("given a run, when DuckDB describes the snapshots, then quantities are exact, owners and delegators nested, keys network and snapshot_date, every column commented", async ({ crawled: { out } }) => {
     const v = await columnTypes(out, "current_validators")
     expect(v).toMatchObject({
       network: "VARCHAR",
@@ -135,21 +142,21 @@ describe("node snapshots (current_validators, current_supply, tx_fees, blockchai
     for (const d of SNAPSHOTS) expect(await uncommentedColumns(out, d)).toEqual([])
   })
 
-  it("given a finished snapshot, when the same day runs again, then no node call is made", async () => {
+  it("given a finished snapshot, when the same day runs again, then no node call is made", async ({ emulator: emu, crawled: { job, out } }) => {
     const again = newCalls()
     const report = await Effect.runPromise(runSpine(out, emu, { job, datasets: SNAPSHOTS }, overRpc(again)))
     expect(report.slices.every((s) => s.status === "skipped")).toBe(true)
     expect(again.log).toEqual([])
   })
 
-  it("given a node on fuji, when the job puts mainnet first, then node slices fail naming both networks; with fuji first, rows are fuji's", async () => {
+  it("given a node on fuji, when the job puts mainnet first, then node slices fail naming both networks; with fuji first, rows are fuji's", async ({ crawled: { job }, folder }) => {
     const fuji = await startEmulator({ seed: 11, nodeNetwork: "fuji" })
     try {
-      const wrong = await tempOut()
+      const wrong = await folder("node-snapshots")
       const failed = await Effect.runPromise(runSpine(wrong, fuji, { job: { ...job, networks: ["mainnet", "fuji"] }, datasets: ["tx_fees"] }))
       expect(failed.status).toBe("failed")
       expect(failed.slices[0]?.error).toContain('the node serves fuji, but node datasets crawl the job\'s first network, mainnet: put "fuji" first')
-      const right = await tempOut()
+      const right = await folder("node-snapshots")
       const ok = await Effect.runPromise(runSpine(right, fuji, { job: { ...job, networks: ["fuji", "mainnet"], subnets: [] }, datasets: ["tx_fees", "current_supply"] }))
       expect(ok.status).toBe("succeeded")
       expect(await rows(right, "SELECT DISTINCT network FROM current_supply", () => "")).toEqual([{ network: "fuji" }])
