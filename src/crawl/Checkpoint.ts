@@ -50,6 +50,12 @@ export interface CheckpointState {
   readonly lastSeq: number
   /** Parts with a lower seq were superseded by a replacing listing; recovery deletes them. */
   readonly keepFromSeq: number | null
+  /**
+   * A replacing listing's version on disk (its parts from keepFromSeq on): its rows and rejects,
+   * which rowsCommitted and rejectsCommitted, counting every version, do not say (verify's slices
+   * check). Absent before its first version, and in checkpoints older than the field.
+   */
+  readonly kept?: { readonly rows: number; readonly rejects: number }
   readonly status: SliceStatus
   /**
    * The slice's finalAfter (Slice.ts) as last planned; null when it has none. Lets compaction tell
@@ -170,6 +176,8 @@ export const checkpointProblem = (value: unknown, dataset: string, slice: string
   if (v["keepFromSeq"] !== undefined && v["keepFromSeq"] !== null && !isCount(v["keepFromSeq"])) return wrong("keepFromSeq", "a non-negative integer or null")
   if (v["finalAfter"] !== undefined && !isNumberOrNull(v["finalAfter"])) return wrong("finalAfter", "a number or null")
   if (v["holes"] !== undefined && !isCount(v["holes"])) return wrong("holes", "a non-negative integer")
+  const kept = v["kept"] as Record<string, unknown> | undefined
+  if (kept !== undefined && (typeof kept !== "object" || kept === null || !isCount(kept["rows"]) || !isCount(kept["rejects"]))) return wrong("kept", "{rows, rejects} of non-negative integers")
   const keys = v["holeKeys"]
   if (keys !== undefined && !isStrings(keys)) return wrong("holeKeys", "an array of strings")
   const pass = v["passHoles"]

@@ -52,6 +52,8 @@ export const advance = (
     lastSeq: seq,
     // a finished replacing listing supersedes every part before this one
     keepFromSeq: done && rerun === "replace" ? seq : before.keepFromSeq,
+    // a replacing listing commits its version in this one part: what is on disk from keepFromSeq on
+    ...(done && rerun === "replace" ? { kept: { rows, rejects } } : {}),
     completedAsOf: done ? asOf : before.completedAsOf ?? null,
     ...(last?.reach === undefined ? {} : { reach: last.reach }),
     status: done ? "done" : "running"

@@ -3,12 +3,13 @@
  * files must hold exactly those. A part file lost, truncated or planted shows as a slice whose
  * files hold fewer or more rows than it committed, whatever the dataset's kind. What the files
  * hold is summed from their Parquet footers: the slice's live parts up to its checkpoint's last
- * part (parts past it are exactly-once's finding; a replacing listing's parts from its current
- * version on), and, where compaction merged parts, the rows the manifest gives each compacted file
- * (exactly-once checks those against the files' footers). A compacted file may hold several
- * slices' rows, so slices bound together by such files are judged together: their committed rows
- * against their files' rows. Child tables are not counted: a checkpoint counts its dataset's own
- * rows and its rejects, not its children's. Pure.
+ * part (parts past it are exactly-once's finding), a replacing listing's from its current version
+ * on, held against that version's counts (`kept`; its first version's are its totals), and, where
+ * compaction merged parts, the rows the manifest gives each compacted file (exactly-once checks
+ * those against the files' footers). A compacted file may hold several slices' rows, so slices
+ * bound together by such files are judged together: their committed rows against their files'
+ * rows. Child tables are not counted: a checkpoint counts its dataset's own rows and its rejects,
+ * not its children's. Pure.
  */
 import type { CheckpointState } from "../crawl/Checkpoint.ts"
 import type { Finding, Repair } from "./Finding.ts"
@@ -49,10 +50,12 @@ export interface SliceFacts {
   readonly listingOf: (state: CheckpointState) => Readonly<Record<string, string>>
 }
 
-const committedOf = (s: CheckpointState, what: SliceTable["what"]) => (what === "rows" ? s.rowsCommitted : s.rejectsCommitted)
+/** What the slice's parts hold now by its checkpoint: a replacing listing's version on disk where it says. */
+const committedOf = (s: CheckpointState, what: SliceTable["what"], replacing: boolean) =>
+  replacing && s.kept !== undefined ? s.kept[what] : what === "rows" ? s.rowsCommitted : s.rejectsCommitted
 
-/** Whether the slice's counts say what its parts hold now (a replacing listing past its first version does not). */
-const counted = (s: CheckpointState, replacing: boolean) => !replacing || (s.keepFromSeq ?? 0) === 0
+/** Whether the checkpoint says what its parts hold now: a replacing listing past its first version only with `kept`. */
+const counted = (s: CheckpointState, replacing: boolean) => !replacing || (s.keepFromSeq ?? 0) === 0 || s.kept !== undefined
 
 /** Slices bound together by compacted files, each group once (union-find over the files' slice sets). */
 const groupsOf = (slices: ReadonlyArray<string>, merged: ReadonlyArray<MergedFile>): ReadonlyArray<ReadonlyArray<string>> => {
@@ -100,7 +103,7 @@ export const sliceFindings = (facts: SliceFacts, repairOf: (state: CheckpointSta
       const unreadable = parts.filter((p) => p.rows === undefined)
       const merged = t.merged.filter((f) => [...f.slices].some((s) => inGroup.has(s)))
       const held = parts.reduce((n, p) => n + (p.rows ?? 0), 0) + merged.reduce((n, f) => n + f.rows, 0)
-      const committed = states.reduce((n, s) => n + committedOf(s, t.what), 0)
+      const committed = states.reduce((n, s) => n + committedOf(s, t.what, facts.replacing), 0)
       if (held === committed && unreadable.length === 0) continue
       const names = group.length === 1 ? `slice ${group[0]}` : `slices ${listText(group)} (merged by ${listText(merged.map((f) => f.path))})`
       const lost = merged.length > 0 ? [] : states.flatMap((s) => seqsWithoutFile(s, seen.get(s.slice) ?? new Set()).map((seq) => `part-${s.slice}-${String(seq).padStart(6, "0")}`))

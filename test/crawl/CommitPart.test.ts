@@ -63,5 +63,10 @@ describe("advance", () => {
     const after = advance(before, [page("a", 1), page(undefined, 2)], 150, 0, "continue", "replace", 1_700_000_000)
     // then only the new part (3) is kept, and the slice is done as of this run
     expect(after).toMatchObject({ lastSeq: 3, keepFromSeq: 3, status: "done", completedAsOf: 1_700_000_000 })
+    // and its counts say what that version holds, beside the totals of every version
+    const again = advance({ ...after, rejectsCommitted: 4 }, [page(undefined, 3)], 120, 1, "continue", "replace", 1_800_000_000)
+    expect(again).toMatchObject({ keepFromSeq: 4, rowsCommitted: 270, rejectsCommitted: 5, kept: { rows: 120, rejects: 1 } })
+    // a listing that appends keeps no such count
+    expect(advance(initialState(slice, "run-1"), [page(undefined, 1)], 10, 0, "continue", "always", 1_700_000_000)).not.toHaveProperty("kept")
   })
 })

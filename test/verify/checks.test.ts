@@ -214,7 +214,7 @@ describe("slices", () => {
     ])
   })
 
-  it("given parts past the checkpoint, a replacing listing's superseded part and a replacing listing on its second version, when checked, then none of them is counted", () => {
+  it("given parts past the checkpoint, a replacing listing's superseded part and one on its second version with no count of it, when checked, then none of them is counted; with the version's count it is", () => {
     const found = sliceFindings(
       facts({
         replacing: true,
@@ -230,6 +230,15 @@ describe("slices", () => {
       "no crawl"
     )
     expect(found).toEqual([])
+    // a replacing listing whose checkpoint says what its version on disk holds is counted by it
+    const versions = (rows: number) =>
+      facts({
+        replacing: true,
+        states: [state({ slice: "v2", rowsCommitted: 16, lastSeq: 1, keepFromSeq: 1, kept: { rows, rejects: 0 } })],
+        tables: [{ what: "rows", parts: [part("v2", 1, 8)], merged: [] }]
+      })
+    expect(sliceFindings(versions(8), refetch, "no crawl")).toEqual([])
+    expect(sliceFindings(versions(9), refetch, "no crawl").map((f) => f.what)).toEqual(["slice v2 committed 9 row(s), its files hold 8"])
   })
 
   it("given a slice re-crawled by some of its heights, when its command is written, then it names the slice and the heights, both included", () => {
