@@ -17,6 +17,7 @@ import type { AnyDataset } from "../crawl/Dataset.ts"
 import { ConfigError } from "../Errors.ts"
 import { clearOutput } from "./Clear.ts"
 import { tableFiles } from "./Files.ts"
+import { heightScope } from "./RefetchScope.ts"
 
 const HEIGHT = /^[0-9]+$/
 
@@ -48,12 +49,13 @@ export const refetchHeights = (out: string, datasets: ReadonlyArray<AnyDataset>,
       const files = yield* Effect.promise(() => tableFiles(out, d.name, d.name))
       const spans = yield* Effect.promise(() => heightSpans([...files.parts.filter((p) => p.live).map((p) => p.abs), ...files.compacted.map((c) => c.abs)], d.chain!.height))
       const meets = [...spans].filter(([, [lo, hi]]) => hi >= range.from && lo < range.to)
-      for (const [file, [lo, hi]] of meets) {
-        if (lo < range.from || hi >= range.to) {
-          return yield* Effect.fail(
-            new ConfigError({ reason: "Invalid", field: "--from", detail: `${path.relative(out, file)} holds heights ${lo}-${hi}, reaching outside [${range.from}, ${range.to})`, fix: `pass --from ${lo < range.from ? lo : range.from} --to ${hi >= range.to ? hi + 1n : range.to}` })
-          )
-        }
+      const whole = heightScope(range, [...spans.values()])
+      const outside = meets.find(([, [lo, hi]]) => lo < range.from || hi >= range.to)
+      if (outside !== undefined) {
+        const [file, [lo, hi]] = outside
+        return yield* Effect.fail(
+          new ConfigError({ reason: "Invalid", field: "--from", detail: `${path.relative(out, file)} holds heights ${lo}-${hi}, reaching outside [${range.from}, ${range.to})`, fix: `pass --from ${whole.from} --to ${whole.to} (the range no file reaches outside of)` })
+        )
       }
       // a cell done before with these bounds would be final: its checkpoint goes too (the nightly walk's stays)
       const cells = (yield* (yield* CheckpointStore).list(d.name)).filter((s) => {

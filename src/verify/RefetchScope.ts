@@ -58,6 +58,22 @@ export const refetchScope = (range: { readonly from: number; readonly to: number
   }
 }
 
+/**
+ * The height range a refetch of [from, to) takes: it grows until it cuts no file (a file's rows
+ * are removed whole, compacted or not), given each file's lowest and highest height.
+ */
+export const heightScope = (range: { readonly from: bigint; readonly to: bigint }, spans: ReadonlyArray<readonly [bigint, bigint]>): { readonly from: bigint; readonly to: bigint } => {
+  let { from, to } = range
+  for (;;) {
+    const meets = spans.filter(([lo, hi]) => hi >= from && lo < to)
+    const lo = meets.reduce((m, [l]) => (l < m ? l : m), from)
+    const hi = meets.reduce((m, [, h]) => (h + 1n > m ? h + 1n : m), to)
+    if (lo === from && hi === to) return { from, to }
+    from = lo
+    to = hi
+  }
+}
+
 /** The one size of all these windows, or undefined when they differ (or there are none). */
 export const commonSize = (windows: ReadonlyArray<WindowOfSlice>): number | undefined => {
   const sizes = new Set(windows.map((w) => w.to - w.from))

@@ -3,7 +3,7 @@
  * it meets, and every window of every compacted file holding one of them, until nothing more.
  */
 import { describe, expect, it } from "vitest"
-import { commonSize, type HeldTogether, refetchScope, type WindowOfSlice } from "../../src/verify/RefetchScope.ts"
+import { commonSize, type HeldTogether, heightScope, refetchScope, type WindowOfSlice } from "../../src/verify/RefetchScope.ts"
 
 const DAY = 86_400
 const t0 = Date.UTC(2024, 11, 28) / 1000
@@ -42,5 +42,22 @@ describe("refetchScope", () => {
     expect(commonSize([day(0), day(1)])).toBe(DAY)
     expect(commonSize([day(0), { slice: "h", from: t0, to: t0 + 3600 }])).toBeUndefined()
     expect(commonSize([])).toBeUndefined()
+  })
+})
+
+describe("heightScope", () => {
+  // files of heights 0–9, 10–19, a compacted 20–49, 50–59
+  const spans: ReadonlyArray<readonly [bigint, bigint]> = [[0n, 9n], [10n, 19n], [20n, 49n], [50n, 59n]]
+
+  it("given a range of whole files, when scoped, then it stays as it is", () => {
+    expect(heightScope({ from: 10n, to: 20n }, spans)).toEqual({ from: 10n, to: 20n })
+  })
+
+  it("given a range cutting two files, when scoped, then it grows to both files' ends and no further", () => {
+    expect(heightScope({ from: 15n, to: 25n }, spans)).toEqual({ from: 10n, to: 50n })
+  })
+
+  it("given a range past every file, when scoped, then it stays as it is", () => {
+    expect(heightScope({ from: 60n, to: 70n }, spans)).toEqual({ from: 60n, to: 70n })
   })
 })

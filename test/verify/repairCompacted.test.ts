@@ -92,7 +92,7 @@ describe("verify --repair over compacted files", () => {
     expect(await differences(out)).toEqual(clean)
   }, 300_000)
 
-  it("given node_p_blocks' cells compacted into one file and a parent_id altered in it, when verified, then the refetch named covers the file's heights; --repair removes it through its manifest and walks them again to the untouched rows", async () => {
+  it("given node_p_blocks' cells compacted into one file and a parent_id altered in it, when verified, then the refetch named covers the file's heights (a narrower one is refused naming them); --repair removes it through its manifest and walks them again to the untouched rows", async () => {
     const out = await compacted()
     const merged = (await manifestOf(out, "node_p_blocks")).files
     expect(merged.length).toBeGreaterThan(0)
@@ -109,6 +109,11 @@ describe("verify --repair over compacted files", () => {
     expect(r.code).toBe(1)
     expect(r.stdout).toMatch(new RegExp(`^FAIL node_p_blocks network=mainnet links: the chain does not link at heights ${broken}: the parent_id of ${broken} is not-the-parent, `, "m"))
     expect(r.stdout).toContain(`re-crawl: chainetl backfill node_p_blocks --from ${lo} --to ${hi + 1} --refetch --out ${out} --job ${job}`)
+    // the broken height alone cannot be taken out of the compacted file: refused naming the file's range
+    const narrow = await cli(["backfill", "node_p_blocks", "--from", String(broken), "--to", String(broken + 1), "--refetch", "--out", out, "--job", job, "--quiet"])
+    expect(narrow.code).toBe(2)
+    expect(narrow.stderr).toContain(`node_p_blocks/${entry.file} holds heights ${lo}-${hi}, reaching outside [${broken}, ${broken + 1})`)
+    expect(narrow.stderr).toContain(`pass --from ${lo} --to ${hi + 1}`)
     expect((await verify(out, ["--repair"])).code).toBe(0)
     expect((await manifestOf(out, "node_p_blocks")).files.map((f) => f.file)).not.toContain(entry.file)
     await expect(fs.stat(file)).rejects.toThrow(/ENOENT/)
