@@ -30,6 +30,10 @@ interface Listing {
   readonly pChainBlocks: number
   readonly firstPageSeconds: number
   readonly slowestPageSeconds: number
+  /** CPU milliseconds per P-chain block behind the listing: the hashing and serving cost per block. */
+  readonly cpuMsPerPChainBlock: number
+  /** Resident memory of this process when the listing ended, MB. */
+  readonly rssMb: number
   readonly partial: boolean
 }
 
@@ -86,7 +90,21 @@ const walk = async (
   }
   const cpu = process.cpuUsage(c0)
   const pChainBlocks = Number(emu.world.primary.network(network as "mainnet" | "fuji").height("P"))
-  return { route, network, served, pages, seconds: (performance.now() - t0) / 1000, cpuSeconds: (cpu.user + cpu.system) / 1e6, pChainBlocks, firstPageSeconds: first, slowestPageSeconds: slowest, partial }
+  const cpuSeconds = (cpu.user + cpu.system) / 1e6
+  return {
+    route,
+    network,
+    served,
+    pages,
+    seconds: (performance.now() - t0) / 1000,
+    cpuSeconds,
+    pChainBlocks,
+    firstPageSeconds: first,
+    slowestPageSeconds: slowest,
+    cpuMsPerPChainBlock: (cpuSeconds * 1000) / pChainBlocks,
+    rssMb: Math.round(process.memoryUsage().rss / 1e6),
+    partial
+  }
 }
 
 const staking = count("staking")
@@ -128,7 +146,7 @@ const rssMb = Math.round(process.memoryUsage().rss / 1e6)
 console.log(`scale ${scale}, page size ${PAGE_SIZE}`)
 for (const r of results) {
   console.log(
-    `route ${r.route} ${r.network}: ${r.served} in ${r.seconds.toFixed(1)} s, ${r.cpuSeconds.toFixed(1)} CPU-s (${Math.round(r.served / r.cpuSeconds)}/CPU-s), ${r.pages} pages, P-chain ${r.pChainBlocks} blocks, first ${r.firstPageSeconds.toFixed(1)} s, slowest ${r.slowestPageSeconds.toFixed(1)} s${r.partial ? ", stopped by --max-seconds" : ""}`
+    `route ${r.route} ${r.network}: ${r.served} in ${r.seconds.toFixed(1)} s, ${r.cpuSeconds.toFixed(1)} CPU-s (${Math.round(r.served / r.cpuSeconds)}/CPU-s), ${r.pages} pages, P-chain ${r.pChainBlocks} blocks (${r.cpuMsPerPChainBlock.toFixed(3)} CPU-ms each), RSS ${r.rssMb} MB, first ${r.firstPageSeconds.toFixed(1)} s, slowest ${r.slowestPageSeconds.toFixed(1)} s${r.partial ? ", stopped by --max-seconds" : ""}`
   )
 }
 console.log(`total ${total} in ${seconds.toFixed(1)} s (start-up included), RSS ${rssMb} MB`)
