@@ -1,9 +1,11 @@
 import { Effect } from "effect"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect } from "vitest"
 import { decodeUtxoHex } from "../../../src/decode/utxo.ts"
 import { type RunningEmulator, startEmulator } from "@chainetl/emulator"
 import type { Job } from "../../../src/Job.ts"
-import { runSpine, tempOut } from "../../support/spine.ts"
+import { test } from "../../support/emulatorFixtures.ts"
+import { oncePerFile } from "../../support/fixtures.ts"
+import { runSpine } from "../../support/spine.ts"
 import { type Rec, columnTypes, plain, rejectReasons, rows, sortBy, uncommentedColumns } from "../../support/catalogReads.ts"
 import { call } from "../../support/emulatorAnswers.ts"
 import { newCalls, overRpc } from "../../support/clientWraps.ts"
@@ -63,25 +65,29 @@ const actual = (out: string) =>
     (r) => `${r["address_set"]}|${r["utxo_id"]}`
   )
 
+/** The file's crawl from the worker's shared emulator (these tests only read from it), made for the first test that asks. */
+interface Crawled {
+  readonly job: Job
+  readonly sets: AddressSet[]
+  readonly out: string
+}
+const once = oncePerFile<Crawled>()
+const it = test.extend<{ readonly crawled: Crawled }>({
+  crawled: async ({ emulator: emu, folder, task }, use) =>
+    use(
+      await once(task.file, async () => {
+        const job = nodeJob(emu)
+        const sets = job.addressSets.filter((s) => s.network === "mainnet" && s.blockchain === "x-chain")
+        const out = await folder("avm-utxos")
+        const report = await Effect.runPromise(runSpine(out, emu, { job, datasets: ["avm_utxos"] }))
+        expect(report.status).toBe("succeeded")
+        return { job, sets, out }
+      })
+    )
+})
+
 describe("avm_utxos (avm.getUTXOs) through the spine", () => {
-  let emu: RunningEmulator
-  let job: Job
-  let sets: AddressSet[]
-  let out: string
-
-  beforeAll(async () => {
-    emu = await startEmulator({ seed: 11 })
-    job = nodeJob(emu)
-    sets = job.addressSets.filter((s) => s.network === "mainnet" && s.blockchain === "x-chain")
-    out = await tempOut()
-    const report = await Effect.runPromise(runSpine(out, emu, { job, datasets: ["avm_utxos"] }))
-    expect(report.status).toBe("succeeded")
-  })
-  afterAll(async () => {
-    await emu.close()
-  })
-
-  it("given the job's mainnet x-chain sets, when avm_utxos runs, then each set's own and atomic UTXOs are rows equal to their hex decoded", async () => {
+  it("given the job's mainnet x-chain sets, when avm_utxos runs, then each set's own and atomic UTXOs are rows equal to their hex decoded", async ({ emulator: emu, crawled: { sets, out } }) => {
     expect(sets.map((s) => s.name)).toEqual(["mainnet-x-wallet-0", "mainnet-x-atomic-wallet-1"])
     const want: Rec[] = []
     for (const set of sets) {
@@ -94,7 +100,7 @@ describe("avm_utxos (avm.getUTXOs) through the spine", () => {
     expect(await rejectReasons(out, "avm_utxos")).toEqual([])
   })
 
-  it("given the same addresses, when route 2 (REST) lists them, then its fields equal the decoded columns of the same UTXOs", async () => {
+  it("given the same addresses, when route 2 (REST) lists them, then its fields equal the decoded columns of the same UTXOs", async ({ emulator: emu, crawled: { sets, out } }) => {
     for (const set of sets) {
       const rest = sortBy(
         (await restUtxos(emu, set)).map((u) => ({
@@ -128,7 +134,7 @@ describe("avm_utxos (avm.getUTXOs) through the spine", () => {
     }
   })
 
-  it("given a run, when DuckDB describes avm_utxos, then amounts are exact, locktimes BIGINT, owners a list, partitions network/chain/snapshot_date, every column commented", async () => {
+  it("given a run, when DuckDB describes avm_utxos, then amounts are exact, locktimes BIGINT, owners a list, partitions network/chain/snapshot_date, every column commented", async ({ emulator: emu, crawled: { out } }) => {
     expect(await columnTypes(out, "avm_utxos")).toMatchObject({
       network: "VARCHAR",
       chain: "VARCHAR",
@@ -147,7 +153,7 @@ describe("avm_utxos (avm.getUTXOs) through the spine", () => {
     expect(parts).toEqual([{ network: "mainnet", chain: "x-chain", d: new Date(emu.clock.now() * 1000).toISOString().slice(0, 10) }])
   })
 
-  it("given churn (pages overlap, the set flickers) and pages of 5, when avm_utxos runs, then each UTXO is written once and every one is a UTXO the node has", async () => {
+  it("given churn (pages overlap, the set flickers) and pages of 5, when avm_utxos runs, then each UTXO is written once and every one is a UTXO the node has", async ({ emulator: emu, crawled: { job, sets }, folder }) => {
     const churn = await startEmulator({ seed: 11, utxoChurn: true })
     try {
       const set = sets[0]!
@@ -163,7 +169,7 @@ describe("avm_utxos (avm.getUTXOs) through the spine", () => {
             })
           : real(chain, method, params)
       )
-      const o = await tempOut()
+      const o = await folder("avm-utxos")
       const report = await Effect.runPromise(runSpine(o, churn, { job: { ...job, addressSets: [set], atomicSourceChains: [] }, datasets: ["avm_utxos"] }, small))
       expect(report.status).toBe("succeeded")
       const got = (await actual(o)).map((r) => String(r["utxo_id"]))
