@@ -142,7 +142,7 @@ const backfill = Command.make(
     to: Options.text("to").pipe(Options.withDescription("End of the range, excluded: a UTC date or instant, or a block height")),
     window: Options.text("window").pipe(Options.withDescription("Size of the new windows: a duration like 1d or 6h (default: the job's incremental section), or a number of blocks for heights (default: nodeHeightWindow)"), Options.optional),
     refetch: Options.boolean("refetch").pipe(
-      Options.withDescription("Crawl the windows of [from, to) again whole: their parts and checkpoints are removed first (windowed datasets; what `chainetl verify` prints for rows that are wrong, not missing)")
+      Options.withDescription("Crawl the windows (or node block heights) of [from, to) again whole: their parts, the compacted files holding them and their checkpoints are removed first, in the folder or bucket and wherever the state is; a range cutting a window or a file is refused naming the one that takes it whole (what `chainetl verify` prints for rows that are wrong, not missing)")
     ),
     ...crawlFlags
   },
