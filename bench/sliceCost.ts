@@ -22,7 +22,8 @@ export const SLICE_COST_USAGE = `npm run bench -- --slice-cost [flags]   a one-p
   --short N --long N    days of each run (default 28, 188)
   --cpu-prof DIR        write the long runs' CPU profiles there (node --cpu-prof)
   --keep DIR            keep each run's output folder there (to compare rows)
-  --against DIR         another checkout (e.g. the commit before a change): each round runs both`
+  --against DIR         another checkout (e.g. the commit before a change): each round runs both
+  --checkouts A,B       the checkouts to run instead of this one (e.g. two built copies of two commits)`
 
 interface Report {
   readonly slices: ReadonlyArray<{ readonly requests: number; readonly status: string }>
@@ -83,12 +84,13 @@ export const runSliceCost = async (args: ReadonlyArray<string>): Promise<void> =
   const prof = value("--cpu-prof")
   const keep = value("--keep")
   const against = value("--against")
-  const repos = against === undefined ? [REPO] : [REPO, path.resolve(against)]
+  const checkouts = value("--checkouts")
+  const repos = checkouts !== undefined ? checkouts.split(",").map((c) => path.resolve(c)) : against === undefined ? [REPO] : [REPO, path.resolve(against)]
   const upstream = lazyEmulator(1, 2)
   const replay = await startReplay(upstream.url)
   try {
     // recording: the long range once against the emulator (it covers the short one)
-    await runOnce(REPO, replay, from, long, undefined, undefined, "record")
+    await runOnce(repos[0]!, replay, from, long, undefined, undefined, "record")
     replay.mode = "replay"
     const runs: Run[] = []
     for (let i = 0; i < rounds; i++) {

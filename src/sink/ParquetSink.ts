@@ -86,6 +86,7 @@ export const makeParquetSink = (outDirInput: string, db: DuckDBInstance, publish
   const writeAll = async (input: WritePartInput, target: StagedPart): Promise<ReadonlyArray<WrittenPart>> => {
     let part: OpenPart
     let dests: string[]
+    let staged: string | undefined
     try {
       const groupOf = input.rows.length === 0 ? undefined : parts.groupInto(target, input)
       dests = target.groups.partitions.map((partition) => {
@@ -101,13 +102,15 @@ export const makeParquetSink = (outDirInput: string, db: DuckDBInstance, publish
           throw asSinkError("Io", dests[0]!)(e)
         })
       }
-      await fs.mkdir(stagingDir, { recursive: true })
+      // the part's folder exists before its COPY (a reused one already does: one call)
+      staged = areas.take()
+      await fs.mkdir(staged, { recursive: true })
     } catch (e) {
+      if (staged !== undefined) await areas.spoiled(staged)
       await parts.drop(target)
       throw e
     }
     const groups = target.groups
-    const staged = areas.take()
     let emptied = false
     const renamed: string[] = []
     try {

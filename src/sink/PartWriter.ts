@@ -96,8 +96,8 @@ export interface OpenPart {
    */
   readonly append: (rows: ReadonlyArray<Row>, groupOf: Int32Array) => Promise<number>
   /**
-   * Writes every row appended into `stagingDir` (outside every table folder; it may hold the
-   * partition folders of this writer's earlier parts) and returns, per group 0 … groupCount-1,
+   * Writes every row appended into `stagingDir`, a folder that exists (outside every table folder;
+   * it may hold the partition folders of this writer's earlier parts) and returns, per group 0 … groupCount-1,
    * the one Parquet file holding its rows, named after the part. Ends the part, failed or not.
    */
   readonly write: (groupCount: number, stagingDir: string) => Promise<ReadonlyArray<string>>
@@ -233,7 +233,6 @@ export const makePartWriter = (db: DuckDBInstance): PartWriter => {
             // without the partitioned writer's fixed cost per statement
             // (docs/performance.md#cheap-slices)
             const single = path.join(stagingDir, `${name}.parquet`)
-            await fs.mkdir(stagingDir, { recursive: true })
             await session.connection.run(`COPY (SELECT ${compiled.selectList} FROM ${t}) TO ${quotedString(single)} (${options})`)
             return [single]
           }

@@ -479,6 +479,7 @@ describe("PartWriter connections", () => {
       await fs.writeFile(path.join(dir, "taken"), "")
       await expect(three.write(1, path.join(dir, "taken"))).rejects.toThrow()
       expect(writer.inUse()).toBe(0)
+      await fs.mkdir(path.join(dir, "ok"))
       expect(await writer.write(compiled, rowsOf("a", [4n]), { groupOf: Int32Array.of(0), groupCount: 1 }, path.join(dir, "ok"))).toHaveLength(1)
       expect(writer.inUse()).toBe(0)
     } finally {

@@ -58,6 +58,8 @@ describe("PartWriter session", () => {
       const two = rowsFrom(6_000, 5, "two")
       const groupsOfTwo = Int32Array.from(two, (_, k) => k % 2)
 
+      for (const area of ["a", "b", "c", "d"]) await fs.mkdir(path.join(dir, area))
+
       // when: each written on the pool's one idle connection in turn
       const [largeFile] = await writer.write(compiled, large, { groupOf: new Int32Array(large.length), groupCount: 1 }, path.join(dir, "a"))
       const [oneFile] = await writer.write(compiled, one, { groupOf: new Int32Array(1), groupCount: 1 }, path.join(dir, "b"))
