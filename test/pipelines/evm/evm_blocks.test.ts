@@ -51,7 +51,8 @@ const it = test.extend<{ readonly crawled: Crawled }>({
     )
 })
 
-describe("evm_blocks", () => {
+// the first test that asks for the crawl also waits for it: twice the default time
+describe("evm_blocks", { timeout: 120_000 }, () => {
   it("given the job's chains, when crawled, then every block equals the emulator's route-10 answer, genesis to latest", async ({ crawled: { emu, job, out } }) => {
     for (const chain of job.evmChains) {
       const expected = await expectedBlocks(emu, chain)

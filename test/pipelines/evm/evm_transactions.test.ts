@@ -103,7 +103,8 @@ const it = test.extend<{ readonly crawled: Crawled }>({
     )
 })
 
-describe("evm_transactions and its transfer tables", () => {
+// the first test that asks for the crawl also waits for it: twice the default time
+describe("evm_transactions and its transfer tables", { timeout: 120_000 }, () => {
   it("given token transfers and named hashes, when the fan-out ran, then each wanted hash is one row equal to the emulator's route-11 detail", async ({ crawled: { emu, job, out } }) => {
     for (const chain of [...new Set(job.transactionHashes.map((t) => t.chainId))]) {
       const hashes = await wantedHashes(out, job, chain)

@@ -35,7 +35,8 @@ const it = test.extend<{ readonly crawled: Crawled }>({
     )
 })
 
-describe("the EVM group against the emulator, with the EVM job part", () => {
+// the first test that asks for the crawl also waits for it: twice the default time
+describe("the EVM group against the emulator, with the EVM job part", { timeout: 120_000 }, () => {
   it("given the job part, when the whole group ran, then every EVM table has rows and nothing was rejected", async ({ crawled: { out } }) => {
     expect(TABLES).toHaveLength(11)
     for (const table of TABLES) {

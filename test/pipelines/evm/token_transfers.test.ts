@@ -85,7 +85,8 @@ const it = test.extend<{ readonly crawled: Crawled }>({
     )
 })
 
-describe("token_transfers", () => {
+// the first test that asks for the crawl also waits for it: twice the default time
+describe("token_transfers", { timeout: 120_000 }, () => {
   it("given one contract per standard and windows of 256 blocks, when crawled, then each window is one page and the rows equal the emulator's whole transfer history", async ({ crawled: { emu, job, out, window, first } }) => {
     const { report, byRun } = first
     let requests = 0

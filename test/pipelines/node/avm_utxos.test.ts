@@ -86,7 +86,8 @@ const it = test.extend<{ readonly crawled: Crawled }>({
     )
 })
 
-describe("avm_utxos (avm.getUTXOs) through the spine", () => {
+// the first test that asks for the crawl also waits for it: twice the default time
+describe("avm_utxos (avm.getUTXOs) through the spine", { timeout: 120_000 }, () => {
   it("given the job's mainnet x-chain sets, when avm_utxos runs, then each set's own and atomic UTXOs are rows equal to their hex decoded", async ({ emulator: emu, crawled: { sets, out } }) => {
     expect(sets.map((s) => s.name)).toEqual(["mainnet-x-wallet-0", "mainnet-x-atomic-wallet-1"])
     const want: Rec[] = []

@@ -1,5 +1,6 @@
 import { Effect } from "effect"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { afterAll, beforeAll, describe, expect } from "vitest"
+import { test as it } from "../../support/emulatorFixtures.ts"
 import { type RunningEmulator, startEmulator } from "@chainetl/emulator"
 import { SourceError } from "../../../src/Errors.ts"
 import type { Job } from "../../../src/Job.ts"
@@ -120,17 +121,20 @@ describe("node_x_blocks and node_p_blocks (node blocks by height window) through
     for (const f of await filesUnder(path.join(out, "node_x_blocks"))) expect(f).toMatch(/^network=mainnet\/month=\d{4}-\d{2}\/part-/)
   })
 
-  it("given a finished run, when the network moves on and the blocks run again, then only the new heights are asked for and the open window is continued into new windows", async () => {
-    const again = await tempOut()
+  it("given a finished run, when the network moves on and the blocks run again, then only the new heights are asked for and the open window is continued into new windows", async ({ ownEmulator, out: again }) => {
+    // an emulator of its own: moving the file's clock would change what the other tests compare
+    const own = await ownEmulator({ seed: 11 })
+    const ownJob = nodeJob(own)
+    const ownFrom = (await tipOf(own, "P")) - 199n
     const first = newCalls()
-    await Effect.runPromise(runSpine(again, emu, { job, datasets: DATASETS }, overRpc(first)))
-    const xTip = await tipOf(emu, "X")
-    const pTip = await tipOf(emu, "P")
-    emu.advance(2400)
-    const newX = (await tipOf(emu, "X")) - xTip
-    const newP = (await tipOf(emu, "P")) - pTip
+    await Effect.runPromise(runSpine(again, own, { job: ownJob, datasets: DATASETS }, overRpc(first)))
+    const xTip = await tipOf(own, "X")
+    const pTip = await tipOf(own, "P")
+    own.advance(2400)
+    const newX = (await tipOf(own, "X")) - xTip
+    const newP = (await tipOf(own, "P")) - pTip
     const second = newCalls()
-    const report = await Effect.runPromise(runSpine(again, emu, { job, datasets: DATASETS }, overRpc(second)))
+    const report = await Effect.runPromise(runSpine(again, own, { job: ownJob, datasets: DATASETS }, overRpc(second)))
     expect(report.status).toBe("succeeded")
     // 2400 s: 120 X blocks (every 20 s); 80 P slots (every 30 s) and a proposal and commit block per reward due meanwhile
     expect(newX).toBe(120n)
@@ -140,8 +144,8 @@ describe("node_x_blocks and node_p_blocks (node blocks by height window) through
     expect(second.count("platform.getBlockByHeight")).toBe(Number(newP))
     expect(second.log.filter((c) => c.method === "avm.getBlockByHeight").map((c) => Number(c.params["height"])).sort((a, b) => a - b)[0]).toBe(201)
     expect(second.log.filter((c) => c.method === "platform.getBlockByHeight").map((c) => BigInt(String(c.params["height"]))).sort((a, b) => (a < b ? -1 : 1))[0]).toBe(pTip + 1n)
-    expect(withoutAmounts(await actualBlocks(again, "node_x_blocks"))).toEqual(withoutAmounts(await expectedBlocks(emu, "X", 1n)))
-    expect(await actualBlocks(again, "node_p_blocks")).toEqual(await expectedBlocks(emu, "P", pFrom))
+    expect(withoutAmounts(await actualBlocks(again, "node_x_blocks"))).toEqual(withoutAmounts(await expectedBlocks(own, "X", 1n)))
+    expect(await actualBlocks(again, "node_p_blocks")).toEqual(await expectedBlocks(own, "P", ownFrom))
   })
 
   it("given a node whose platform.getCurrentSupply leaves out the height, when node_p_blocks runs, then the tip is probed in a few calls and the rows are the same", async () => {

@@ -1,5 +1,6 @@
 import { Effect } from "effect"
 import { describe, expect } from "vitest"
+import type { RunningEmulator } from "@chainetl/emulator"
 import type { Job } from "../../../src/Job.ts"
 import { selectDatasets } from "../../../src/Runner.ts"
 import { test } from "../../support/emulatorFixtures.ts"
@@ -23,6 +24,12 @@ const actual = async (out: string) =>
     )
   ) as Rec[]
 
+/** The node job with legacy enabled (it is off by default). */
+const legacyJob = (emu: RunningEmulator): Job => {
+  const node = nodeJob(emu)
+  return { ...node, legacy: { ...node.legacy, enabled: true } }
+}
+
 /** The file's crawl from the worker's shared emulator (these tests only read from it), made for the first test that asks. */
 interface Crawled {
   readonly job: Job
@@ -35,8 +42,7 @@ const it = test.extend<{ readonly crawled: Crawled }>({
     use(
       await once(task.file, async () => {
         const calls = newCalls()
-        const node = nodeJob(emu)
-        const job = { ...node, legacy: { ...node.legacy, enabled: true } }
+        const job = legacyJob(emu)
         const out = await folder("legacy-balances")
         const report = await Effect.runPromise(runSpine(out, emu, { job, datasets: ["legacy_balances"] }, overRpc(calls)))
         expect(report.status).toBe("succeeded")
@@ -45,8 +51,10 @@ const it = test.extend<{ readonly crawled: Crawled }>({
     )
 })
 
-describe("legacy_balances (deprecated balance methods) through the spine", () => {
-  it("given the default selection, when legacy is off or on, then legacy_balances is left out or included", ({ crawled: { job } }) => {
+// the first test that asks for the crawl also waits for it: twice the default time
+describe("legacy_balances (deprecated balance methods) through the spine", { timeout: 120_000 }, () => {
+  it("given the default selection, when legacy is off or on, then legacy_balances is left out or included", ({ emulator }) => {
+    const job = legacyJob(emulator)
     expect(selectDatasets([], { ...job, legacy: { ...job.legacy, enabled: false } }).map((d) => d.name)).not.toContain("legacy_balances")
     expect(selectDatasets([], job).map((d) => d.name)).toContain("legacy_balances")
   })

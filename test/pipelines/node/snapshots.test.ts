@@ -86,7 +86,8 @@ const it = test.extend<{ readonly crawled: Crawled }>({
     )
 })
 
-describe("node snapshots (current_validators, current_supply, tx_fees, blockchains) through the spine", () => {
+// the first test that asks for the crawl also waits for it: twice the default time
+describe("node snapshots (current_validators, current_supply, tx_fees, blockchains) through the spine", { timeout: 120_000 }, () => {
   it("given the primary network and one L1, when current_validators runs, then each validator is a row equal to the node's, with the delegators it lists for that node alone", async ({ emulator: emu, crawled: { job, out, calls } }) => {
     expect(job.subnets).toHaveLength(1)
     const want = await expectedValidators(emu, [PRIMARY, ...job.subnets])

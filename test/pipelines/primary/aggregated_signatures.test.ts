@@ -151,7 +151,8 @@ const it = test.extend<{ readonly firstRun: FirstRun }>({
     )
 })
 
-describe("aggregated_signatures (route 1 per L1 tx in staking_transactions) through the spine", () => {
+// the first test that asks for the crawl also waits for it: twice the default time
+describe("aggregated_signatures (route 1 per L1 tx in staking_transactions) through the spine", { timeout: 120_000 }, () => {
   it("given L1 txs in staking_transactions, when the fan-out runs, then each signable one is asked once and its row is route 1's signed message", async ({
     firstRun: { emu, first, unsignable, report, asked, rows, reasons }
   }) => {
