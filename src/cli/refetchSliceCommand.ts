@@ -1,27 +1,41 @@
 /**
- * `chainetl run <dataset> --refetch-slice <slice>`: before the run, the slices' checkpoints are
- * set back to nothing committed (src/verify/RefetchSlice.ts), so the run's recovery removes their
- * parts and lists them whole. What `chainetl verify` prints for a slice of a dataset that takes no
- * range whose files lost rows its checkpoint committed.
+ * `chainetl run <dataset> --refetch-slice <slice>[@<from>-<to>]`: before the run, under the writer
+ * lock it then takes again, the slices' files are removed and their checkpoints set back (or some
+ * heights of an evm_blocks chain taken out: src/verify/RefetchSlice.ts), wherever the output's
+ * state is (the folder, or PostgreSQL with CHAINETL_STATE_URL). An s3:// output is cleared through
+ * its working copy, pulled under the lock, each file deleted there and at its key.
  */
-import { Effect, Either } from "effect"
+import { Effect, Either, Layer } from "effect"
 import { ConfigError } from "../Errors.ts"
 import { defaultJob, loadJobFile } from "../Job.ts"
 import { stateLayer } from "../state/StateLayer.ts"
+import { OutputStore } from "../store/OutputStore.ts"
+import { bucketOut, openBucket } from "./bucketOutput.ts"
 import { resolveOut } from "./output.ts"
 import type { RunArgs } from "./runCommand.ts"
 
-export const refetchSlicesFirst = (args: Pick<RunArgs, "datasets" | "networks" | "job" | "out" | "emulator" | "dryRun">, ids: ReadonlyArray<string>) =>
+export const refetchSlicesFirst = (args: Pick<RunArgs, "datasets" | "networks" | "job" | "out" | "emulator" | "dryRun">, specs: ReadonlyArray<string>) =>
   Effect.gen(function* () {
     const refused = (detail: string, fix: string) => Effect.fail(new ConfigError({ reason: "Invalid", field: "--refetch-slice", detail, fix }))
-    if (args.dryRun === true) return yield* refused("--refetch-slice sets the slices' checkpoints back, which --dry-run must not", "drop one of them")
+    if (args.dryRun === true) return yield* refused("--refetch-slice removes the slices' files, which --dry-run must not", "drop one of them")
     // the emulator's clock, which decides the snapshot day a run plans, is known only once it started
     if (args.emulator) return yield* refused("the in-process emulator's day is not known before it starts", "start `chainetl emulator` and point CHAINETL_BASE_URL, CHAINETL_METRICS_URL and CHAINETL_NODE_URL at it")
-    if (/^s3:\/\//i.test(args.out ?? process.env["CHAINETL_OUT"] ?? "")) return yield* refused("an output in a bucket is not refetched by slice yet", "re-crawl the slice into a folder output")
     const loaded = args.job === undefined ? Either.right(defaultJob) : yield* Effect.promise(() => loadJobFile(args.job!))
     if (Either.isLeft(loaded)) return yield* Effect.fail(loaded.left)
     const job = { ...loaded.right, ...(args.networks.length > 0 ? { networks: args.networks } : {}) }
     const [{ selectDatasets }, { refetchSlices }] = yield* Effect.promise(() => Promise.all([import("../Runner.ts"), import("../verify/RefetchSlice.ts")]))
-    const out = resolveOut(args.out)
-    return yield* refetchSlices(out, job, selectDatasets(args.datasets, job), ids, Math.floor(Date.now() / 1000)).pipe(Effect.provide(stateLayer(out)))
+    const refetchIn = (out: string, store: Layer.Layer<OutputStore>) =>
+      refetchSlices(out, job, selectDatasets(args.datasets, job), specs, Math.floor(Date.now() / 1000)).pipe(Effect.provide(Layer.merge(stateLayer(out), store)))
+    const bucket = bucketOut(args.out)
+    if (bucket === undefined) {
+      const out = resolveOut(args.out)
+      return yield* refetchIn(out, OutputStore.folder(out))
+    }
+    return yield* Effect.scoped(
+      Effect.gen(function* () {
+        const opened = yield* openBucket(bucket, { needsState: true })
+        yield* opened.ensureId
+        return yield* refetchIn(opened.dir, opened.store)
+      })
+    )
   })

@@ -36,6 +36,8 @@ export interface CompactedFact {
   /** Rows in its footer; undefined when the file is absent or unreadable (`problem` says which). */
   readonly footerRows?: number
   readonly problem?: string
+  /** The slices whose parts it merged. */
+  readonly slices?: ReadonlyArray<string>
 }
 
 export interface ExactlyOnceFacts {
@@ -65,6 +67,9 @@ export const exactlyOnceFindings = (facts: ExactlyOnceFacts, repairOf: (dataset:
   }
   for (const c of facts.compacted) {
     if (c.footerRows === c.manifestRows) continue
+    // a file holding one slice that is re-crawled whole by its id takes nothing else with it
+    const alone = c.slices?.length === 1 ? repairOf(c.dataset, c.slices[0]!) : undefined
+    const repair = alone?.kind === "refetch-slice" ? alone : undefined
     findings.push({
       dataset: c.dataset,
       check: "exactly-once",
@@ -73,7 +78,7 @@ export const exactlyOnceFindings = (facts: ExactlyOnceFacts, repairOf: (dataset:
         c.footerRows === undefined
           ? `${c.path}, listed by its manifest, ${c.problem ?? "cannot be read"}`
           : `${c.path} holds ${c.footerRows} row(s) in its footer, its manifest says ${c.manifestRows}`,
-      fix: "restore the file from a backup of the output, or re-crawl the dataset into a fresh --out: its rows are in no other file"
+      ...(repair === undefined ? { fix: "restore the file from a backup of the output, or re-crawl the dataset into a fresh --out: its rows are in no other file" } : { repair })
     })
   }
   const past: PartFact[] = []

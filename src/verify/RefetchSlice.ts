@@ -1,14 +1,16 @@
 /**
  * `chainetl run <dataset> --refetch-slice <slice>`: the slice is crawled again whole by the run
  * that follows. What `verify` asks for when a slice of a dataset that takes no range (a snapshot,
- * a fan-out, a metrics listing) lost rows its checkpoint committed: no range names it, only its id.
+ * a fan-out, a metrics listing) lost rows its checkpoint committed, or holds a key twice: no range
+ * names it, only its id.
  *
- * The slice's checkpoint is set back to the one a slice has before its first part (running,
- * nothing committed, lastSeq -1), in whichever store holds the checkpoints (the folder or
- * PostgreSQL). The run then treats it as it treats any slice a crash left running: its recovery
- * removes every part past the checkpoint (all of them, in the dataset's tables, its child tables
- * and its rejects) and the listing starts from its first page. So the crawler's own recovery
- * removes the files, and a kill at any point leaves a state the next run mends the same way.
+ * Its files are removed (Clear.ts, as a backfill --refetch removes a window's: its parts in the
+ * dataset's, its child tables' and its rejects' folders, then the compacted files holding them, out
+ * of their manifests first; at their keys too for a bucket output), then its checkpoint is set
+ * back to the one a slice has before its first part (running, nothing committed), in whichever
+ * store holds the checkpoints (the folder or PostgreSQL). The run then lists it from its first
+ * page. A kill between the two leaves a slice whose files hold fewer rows than its checkpoint
+ * says: verify finds it again and the same command mends it.
  *
  * `<slice>@<from>-<to>` takes only those heights (both included) of a listing that fills what it
  * lacks below its top (evm_blocks: one slice per chain, no range to ask for): the slice's files
@@ -19,21 +21,21 @@
  *
  * Refused before anything changes: a slice this run does not plan (a snapshot of another day: the
  * service answers with today's, so that day cannot be fetched as it was), a windowed or height
- * dataset's slice (their backfill --refetch names the range), and a slice some compacted file
- * holds rows of (merged with other slices' rows, which recovery cannot take apart).
+ * dataset's slice (their backfill --refetch names the range), and a compacted file that also holds
+ * slices not refetched with it (the refusal names them all).
  */
 import { Effect } from "effect"
-import { promises as fs } from "node:fs"
 import * as path from "node:path"
 import { type CheckpointState, CheckpointStore, initialState } from "../crawl/Checkpoint.ts"
 import type { AnyDataset } from "../crawl/Dataset.ts"
 import type { Slice } from "../crawl/Slice.ts"
-import { holdsPartOf, readManifest } from "../compact/Manifest.ts"
 import { ConfigError } from "../Errors.ts"
 import type { Job } from "../Job.ts"
 import { newRunId } from "../Runner.ts"
 import { WriterLock } from "../sink/WriterLock.ts"
+import { OutputStore } from "../store/OutputStore.ts"
 import { rejectsDataset } from "../transform/Rejects.ts"
+import { clearOutput } from "./Clear.ts"
 import { tableFiles } from "./Files.ts"
 import { heightSpans } from "./RefetchHeights.ts"
 import { openSession } from "./Session.ts"
@@ -80,38 +82,59 @@ export const plannedSlices = (datasets: ReadonlyArray<AnyDataset>, job: Job, asO
     return found
   })
 
-/** Sets each slice's checkpoint back (or removes the heights asked and counts it again), under the writer lock; returns their ids. */
+/**
+ * What removing the whole slices takes: their parts in every table, and the compacted files holding
+ * any of them, each only if it holds no slice that is not refetched with them (its rows cannot be
+ * told apart by slice: the refusal names the slices that take it whole).
+ */
+const wholeClearing = (out: string, whole: ReadonlyArray<Refetched>) =>
+  Effect.gen(function* () {
+    const ids = new Set(whole.map((c) => c.slice.id))
+    const parts: string[] = []
+    const compacted: Array<{ readonly table: string; readonly file: string }> = []
+    for (const d of [...new Set(whole.map((c) => c.dataset))]) {
+      const mine = new Set(whole.filter((c) => c.dataset === d).map((c) => c.slice.id))
+      for (const table of [d.name, ...(d.children ?? []).map((c) => c.name), rejectsDataset.name]) {
+        const files = yield* Effect.promise(() => tableFiles(out, table, table === rejectsDataset.name ? undefined : d.name))
+        parts.push(...files.parts.filter((p) => p.owner === d.name && mine.has(p.slice)).map((p) => p.abs))
+        for (const c of files.compacted.filter((f) => f.owner === d.name && [...f.slices].some((s) => mine.has(s)))) {
+          const others = [...c.slices].filter((s) => !ids.has(s))
+          if (others.length > 0) {
+            return yield* Effect.fail(
+              invalid(`${c.rel} merges ${d.name} slice(s) ${[...c.slices].filter((s) => ids.has(s)).join(", ")} with ${others.join(", ")}`, `pass --refetch-slice for each of ${[...c.slices].sort().join(", ")}: its rows are re-crawled together`)
+            )
+          }
+          compacted.push({ table, file: path.relative(path.join(out, table), c.abs).split(path.sep).join("/") })
+        }
+      }
+    }
+    return { parts, compacted, checkpoints: [] }
+  })
+
+/**
+ * Under the writer lock (the copy made equal to its bucket first): each whole slice's files removed
+ * and its checkpoint set back, or the heights asked removed and the slice counted again; returns their ids.
+ */
 export const refetchSlices = (out: string, job: Job, datasets: ReadonlyArray<AnyDataset>, specs: ReadonlyArray<string>, asOf: number) =>
   Effect.scoped(
     Effect.gen(function* () {
       const chosen = yield* plannedSlices(datasets, job, asOf, specs)
       const runId = newRunId(new Date())
       yield* (yield* WriterLock).acquire(out, runId)
-      for (const { dataset, slice, heights } of chosen) {
-        // rows some heights of the slice left in a compacted file are recounted from its manifest (heightsPlan)
-        if (heights !== undefined) continue
-        for (const table of [dataset.name, ...(dataset.children ?? []).map((c) => c.name), rejectsDataset.name]) {
-          const holder = holdsPartOf(yield* Effect.promise(() => readManifest(out, table)), slice.id, () => true)
-          if (holder !== undefined) {
-            return yield* Effect.fail(
-              invalid(`a part of ${dataset.name} slice ${slice.id} is merged into ${table}/${holder} with other parts' rows`, "re-crawl this dataset into a fresh --out, or restore the output from a backup")
-            )
-          }
-        }
-      }
+      yield* (yield* OutputStore).pull
       const store = yield* CheckpointStore
       // every slice judged before anything changes: a refusal leaves the output as it was
+      const whole = chosen.filter((c) => c.heights === undefined)
+      const clearing = yield* wholeClearing(out, whole)
       const plans = []
-      for (const c of chosen) plans.push(c.heights === undefined ? undefined : yield* heightsPlan(out, c, c.heights))
-      for (const [i, { slice }] of chosen.entries()) {
-        const plan = plans[i]
-        if (plan === undefined) {
-          yield* store.save(initialState(slice, runId))
-          continue
-        }
-        const state = yield* store.load(slice)
-        if (state === undefined) return yield* Effect.fail(invalid(`${slice.id} has no checkpoint`, `pass ${slice.id} alone, or run ${slice.dataset}`))
-        yield* Effect.promise(() => Promise.all(plan.remove.map((f) => fs.rm(f, { force: true }))))
+      for (const c of chosen) if (c.heights !== undefined) plans.push({ c, plan: yield* heightsPlan(out, c, c.heights) })
+      // files first, checkpoints second: a kill between them leaves slices short of rows, found again and mended the same way
+      yield* clearOutput(out, clearing)
+      for (const { slice } of whole) yield* store.save(initialState(slice, runId))
+      for (const { c, plan } of plans) {
+        const state = yield* store.load(c.slice)
+        if (state === undefined) return yield* Effect.fail(invalid(`${c.slice.id} has no checkpoint`, `pass ${c.slice.id} alone, or run ${c.slice.dataset}`))
+        yield* clearOutput(out, { parts: plan.remove, compacted: [], checkpoints: [] })
         yield* store.save({ ...state, rowsCommitted: plan.rowsLeft(state), runId })
       }
       return chosen.map((c) => c.slice.id)

@@ -184,7 +184,7 @@ export const verify = async (input: VerifyInput): Promise<Verdict> => {
       const footers = await session.footerRows(listed.map((c) => c.abs))
       const compacted: CompactedFact[] = listed.map((c) => {
         const n = footers.get(c.abs)
-        return { dataset: d.name, path: c.rel, manifestRows: c.manifestRows, ...(n === undefined ? { problem: "is missing or not Parquet" } : { footerRows: n }) }
+        return { dataset: d.name, path: c.rel, manifestRows: c.manifestRows, slices: [...c.slices], ...(n === undefined ? { problem: "is missing or not Parquet" } : { footerRows: n }) }
       })
       const dups = await duplicates(session, d, entry, files)
       const walkRepairs = new Map<string, Repair>()

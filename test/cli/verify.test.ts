@@ -202,6 +202,26 @@ describe("chainetl verify", () => {
     expect(await differences(crawled, out)).toEqual(clean)
   }, 120_000)
 
+  it("given the delegators snapshot compacted and its compacted file then lost, when verified, then the file is named with the run that crawls its one slice again whole, and --repair takes it out of the manifest and makes the rows equal to the untouched output's", async ({ crawled, cli, out }) => {
+    const verify = verifier(cli, crawled)
+    await copyOf(crawled, out)
+    expect((await cli(["compact", "--out", out, "--quiet", "delegators"], crawled.env())).code).toBe(0)
+    const files = await filesUnder(path.join(out, "delegators"))
+    const merged = files.filter((f) => path.basename(f).startsWith("compact-"))
+    expect(merged).toHaveLength(1)
+    // the compacted file holds the slice's rows through the manifest: the slices check counts them
+    expect((await verify(out, ["delegators"])).code).toBe(0)
+    const slice = /^part-(.+)-\d{6}\.parquet$/.exec(path.basename((await filesUnder(path.join(crawled.base, "delegators")))[0]!))![1]!
+    await fs.rm(merged[0]!)
+    const r = await verify(out, ["delegators"])
+    expect(r.code).toBe(1)
+    expect(r.stdout).toContain(`FAIL delegators exactly-once: ${path.relative(out, merged[0]!)}, listed by its manifest, is missing or not Parquet`)
+    expect(r.stdout).toContain(`re-crawl: chainetl run delegators --refetch-slice ${slice} --out ${out} --job ${crawled.job}`)
+    expect((await verify(out, ["--repair", "delegators"])).code).toBe(0)
+    expect(JSON.parse(await fs.readFile(path.join(out, "_state", "manifests", "delegators.json"), "utf8"))).toMatchObject({ files: [] })
+    expect(await differences(crawled, out)).toEqual(clean)
+  }, 120_000)
+
   it("given a part of evm_blocks deleted, when verified, then its heights and its slice's rows are named with the run that takes those heights out of the slice's count and fills them, and --repair makes the rows equal to the untouched output's", async ({ crawled, cli, out }) => {
     const verify = verifier(cli, crawled)
     await copyOf(crawled, out)
