@@ -61,7 +61,8 @@ const it = test.extend<{ readonly crawled: { readonly out: string; readonly repo
     )
 })
 
-describe("delegators (route 8) through the spine", () => {
+// the first test that asks for the crawl also waits for it: twice the default time
+describe("delegators (route 8) through the spine", { timeout: 120_000 }, () => {
   it("given a run, when the catalog is read, then delegators equal the emulator's delegations of every status on both networks", async ({ emulator: emu, crawled: { out, report } }) => {
     expect(report.status).toBe("succeeded")
     // the run's day as the spine handed it to the slices (it follows the service's clock, not ours)

@@ -73,7 +73,8 @@ const it = test.extend<{ readonly crawled: { readonly out: string; readonly repo
     )
 })
 
-describe("l1_validators (route 13, inactive included) through the spine", () => {
+// the first test that asks for the crawl also waits for it: twice the default time
+describe("l1_validators (route 13, inactive included) through the spine", { timeout: 120_000 }, () => {
   it("given a run, when the catalog is read, then l1_validators equal route 13's active and inactive validators with their page's block height", async ({ emulator: emu, crawled: { out, report } }) => {
     expect(report.status).toBe("succeeded")
     const want = await expected(emu)

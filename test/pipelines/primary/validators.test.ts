@@ -94,7 +94,8 @@ const it = test.extend<{ readonly crawled: { readonly out: string; readonly repo
     )
 })
 
-describe("validators (route 7 per node id) through the spine", () => {
+// the first test that asks for the crawl also waits for it: twice the default time
+describe("validators (route 7 per node id) through the spine", { timeout: 120_000 }, () => {
   it("given delegators of this snapshot, when validators runs, then it holds every validation of every delegated-to node, each in its status variant", async ({ emulator: emu, crawled: { out, report } }) => {
     expect(report.status).toBe("succeeded")
     const want = await expected(emu)
