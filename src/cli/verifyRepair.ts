@@ -8,7 +8,7 @@ import { Effect, Either } from "effect"
 import type { RunArgs } from "./runCommand.ts"
 import { DEFAULT_PART_ROWS } from "../crawl/PartSize.ts"
 import { SLICE_CAP } from "../pace/InFlight.ts"
-import { commandOf, type CommandContext, refetchSliceText, type Repair } from "../verify/Finding.ts"
+import { commandOf, type CommandContext, refetchSliceTexts, type Repair } from "../verify/Finding.ts"
 
 export interface RepairOutcome {
   readonly command: string
@@ -44,7 +44,7 @@ export const runRepairs = (repairs: ReadonlyArray<Repair>, ctx: CommandContext, 
         const base = runArgsOf(r, ctx)
         if (r.kind === "run") return yield* runCommand(base)
         if (r.kind === "refetch-slice") {
-          yield* refetchSlicesFirst(base, [refetchSliceText(r)])
+          yield* refetchSlicesFirst(base, refetchSliceTexts(r))
           return yield* runCommand(base)
         }
         const range = parseBackfill([r.dataset], r.from, r.to, r.window)

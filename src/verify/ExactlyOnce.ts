@@ -67,9 +67,10 @@ export const exactlyOnceFindings = (facts: ExactlyOnceFacts, repairOf: (dataset:
   }
   for (const c of facts.compacted) {
     if (c.footerRows === c.manifestRows) continue
-    // a file holding one slice that is re-crawled whole by its id takes nothing else with it
-    const alone = c.slices?.length === 1 ? repairOf(c.dataset, c.slices[0]!) : undefined
-    const repair = alone?.kind === "refetch-slice" ? alone : undefined
+    // the slices it merged, when each is re-crawled whole by its id: together, by one command
+    const each = (c.slices ?? []).map((slice) => repairOf(c.dataset, slice))
+    const whole = each.filter((r): r is Extract<Repair, { kind: "refetch-slice" }> => r?.kind === "refetch-slice" && r.heights === undefined)
+    const repair = whole.length > 0 && whole.length === each.length ? { ...whole[0]!, ...(whole.length > 1 ? { with: whole.slice(1).map((r) => r.slice) } : {}) } : undefined
     findings.push({
       dataset: c.dataset,
       check: "exactly-once",

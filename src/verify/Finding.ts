@@ -33,6 +33,8 @@ export type Repair =
       readonly slice: string
       /** Only these heights (both included) of a listing that fills what it lacks below its top (evm_blocks). */
       readonly heights?: { readonly from: string; readonly to: string }
+      /** Slices re-crawled with it, whole (compaction merged their rows with its). */
+      readonly with?: ReadonlyArray<string>
     }
 
 export interface Finding {
@@ -65,11 +67,14 @@ const quote = (s: string): string => (/^[A-Za-z0-9_./:@=+-]+$/.test(s) ? s : `'$
 /** `--refetch-slice`'s value: the slice id, and `@<from>-<to>` for some heights of it. */
 export const refetchSliceText = (r: Extract<Repair, { kind: "refetch-slice" }>): string => `${r.slice}${r.heights === undefined ? "" : `@${r.heights.from}-${r.heights.to}`}`
 
+/** Every `--refetch-slice` value of the repair: its slice, then those re-crawled with it. */
+export const refetchSliceTexts = (r: Extract<Repair, { kind: "refetch-slice" }>): ReadonlyArray<string> => [refetchSliceText(r), ...(r.with ?? [])]
+
 /** The exact command line of a repair. */
 export const commandOf = (r: Repair, ctx: CommandContext): string => {
   const where = [`--out ${quote(ctx.out)}`, ...(ctx.job === undefined ? [] : [`--job ${quote(ctx.job)}`])].join(" ")
   if (r.kind === "run") return `chainetl run ${r.dataset} ${where}`
-  if (r.kind === "refetch-slice") return `chainetl run ${r.dataset} --refetch-slice ${quote(refetchSliceText(r))} ${where}`
+  if (r.kind === "refetch-slice") return `chainetl run ${r.dataset} ${refetchSliceTexts(r).map((t) => `--refetch-slice ${quote(t)}`).join(" ")} ${where}`
   const window = r.window === undefined ? "" : ` --window ${r.window}`
   return `chainetl backfill ${r.dataset} --from ${r.from} --to ${r.to}${window}${r.refetch === true ? " --refetch" : ""} ${where}`
 }

@@ -112,7 +112,10 @@ export const sliceFindings = (facts: SliceFacts, repairOf: (state: CheckpointSta
         ...(held < committed && lost.length > 0 ? [`no file of ${listText(lost)} is on disk`] : [])
       ]
       const what = `${names} committed ${committed} ${t.what === "rows" ? "row(s)" : "reject(s)"}, its files hold ${held}${why.length > 0 ? ` (${why.join("; ")})` : ""}`
-      const repairs = [...new Map(states.map((s) => repairOf(s)).filter((r): r is Repair => r !== undefined).map((r) => [JSON.stringify(r), r])).values()]
+      const each = [...new Map(states.map((s) => repairOf(s)).filter((r): r is Repair => r !== undefined).map((r) => [JSON.stringify(r), r])).values()]
+      // slices a compacted file merged are re-crawled together, by one command: none of them can go alone
+      const whole = each.filter((r): r is Extract<Repair, { kind: "refetch-slice" }> => r.kind === "refetch-slice" && r.heights === undefined)
+      const repairs = whole.length > 1 && whole.length === each.length ? [{ ...whole[0]!, with: whole.slice(1).map((r) => r.slice) }] : each
       const listing = group.length === 1 ? facts.listingOf(states[0]!) : {}
       if (repairs.length === 0) findings.push({ dataset: facts.dataset, check: "slices", listing, what, fix })
       for (const repair of repairs) findings.push({ dataset: facts.dataset, check: "slices", listing, what, repair })

@@ -151,6 +151,18 @@ describe("exactly once", () => {
   })
 })
 
+describe("exactly once, a compacted file lost", () => {
+  it("given a lost compacted file merging two slices each re-crawled by its id, when checked, then its re-crawl takes both in one command; with a slice no id re-crawls, the fix says to restore it", () => {
+    const lost = (slices: ReadonlyArray<string>) =>
+      exactlyOnceFindings(
+        { duplicates: [], parts: [], compacted: [{ dataset: "delegators", path: "delegators/n=1/compact-a.parquet", manifestRows: 5, problem: "is missing or not Parquet", slices }], orphans: [], checkpoints: new Map() },
+        (dataset, slice) => (slice.startsWith("s") ? { kind: "refetch-slice", dataset, slice } : undefined)
+      )
+    expect(lost(["s1", "s2"]).map((f) => (f.repair === undefined ? f.fix : commandOf(f.repair, { out: "/o" })))).toEqual(["chainetl run delegators --refetch-slice s1 --refetch-slice s2 --out /o"])
+    expect(lost(["s1", "w"]).map((f) => f.fix)).toEqual(["restore the file from a backup of the output, or re-crawl the dataset into a fresh --out: its rows are in no other file"])
+  })
+})
+
 describe("freshness", () => {
   it("given an SLA of 26h, when the data is 27h old, then it fails naming both; at 25h it holds; a misspelt dataset or a zero SLA is refused", () => {
     const newest = newestOf([state({ completedAsOf: 1_000_000 })], undefined)
@@ -211,6 +223,10 @@ describe("slices", () => {
     expect(sliceFindings(facts({ states, tables: tables(11) }), () => undefined, "restore it")).toEqual([])
     expect(sliceFindings(facts({ states, tables: tables(9) }), () => undefined, "restore it").map((f) => [f.what, f.fix])).toEqual([
       ["slices w1, w2 (merged by primary_blocks/m=1/compact-x.parquet) committed 15 row(s), its files hold 13", "restore it"]
+    ])
+    // re-crawled by their ids, they go together in one command: neither can be taken out of the file alone
+    expect(sliceFindings(facts({ states, tables: tables(9) }), refetch, "restore it").map((f) => (f.repair === undefined ? f.fix : commandOf(f.repair, { out: "/o" })))).toEqual([
+      "chainetl run delegators --refetch-slice w1 --refetch-slice w2 --out /o"
     ])
   })
 
