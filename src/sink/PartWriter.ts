@@ -68,11 +68,12 @@ interface Session {
   /** Parts this connection has opened: names its tables. */
   parts: number
   /**
-   * One data chunk per schema, reset for each batch of each part: a session fills one part at a
-   * time, and a chunk made per part (its native vectors allocated for 2,048 rows of every column,
-   * freed only when the collector finalizes its wrapper) was a fixed cost of every small part.
+   * The data chunk of its last part's schema, reset for each batch of each part of that schema: a
+   * session fills one part at a time, and a chunk made per part (its native vectors allocated for
+   * 2,048 rows of every column, freed only when the collector finalizes its wrapper) was a fixed
+   * cost of every small part. One, not one per schema: a session keeps no more than one part held.
    */
-  readonly chunks: Map<CompiledRows, DuckDBDataChunk>
+  chunk: { readonly compiled: CompiledRows; readonly chunk: DuckDBDataChunk } | undefined
 }
 
 export interface GroupedRows {
@@ -142,7 +143,7 @@ export const makePartWriter = (db: DuckDBInstance): PartWriter => {
     // writes the same files (same rows, order and row groups) and lowered primary_blocks' peak
     // RSS for no CPU that showed (docs/performance.md#sink-and-parquet-writer)
     await connection.run(`SET partitioned_write_flush_threshold = ${CHUNK_ROWS}`)
-    const session: Session = { connection, id: ++sessions, parts: 0, chunks: new Map() }
+    const session: Session = { connection, id: ++sessions, parts: 0, chunk: undefined }
     all.push(session)
     return session
   }
@@ -207,12 +208,12 @@ export const makePartWriter = (db: DuckDBInstance): PartWriter => {
         if (ended) throw new Error(`part ${name} was already written or discarded`)
         for (let from = 0; from < rows.length; from += CHUNK_ROWS) {
           const to = Math.min(rows.length, from + CHUNK_ROWS)
-          // the session's chunk of this schema, reset between batches: a chunk's native vectors
-          // are freed only when the collector finalizes its wrapper, so a chunk per batch (or per
-          // part) piled them up
-          let chunk = session.chunks.get(compiled)
-          if (chunk === undefined) session.chunks.set(compiled, (chunk = DuckDBDataChunk.create(types, CHUNK_ROWS)))
-          else chunk.reset()
+          // the session's chunk when it is of this schema, reset between batches: a chunk's native
+          // vectors are freed only when the collector finalizes its wrapper, so a chunk per batch
+          // (or per part) piled them up
+          let chunk: DuckDBDataChunk
+          if (session.chunk?.compiled === compiled) (chunk = session.chunk.chunk).reset()
+          else session.chunk = { compiled, chunk: (chunk = DuckDBDataChunk.create(types, CHUNK_ROWS)) }
           bytesAppended += compiled.fill(chunk, rows, from, to, groupOf)
           appender.appendDataChunk(chunk)
         }

@@ -1,6 +1,6 @@
 /**
- * A session of the PartWriter fills its parts one after the other with one data chunk per schema
- * (reset between batches and parts), and a part of one partition group is written by a plain COPY
+ * A session of the PartWriter fills its parts one after the other with the data chunk of its last
+ * part's schema (reset between batches and parts, made anew for another schema), and a part of one partition group is written by a plain COPY
  * to one file: a part written after others on the same session holds its own rows only.
  */
 import { DuckDBInstance } from "@duckdb/node-api"
@@ -46,7 +46,7 @@ const read = async (db: DuckDBInstance, file: string): Promise<Row[]> => {
 const asWritten = (rows: ReadonlyArray<Row>) => rows.map((r) => ({ height: r["height"], label: r["label"], tags: [...(r["tags"] as string[])] }))
 
 describe("PartWriter session", () => {
-  it("given a large part, a one-row part, a two-group part and a part of another schema written one after the other on one connection, when read back, then each file holds exactly its own rows", async () => {
+  it("given a large part, a one-row part, a two-group part, a part of another schema and one of the first again written one after the other on one connection, when read back, then each file holds exactly its own rows", async () => {
     const db = await DuckDBInstance.create(":memory:", { threads: "1" })
     const writer = makePartWriter(db)
     const compiled = compileRows(schema, new Set())
@@ -58,7 +58,7 @@ describe("PartWriter session", () => {
       const two = rowsFrom(6_000, 5, "two")
       const groupsOfTwo = Int32Array.from(two, (_, k) => k % 2)
 
-      for (const area of ["a", "b", "c", "d"]) await fs.mkdir(path.join(dir, area))
+      for (const area of ["a", "b", "c", "d", "e"]) await fs.mkdir(path.join(dir, area))
 
       // when: each written on the pool's one idle connection in turn
       const [largeFile] = await writer.write(compiled, large, { groupOf: new Int32Array(large.length), groupCount: 1 }, path.join(dir, "a"))
@@ -66,6 +66,8 @@ describe("PartWriter session", () => {
       const twoFiles = await writer.write(compiled, two, { groupOf: groupsOfTwo, groupCount: 2 }, path.join(dir, "c"))
       const other = [{ height: 7n, ...lineage("run-t", new Date(0)) }]
       const [otherFile] = await writer.write(compileRows(narrow, new Set()), other, { groupOf: new Int32Array(1), groupCount: 1 }, path.join(dir, "d"))
+      const again = rowsFrom(7_000, 3, "again")
+      const [againFile] = await writer.write(compiled, again, { groupOf: new Int32Array(3), groupCount: 1 }, path.join(dir, "e"))
 
       // then: one file a group, each with its rows and none of the parts before it
       expect(writer.inUse()).toBe(0)
@@ -78,6 +80,7 @@ describe("PartWriter session", () => {
       const otherRows = (await connection.runAndReadAll(`SELECT height FROM read_parquet('${otherFile!}')`)).getRowsJS()
       connection.closeSync()
       expect(otherRows).toEqual([[7n]])
+      expect(await read(db, againFile!)).toEqual(asWritten(again))
     } finally {
       writer.close()
       db.closeSync()
