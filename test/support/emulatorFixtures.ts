@@ -7,8 +7,6 @@
  *  - `ownEmulator`: starts an emulator of the file's own (its options: a seed, no rate limits,
  *    faults), for a file that moves its clock or counts what it served; all are closed when the
  *    file ends;
- *  - `proxy`: starts a proxy in front of a service (test/support/proxy.ts), closed when the test
- *    ends;
  *  - `cli`: the CLI's `main` run in this process, its output captured and the environment it was
  *    given put back afterwards (files after this one share the process).
  */
@@ -16,7 +14,6 @@ import { type RunningEmulator, startEmulator } from "@chainetl/emulator"
 import { vi } from "vitest"
 import { main } from "../../src/cli/main.ts"
 import { test as withFolders } from "./fixtures.ts"
-import { type Proxy, type ProxyDecision, type ProxiedRequest, startProxy } from "./proxy.ts"
 
 /** The seed of the shared emulator. */
 export const SHARED_SEED = 11
@@ -64,22 +61,8 @@ export const unlimited = (seed: number): EmulatorOptions => ({ seed, rateLimit: 
 export interface EmulatorFixtures {
   readonly emulator: RunningEmulator
   readonly ownEmulator: (options?: EmulatorOptions) => Promise<RunningEmulator>
-  readonly proxy: (target: string, decide: (req: ProxiedRequest) => ProxyDecision) => Promise<Proxy>
   readonly cli: InProcessCli
 }
-
-/** Starts things with `start` and stops each started one with `stop` when the fixture's scope ends. */
-const startedIn =
-  <A, P extends unknown[]>(start: (...p: P) => Promise<A>, stop: (a: A) => Promise<void>) =>
-  async (use: (start: (...p: P) => Promise<A>) => Promise<void>) => {
-    const started: A[] = []
-    await use(async (...p) => {
-      const a = await start(...p)
-      started.push(a)
-      return a
-    })
-    await Promise.all(started.map(stop))
-  }
 
 export const test = withFolders.extend<EmulatorFixtures>({
   emulator: [
@@ -93,11 +76,17 @@ export const test = withFolders.extend<EmulatorFixtures>({
   ],
   ownEmulator: [
     // eslint-disable-next-line no-empty-pattern
-    async ({}, use) => startedIn(startEmulator, (emu) => emu.close())(use),
+    async ({}, use) => {
+      const started: RunningEmulator[] = []
+      await use(async (options) => {
+        const emu = await startEmulator(options)
+        started.push(emu)
+        return emu
+      })
+      await Promise.all(started.map((emu) => emu.close()))
+    },
     { scope: "file" }
   ],
-  // eslint-disable-next-line no-empty-pattern
-  proxy: async ({}, use) => startedIn(startProxy, (p) => p.close())(use),
   // eslint-disable-next-line no-empty-pattern
   cli: async ({}, use) => use(runMain)
 })

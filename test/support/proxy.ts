@@ -1,8 +1,6 @@
 /**
- * A proxy in front of a service (the emulator, a bucket) that can fail, delay or rewrite chosen
- * requests: a flaky upstream whose flakiness a test decides. Tests start it through the `proxy`
- * fixture (test/support/emulatorFixtures.ts), which closes it after the test; a file's or a
- * program's own (bench, chaos) calls startProxy and closes it itself.
+ * A proxy in front of a service (the emulator) that can fail, delay or rewrite chosen requests:
+ * a flaky upstream whose flakiness a test decides. Whoever starts one closes it.
  */
 import { createServer, type IncomingMessage } from "node:http"
 import type { AddressInfo } from "node:net"
