@@ -11,7 +11,6 @@
  * what these tests are about: verify's findings, commands and repairs. Two tests run the binary as
  * a child process, for the exit codes a shell sees (1 on a failed check, 2 on bad usage).
  */
-import { DuckDBInstance } from "@duckdb/node-api"
 import { promises as fs } from "node:fs"
 import * as path from "node:path"
 import parsePrometheus from "parse-prometheus-text-format"
@@ -23,20 +22,7 @@ import { type CliRun, type InProcessCli, it as withEmulator } from "../support/e
 import { oncePerFile } from "../support/fixtures.ts"
 import { filesUnder as relativeFilesUnder, query } from "../support/spine.ts"
 import { brokenNode } from "../support/brokenNode.ts"
-
-/** Rewrites a Parquet file with what `select` makes of its rows (read without its folders' Hive keys). */
-const rewrite = async (file: string, select: (rows: string) => string): Promise<void> => {
-  const db = await DuckDBInstance.create(":memory:", { threads: "1" })
-  const conn = await db.connect()
-  try {
-    const tmp = `${file}.planted`
-    await conn.run(`COPY (${select(`read_parquet('${file}', hive_partitioning = false)`)}) TO '${tmp}' (FORMAT parquet)`)
-    await fs.rename(tmp, file)
-  } finally {
-    conn.closeSync()
-    db.closeSync()
-  }
-}
+import { rewriteParquet } from "../support/plantedFaults.ts"
 
 /** The Parquet files below `dir`, absolute, sorted. */
 const filesUnder = async (dir: string): Promise<string[]> => (await relativeFilesUnder(dir)).filter((f) => f.endsWith(".parquet")).map((f) => path.join(dir, f))
@@ -249,8 +235,8 @@ describe("chainetl verify", () => {
     // two files above genesis: one gets a wrong parent at its top height, the other its lowest row twice
     const [linked, doubled] = [spans[3]!, spans[8]!]
     const slice = /^part-(.+)-\d{6}\.parquet$/.exec(path.basename(linked.file))![1]!
-    await rewrite(linked.file, (rows) => `SELECT * REPLACE (CASE WHEN block_number = ${linked.hi} THEN 'not-the-parent' ELSE parent_hash END AS parent_hash) FROM ${rows}`)
-    await rewrite(doubled.file, (rows) => `SELECT * FROM ${rows} UNION ALL SELECT * FROM ${rows} WHERE block_number = ${doubled.lo}`)
+    await rewriteParquet(linked.file, (rows) => `SELECT * REPLACE (CASE WHEN block_number = ${linked.hi} THEN 'not-the-parent' ELSE parent_hash END AS parent_hash) FROM ${rows}`)
+    await rewriteParquet(doubled.file, (rows) => `SELECT * FROM ${rows} UNION ALL SELECT * FROM ${rows} WHERE block_number = ${doubled.lo}`)
     const r = await verify(out, ["evm_blocks"])
     expect(r.code).toBe(1)
     expect(r.stdout).toMatch(new RegExp(`^FAIL evm_blocks chain_id=43113 links: the chain does not link at heights ${linked.hi}: the parent_hash of ${linked.hi} is not-the-parent, `, "m"))
@@ -285,7 +271,7 @@ describe("chainetl verify", () => {
     await copyOf(crawled, out)
     const part = (await filesUnder(path.join(out, "primary_blocks"))).find((f) => path.basename(f).includes("2024-12-31t00-00-00z-mainnet-2025-01-01"))!
     const top = (await query(path.join(crawled.base, "catalog.duckdb"), `SELECT max(block_number)::VARCHAR AS h FROM read_parquet('${part}', hive_partitioning = false)`))[0]!["h"]
-    await rewrite(part, (rows) => `SELECT * REPLACE (CASE WHEN block_number = ${top} THEN 'not-the-parent' ELSE parent_hash END AS parent_hash) FROM ${rows}`)
+    await rewriteParquet(part, (rows) => `SELECT * REPLACE (CASE WHEN block_number = ${top} THEN 'not-the-parent' ELSE parent_hash END AS parent_hash) FROM ${rows}`)
     const r = await verify(out)
     expect(r.code).toBe(1)
     expect(r.stdout).toMatch(new RegExp(`^FAIL primary_blocks network=mainnet/blockchain=p-chain links: the chain does not link at heights ${top}: the parent_hash of ${top} is not-the-parent, `, "m"))
@@ -299,7 +285,7 @@ describe("chainetl verify", () => {
     await copyOf(crawled, out)
     const part = (await filesUnder(path.join(out, "primary_blocks"))).find((f) => path.basename(f).includes("2024-12-30t00-00-00z-mainnet-2024-12-31"))!
     const hash = (await query(path.join(crawled.base, "catalog.duckdb"), `SELECT min(block_hash) AS h FROM read_parquet('${part}', hive_partitioning = false)`))[0]!["h"]
-    await rewrite(part, (rows) => `SELECT * FROM ${rows} UNION ALL SELECT * FROM ${rows} WHERE block_hash = '${hash}'`)
+    await rewriteParquet(part, (rows) => `SELECT * FROM ${rows} UNION ALL SELECT * FROM ${rows} WHERE block_hash = '${hash}'`)
     const r = await verify(out)
     expect(r.code).toBe(1)
     expect(r.stdout).toMatch(new RegExp(`^FAIL primary_blocks exactly-once: key \\(network=mainnet, blockchain=p-chain, month=2024-12, block_hash=${hash}\\) is 2 times in primary_blocks `, "m"))
@@ -318,8 +304,8 @@ describe("chainetl verify", () => {
     const spans = await spansOf(path.join(crawled.base, "catalog.duckdb"), await filesUnder(path.join(out, "node_p_blocks")), "height")
     // two files above genesis: one gets a wrong parent at its top height, the other its lowest row twice
     const [linked, doubled] = spans.filter((s) => s.lo > 0).sort((a, b) => a.lo - b.lo)
-    await rewrite(linked!.file, (rows) => `SELECT * REPLACE (CASE WHEN height = ${linked!.hi} THEN 'not-the-parent' ELSE parent_id END AS parent_id) FROM ${rows}`)
-    await rewrite(doubled!.file, (rows) => `SELECT * FROM ${rows} UNION ALL SELECT * FROM ${rows} WHERE height = ${doubled!.lo}`)
+    await rewriteParquet(linked!.file, (rows) => `SELECT * REPLACE (CASE WHEN height = ${linked!.hi} THEN 'not-the-parent' ELSE parent_id END AS parent_id) FROM ${rows}`)
+    await rewriteParquet(doubled!.file, (rows) => `SELECT * FROM ${rows} UNION ALL SELECT * FROM ${rows} WHERE height = ${doubled!.lo}`)
     const r = await verify(out)
     expect(r.code).toBe(1)
     expect(r.stdout).toMatch(new RegExp(`^FAIL node_p_blocks network=mainnet links: the chain does not link at heights ${linked!.hi}: the parent_id of ${linked!.hi} is not-the-parent, `, "m"))
