@@ -99,6 +99,18 @@ export const fillRefetch = async (
   return { kind: "refetch-slice", dataset: d.name, slice: slice.slice, heights: { from: lo.toString(), to: hi.toString() } }
 }
 
+/**
+ * The height a walk's slice (the nightly walk or a backfill cell) wrote up to at least: it writes
+ * each height once, from its `from` up, so n rows reach `from` + n - 1 (below its `to`).
+ */
+const walkedTo = (s: CheckpointState): bigint | undefined => {
+  const from = s.params["from"]
+  if (from === undefined || !HEIGHT.test(from) || s.rowsCommitted <= 0) return undefined
+  const top = BigInt(from) + BigInt(s.rowsCommitted) - 1n
+  const to = s.params["to"]
+  return to !== undefined && HEIGHT.test(to) && top >= BigInt(to) ? BigInt(to) - 1n : top
+}
+
 export interface ChainResult {
   readonly findings: ReadonlyArray<Finding>
   /** Heights missing over all listings. */
@@ -123,7 +135,7 @@ export const chainChecks = async (
            FROM (SELECT ${cols}, ${h} AS h, min(${time}) AS t FROM ${view} WHERE ${h} IS NOT NULL GROUP BY ALL))
      GROUP BY ${cols}, g ORDER BY ${cols}, min(h)`
   )
-  const byListing = new Map<string, { listing: Record<string, string>; islands: Island[]; holes: bigint[]; floor?: bigint }>()
+  const byListing = new Map<string, { listing: Record<string, string>; islands: Island[]; holes: bigint[]; floor?: bigint; ceiling?: bigint }>()
   const entry = (listing: Record<string, string>) => {
     const k = keyOf(listing)
     const e = byListing.get(k) ?? { listing, islands: [], holes: [] }
@@ -144,16 +156,18 @@ export const chainChecks = async (
     // a height walk was asked for every height from its range's start
     const from = s.params["from"]
     if (d.backfill === "height" && from !== undefined && HEIGHT.test(from)) e.floor = e.floor === undefined || BigInt(from) < e.floor ? BigInt(from) : e.floor
+    const top = d.backfill === "height" ? walkedTo(s) : undefined
+    if (top !== undefined && (e.ceiling === undefined || top > e.ceiling)) e.ceiling = top
   }
   const findings: Finding[] = []
   let missing = 0n
-  for (const { listing, islands, holes, floor } of byListing.values()) {
-    const gaps = missingHeights(islands, holes, floor)
+  for (const { listing, islands, holes, floor, ceiling } of byListing.values()) {
+    const gaps = missingHeights(islands, holes, floor, ceiling)
     missing += countOf(gaps)
     for (const g of gaps) {
       const fill = fillsBelowTop(d) ? await fillRefetch(session, filesView, d, listing, { from: g.from, to: g.to }, [], states) : undefined
       const repairs = fill !== undefined ? [fill] : repairsOfGap(d, states, listing, g, suspect)
-      const what = `heights ${gapText(g)} are missing (${g.to - g.from + 1n} block(s))`
+      const what = `heights ${gapText(g)} are missing (${g.to - g.from + 1n} block(s))${g.top === true ? `: the checkpoints say heights up to ${g.to} were written, the files hold none above ${g.from - 1n}` : ""}`
       if (repairs.length === 0) findings.push({ dataset: d.name, check: "heights", listing, what, fix: d.windows === undefined ? "no crawl can ask for these heights again" : "re-crawled by the backfill of the window the windows check names" })
       for (const repair of repairs) findings.push({ dataset: d.name, check: "heights", listing, what, repair })
     }
@@ -189,7 +203,8 @@ const repairsOfGap = (
   g: HeightGap,
   suspect: (state: CheckpointState) => boolean
 ): ReadonlyArray<Repair> => {
-  if (d.backfill === "height") return [{ kind: "backfill", dataset: d.name, from: g.from.toString(), to: (g.to + 1n).toString() }]
+  // above every height held, a done cell may span them: --refetch sets back the cells inside the range
+  if (d.backfill === "height") return [{ kind: "backfill", dataset: d.name, from: g.from.toString(), to: (g.to + 1n).toString(), ...(g.top === true ? { refetch: true as const } : {}) }]
   if (d.windows !== undefined) return windowRepairs(d.name, states, listing, g.after, g.before, suspect)
   // a listing that takes no range but fills what it lacks below its top (evm_blocks)
   return d.rerun === "always" ? [{ kind: "run", dataset: d.name }] : []

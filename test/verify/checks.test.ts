@@ -65,6 +65,14 @@ describe("heights", () => {
   it("given one unbroken run, when checked, then nothing is missing", () => {
     expect(missingHeights([{ lo: 0n, hi: 29n }], [], 0n)).toEqual([])
   })
+
+  it("given a run held up to 19 and checkpoints saying heights up to 29 were written, with a rejected height among them, when checked, then 20-29 are missing once, above every height held", () => {
+    const gaps = missingHeights([{ lo: 0n, hi: 19n, hiTime: 190 }], [25n], 0n, 29n)
+    expect(gaps).toEqual([{ from: 20n, to: 29n, top: true, after: 190 }])
+    expect(countOf(gaps)).toBe(10n)
+    // checkpoints that say no more than what is held: nothing
+    expect(missingHeights([{ lo: 0n, hi: 19n }], [], 0n, 19n)).toEqual([])
+  })
 })
 
 describe("links", () => {

@@ -1,0 +1,71 @@
+/**
+ * Issue 41: the lost parts verify's other checks do not see. A node block walk's part at the top of
+ * its heights leaves the heights below it contiguous: the walk's checkpoints say how high it wrote,
+ * so the heights above the highest held are named missing, with the refetch of exactly them.
+ * The output is crawled once from the emulator (P-chain heights 0–29 in cells of 10); each test
+ * plants its fault in a copy, and `--repair` makes the copy's rows equal to the untouched output's.
+ */
+import { promises as fs } from "node:fs"
+import * as path from "node:path"
+import { describe, expect } from "vitest"
+import { compareCatalogs } from "../reliability/compare.ts"
+import { type CliRun, type InProcessCli, it as withEmulator } from "../support/emulatorFixtures.ts"
+import { oncePerFile } from "../support/fixtures.ts"
+import { filesUnder, query } from "../support/spine.ts"
+
+interface Crawled {
+  readonly base: string
+  readonly job: string
+  readonly env: Record<string, string>
+}
+
+const once = oncePerFile<Crawled>()
+const it = withEmulator.extend<{ readonly crawled: Crawled }>({
+  crawled: async ({ ownEmulator, folder, cli, task }, use) =>
+    use(
+      await once(task.file, async () => {
+        const emu = await ownEmulator()
+        const base = await folder("lost-base")
+        const job = path.join(await folder("lost-job"), "job.json")
+        await fs.writeFile(job, JSON.stringify({ networks: ["mainnet"] }))
+        const env = { CHAINETL_BASE_URL: emu.baseUrl, CHAINETL_METRICS_URL: emu.metricsUrl, CHAINETL_NODE_URL: emu.nodeUrl, CHAINETL_RATE_LIMIT: "200" }
+        const r = await cli(["backfill", "node_p_blocks", "--from", "0", "--to", "30", "--window", "10", "--job", job, "--out", base, "--quiet"], env)
+        if (r.code !== 0) throw new Error(`backfill node_p_blocks: exit ${r.code}: ${r.stderr}`)
+        return { base, job, env }
+      })
+    )
+})
+
+describe("verify finds a lost part the heights below it do not show", () => {
+  const verifier = (cli: InProcessCli, c: Crawled) => (out: string, more: ReadonlyArray<string> = []): Promise<CliRun> => cli(["verify", "--out", out, "--job", c.job, ...more], c.env)
+  const differences = async (c: Crawled, out: string, views: ReadonlyArray<string>) =>
+    (await compareCatalogs(c.base, out)).filter((d) => views.includes(d.dataset)).map((d) => [d.dataset, d.rowsA, d.onlyA, d.onlyB])
+
+  it("given the node_p_blocks part holding its highest heights deleted, when verified, then the heights above the highest held up to the walk's committed top are named missing with the refetch of exactly them, and --repair makes the rows equal to the untouched output's", async ({ crawled, cli, out }) => {
+    const verify = verifier(cli, crawled)
+    await fs.cp(crawled.base, out, { recursive: true })
+    const files = (await filesUnder(path.join(out, "node_p_blocks"))).filter((f) => f.endsWith(".parquet")).map((f) => path.join(out, "node_p_blocks", f))
+    const spans = await Promise.all(
+      files.map(async (file) => {
+        const [s] = await query(path.join(crawled.base, "catalog.duckdb"), `SELECT min(height)::INTEGER AS lo, max(height)::INTEGER AS hi FROM read_parquet('${file}', hive_partitioning = false)`)
+        return { file, lo: Number(s!["lo"]), hi: Number(s!["hi"]) }
+      })
+    )
+    const top = spans.reduce((a, b) => (b.hi > a.hi ? b : a))
+    expect(top.hi).toBe(29)
+    await fs.rm(top.file)
+    // the heights left run unbroken from 0: no gap below the highest held
+    expect(spans.filter((s) => s !== top).reduce((n, s) => Math.max(n, s.hi), -1)).toBe(top.lo - 1)
+
+    const r = await verify(out)
+    expect(r.code).toBe(1)
+    const range = top.lo === 29 ? "29" : `${top.lo}-29`
+    expect(r.stdout).toMatch(new RegExp(`^FAIL node_p_blocks network=mainnet heights: heights ${range} are missing \\(${30 - top.lo} block\\(s\\)\\): the checkpoints say heights up to 29 were written, the files hold none above ${top.lo - 1}$`, "m"))
+    expect(r.stdout).toContain(`re-crawl: chainetl backfill node_p_blocks --from ${top.lo} --to 30 --refetch --out ${out} --job ${crawled.job}`)
+
+    const repaired = await verify(out, ["--repair"])
+    expect(repaired.code).toBe(0)
+    expect(repaired.stdout).toContain("after --repair:")
+    expect(await differences(crawled, out, ["node_p_blocks"])).toEqual([["node_p_blocks", 30, 0, 0]])
+  }, 120_000)
+})
