@@ -56,6 +56,12 @@ export interface CheckpointState {
    * check). Absent before its first version, and in checkpoints older than the field.
    */
   readonly kept?: { readonly rows: number; readonly rejects: number }
+  /**
+   * Rows committed to each child table (by its name), as rowsCommitted counts the dataset's own
+   * (verify's slices check). Absent for a dataset without child tables or a replacing listing, and
+   * in checkpoints older than the field (and those that continue them).
+   */
+  readonly childRows?: Readonly<Record<string, number>>
   readonly status: SliceStatus
   /**
    * The slice's finalAfter (Slice.ts) as last planned; null when it has none. Lets compaction tell
@@ -178,6 +184,10 @@ export const checkpointProblem = (value: unknown, dataset: string, slice: string
   if (v["holes"] !== undefined && !isCount(v["holes"])) return wrong("holes", "a non-negative integer")
   const kept = v["kept"] as Record<string, unknown> | undefined
   if (kept !== undefined && (typeof kept !== "object" || kept === null || !isCount(kept["rows"]) || !isCount(kept["rejects"]))) return wrong("kept", "{rows, rejects} of non-negative integers")
+  const children = v["childRows"]
+  if (children !== undefined && (typeof children !== "object" || children === null || Array.isArray(children) || !Object.values(children).every(isCount))) {
+    return wrong("childRows", "an object of non-negative integers")
+  }
   const keys = v["holeKeys"]
   if (keys !== undefined && !isStrings(keys)) return wrong("holeKeys", "an array of strings")
   const pass = v["passHoles"]

@@ -22,7 +22,20 @@ const contents = (pages: ReadonlyArray<BufferedPage>, tables: number) => ({
   rejects: pages.flatMap((p) => p.rejects)
 })
 
-/** The checkpoint once `pages` are committed as part `seq` (pure: the step saves it after the data). */
+/**
+ * Each child table's rows committed once a part adds `part`'s: counted from a slice's first part
+ * on (a checkpoint older than the field, or a replacing listing's, whose older versions' child
+ * rows are removed, counts none).
+ */
+const childRowsAfter = (before: CheckpointState, part: Readonly<Record<string, number>> | undefined, rerun: SliceCrawl<unknown>["rerun"]) => {
+  if (part === undefined || Object.keys(part).length === 0 || rerun === "replace") return {}
+  if (before.lastSeq !== -1 && before.childRows === undefined) return {}
+  const sum: Record<string, number> = { ...before.childRows }
+  for (const [name, n] of Object.entries(part)) sum[name] = (sum[name] ?? 0) + n
+  return { childRows: sum }
+}
+
+/** The checkpoint once `pages` are committed as part `seq` (pure: the step saves it after the data). `children`: the part's rows per child table. */
 export const advance = (
   before: CheckpointState,
   pages: ReadonlyArray<BufferedPage>,
@@ -30,7 +43,8 @@ export const advance = (
   rejects: number,
   then: Then,
   rerun: SliceCrawl<unknown>["rerun"],
-  asOf: number
+  asOf: number,
+  children?: Readonly<Record<string, number>>
 ): CheckpointState => {
   const seq = before.lastSeq + 1
   const last = pages[pages.length - 1]
@@ -54,6 +68,7 @@ export const advance = (
     keepFromSeq: done && rerun === "replace" ? seq : before.keepFromSeq,
     // a replacing listing commits its version in this one part: what is on disk from keepFromSeq on
     ...(done && rerun === "replace" ? { kept: { rows, rejects } } : {}),
+    ...childRowsAfter(before, children, rerun),
     completedAsOf: done ? asOf : before.completedAsOf ?? null,
     ...(last?.reach === undefined ? {} : { reach: last.reach }),
     status: done ? "done" : "running"
@@ -80,7 +95,8 @@ export const commitPart = <R>(crawl: SliceCrawl<R>, before: CheckpointState, pag
     const { sink, store, slice, stagedTables } = crawl
     const { staged, rejects } = contents(pages, stagedTables.length)
     const rows = staged[0]!
-    const next = advance(before, pages, rows, rejects.length, then, crawl.rerun, crawl.options.asOf)
+    const children = Object.fromEntries(stagedTables.slice(1).map((t, i) => [t.dataset, staged[i + 1]!]))
+    const next = advance(before, pages, rows, rejects.length, then, crawl.rerun, crawl.options.asOf, children)
     const seq = next.lastSeq
     const written: WrittenPart[] = []
     const write = (input: WritePartInput) => sink.writePart(input).pipe(Effect.tap((w) => Effect.sync(() => void written.push(...w))))

@@ -69,4 +69,20 @@ describe("advance", () => {
     // a listing that appends keeps no such count
     expect(advance(initialState(slice, "run-1"), [page(undefined, 1)], 10, 0, "continue", "always", 1_700_000_000)).not.toHaveProperty("kept")
   })
+
+  it("counts each child table's rows from the slice's first part on, not for a checkpoint older than the count nor for a replacing listing", () => {
+    // given a fresh slice whose parts write rows to two child tables
+    const first = advance(initialState(slice, "run-1"), [page("t1", 1)], 100, 0, "continue", "always", 1_700_000_000, { erc20: 7, internal: 0 })
+    const second = advance(first, [page(undefined, 2)], 100, 0, "continue", "always", 1_700_000_000, { erc20: 5, internal: 3 })
+    // then the checkpoint sums them per table, beside its own rows
+    expect(first.childRows).toEqual({ erc20: 7, internal: 0 })
+    expect(second).toMatchObject({ rowsCommitted: 200, childRows: { erc20: 12, internal: 3 } })
+    // a checkpoint written before the count, parts in, cannot say its earlier parts' child rows: none
+    const older = { ...initialState(slice, "run-0"), lastSeq: 4, rowsCommitted: 500 }
+    expect(advance(older, [page(undefined, 1)], 100, 0, "continue", "always", 1_700_000_000, { erc20: 7 })).not.toHaveProperty("childRows")
+    // nor a replacing listing, whose older versions' child rows are removed with their parts
+    expect(advance(initialState(slice, "run-1"), [page(undefined, 1)], 100, 0, "continue", "replace", 1_700_000_000, { erc20: 7 })).not.toHaveProperty("childRows")
+    // a dataset without child tables keeps no count
+    expect(advance(initialState(slice, "run-1"), [page(undefined, 1)], 100, 0, "continue", "always", 1_700_000_000, {})).not.toHaveProperty("childRows")
+  })
 })
