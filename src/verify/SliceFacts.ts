@@ -50,9 +50,11 @@ export const sliceChecks = async (
   const judged = d.windows === undefined ? states : states.filter((s) => mergedSlices.has(s.slice))
   if (judged.length === 0) return []
   const live = (t: TableFiles) => t.parts.filter((p) => p.live)
-  const footers = await session.footerRows([...live(own), ...live(rejects)].map((p) => p.abs))
+  const children = files.slice(1)
+  const footers = await session.footerRows([...live(own), ...live(rejects), ...children.flatMap(live)].map((p) => p.abs))
   const tableOf = (what: SliceTable["what"], t: TableFiles): SliceTable => ({
     what,
+    ...(what === "child" ? { table: t.table } : {}),
     parts: live(t).map((p) => {
       const rows = footers.get(p.abs)
       return { slice: p.slice, seq: p.seq, path: p.rel, ...(rows === undefined ? {} : { rows }) }
@@ -66,7 +68,8 @@ export const sliceChecks = async (
     {
       dataset: d.name,
       states: judged,
-      tables: [tableOf("rows", own), tableOf("rejects", rejects)],
+      // a child table's rows where the checkpoints count them (Slices.ts skips those that do not)
+      tables: [tableOf("rows", own), tableOf("rejects", rejects), ...children.map((t) => tableOf("child", t))],
       otherParts: files.slice(1).flatMap((t) => t.parts.map((p) => ({ slice: p.slice, seq: p.seq }))),
       replacing: d.rerun === "replace",
       listingOf

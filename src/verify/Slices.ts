@@ -8,8 +8,8 @@
  * compaction merged parts, the rows the manifest gives each compacted file (exactly-once checks
  * those against the files' footers). A compacted file may hold several slices' rows, so slices
  * bound together by such files are judged together: their committed rows against their files'
- * rows. Child tables are not counted: a checkpoint counts its dataset's own rows and its rejects,
- * not its children's. Pure.
+ * rows. A child table's files are held against the rows the checkpoint says each committed to it
+ * (`childRows`), where it says (not in checkpoints older than the field). Pure.
  */
 import type { CheckpointState } from "../crawl/Checkpoint.ts"
 import type { Finding, Repair } from "./Finding.ts"
@@ -30,9 +30,11 @@ export interface MergedFile {
   readonly slices: ReadonlySet<string>
 }
 
-/** One count of a dataset: its own rows (against rowsCommitted) or its rejects (against rejectsCommitted). */
+/** One count of a dataset: its own rows (against rowsCommitted), its rejects (against rejectsCommitted) or a child table's rows (against childRows). */
 export interface SliceTable {
-  readonly what: "rows" | "rejects"
+  readonly what: "rows" | "rejects" | "child"
+  /** A child table's name. */
+  readonly table?: string
   /** Live parts (no compacted file replaces them). */
   readonly parts: ReadonlyArray<SlicePart>
   readonly merged: ReadonlyArray<MergedFile>
@@ -51,11 +53,12 @@ export interface SliceFacts {
 }
 
 /** What the slice's parts hold now by its checkpoint: a replacing listing's version on disk where it says. */
-const committedOf = (s: CheckpointState, what: SliceTable["what"], replacing: boolean) =>
-  replacing && s.kept !== undefined ? s.kept[what] : what === "rows" ? s.rowsCommitted : s.rejectsCommitted
+const committedOf = (s: CheckpointState, t: SliceTable, replacing: boolean) =>
+  t.what === "child" ? (s.childRows?.[t.table ?? ""] ?? 0) : replacing && s.kept !== undefined ? s.kept[t.what] : t.what === "rows" ? s.rowsCommitted : s.rejectsCommitted
 
-/** Whether the checkpoint says what its parts hold now: a replacing listing past its first version only with `kept`. */
-const counted = (s: CheckpointState, replacing: boolean) => !replacing || (s.keepFromSeq ?? 0) === 0 || s.kept !== undefined
+/** Whether the checkpoint says what its parts hold now: a replacing listing past its first version only with `kept`; a child table only with `childRows`. */
+const counted = (s: CheckpointState, t: SliceTable, replacing: boolean) =>
+  t.what === "child" ? s.childRows !== undefined : !replacing || (s.keepFromSeq ?? 0) === 0 || s.kept !== undefined
 
 /** Slices bound together by compacted files, each group once (union-find over the files' slice sets). */
 const groupsOf = (slices: ReadonlyArray<string>, merged: ReadonlyArray<MergedFile>): ReadonlyArray<ReadonlyArray<string>> => {
@@ -93,7 +96,7 @@ export const sliceFindings = (facts: SliceFacts, repairOf: (state: CheckpointSta
   for (const t of facts.tables) {
     for (const group of groupsOf([...bySlice.keys()], t.merged)) {
       const states = group.map((s) => bySlice.get(s)!)
-      if (!states.every((s) => counted(s, facts.replacing))) continue
+      if (!states.every((s) => counted(s, t, facts.replacing))) continue
       const inGroup = new Set(group)
       // parts up to each checkpoint, from a replacing listing's current version on
       const parts = t.parts.filter((p) => {
@@ -103,7 +106,7 @@ export const sliceFindings = (facts: SliceFacts, repairOf: (state: CheckpointSta
       const unreadable = parts.filter((p) => p.rows === undefined)
       const merged = t.merged.filter((f) => [...f.slices].some((s) => inGroup.has(s)))
       const held = parts.reduce((n, p) => n + (p.rows ?? 0), 0) + merged.reduce((n, f) => n + f.rows, 0)
-      const committed = states.reduce((n, s) => n + committedOf(s, t.what, facts.replacing), 0)
+      const committed = states.reduce((n, s) => n + committedOf(s, t, facts.replacing), 0)
       if (held === committed && unreadable.length === 0) continue
       const names = group.length === 1 ? `slice ${group[0]}` : `slices ${listText(group)} (merged by ${listText(merged.map((f) => f.path))})`
       const lost = merged.length > 0 ? [] : states.flatMap((s) => seqsWithoutFile(s, seen.get(s.slice) ?? new Set()).map((seq) => `part-${s.slice}-${String(seq).padStart(6, "0")}`))
@@ -111,7 +114,7 @@ export const sliceFindings = (facts: SliceFacts, repairOf: (state: CheckpointSta
         ...(unreadable.length > 0 ? [`${listText(unreadable.map((p) => p.path))} cannot be read`] : []),
         ...(held < committed && lost.length > 0 ? [`no file of ${listText(lost)} is on disk`] : [])
       ]
-      const what = `${names} committed ${committed} ${t.what === "rows" ? "row(s)" : "reject(s)"}, its files hold ${held}${why.length > 0 ? ` (${why.join("; ")})` : ""}`
+      const what = `${names} committed ${committed} ${t.what === "rows" ? "row(s)" : t.what === "rejects" ? "reject(s)" : `${t.table} row(s)`}, its files hold ${held}${why.length > 0 ? ` (${why.join("; ")})` : ""}`
       const each = [...new Map(states.map((s) => repairOf(s)).filter((r): r is Repair => r !== undefined).map((r) => [JSON.stringify(r), r])).values()]
       // slices a compacted file merged are re-crawled together, by one command: none of them can go alone
       const whole = each.filter((r): r is Extract<Repair, { kind: "refetch-slice" }> => r.kind === "refetch-slice" && r.heights === undefined)

@@ -265,6 +265,22 @@ describe("slices", () => {
     expect(sliceFindings(versions(9), refetch, "no crawl").map((f) => f.what)).toEqual(["slice v2 committed 9 row(s), its files hold 8"])
   })
 
+  it("given a child table's part lost, when the slice's checkpoint counts its child rows, then the slice is named with them; a checkpoint older than the count is not judged on them", () => {
+    const child = (childRows?: Record<string, number>) =>
+      facts({
+        states: [state({ slice: "s", rowsCommitted: 16, lastSeq: 1, ...(childRows === undefined ? {} : { childRows }) })],
+        tables: [
+          { what: "rows", parts: [part("s", 0, 8), part("s", 1, 8)], merged: [] },
+          { what: "child", table: "transfers", parts: [part("s", 1, 4)], merged: [] }
+        ]
+      })
+    expect(sliceFindings(child({ transfers: 9 }), refetch, "no crawl").map((f) => [f.what, f.repair])).toEqual([
+      ["slice s committed 9 transfers row(s), its files hold 4", { kind: "refetch-slice", dataset: "delegators", slice: "s" }]
+    ])
+    expect(sliceFindings(child({ transfers: 4 }), refetch, "no crawl")).toEqual([])
+    expect(sliceFindings(child(), refetch, "no crawl")).toEqual([])
+  })
+
   it("given a slice re-crawled by some of its heights, when its command is written, then it names the slice and the heights, both included", () => {
     expect(commandOf({ kind: "refetch-slice", dataset: "evm_blocks", slice: "43113-6cb92da3", heights: { from: "393", to: "431" } }, { out: "/o", job: "j.json" })).toBe(
       "chainetl run evm_blocks --refetch-slice 43113-6cb92da3@393-431 --out /o --job j.json"
