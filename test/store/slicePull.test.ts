@@ -26,9 +26,8 @@ const input = (slice: string, seq: number, chains: ReadonlyArray<string>): Write
   partitionBy: [{ key: "chain", value: (row) => row["chain"] as string }]
 })
 
-const objects = memoryObjects()
-/** A worker's working copy of the one bucket: its own folder, the shared objects. */
-const worker = async (name: string) => {
+/** A worker's working copy of `objects` (the one bucket of a test): its own folder, the shared objects. */
+const worker = async (objects: ReturnType<typeof memoryObjects>, name: string) => {
   const dir = await tempDir(`slice-pull-${name}`)
   const bucket = bucketOutputOf(
     { kind: "bucket", url: "s3://b/pre", bucket: "b", prefix: "pre" },
@@ -41,11 +40,12 @@ const worker = async (name: string) => {
   return { dir, run }
 }
 
-const keys = () => [...objects.objects.keys()].sort()
+const keys = (objects: ReturnType<typeof memoryObjects>) => [...objects.objects.keys()].sort()
 
 describe("a worker's pull of one slice", () => {
   it("given parts 0..2 of a slice published by a worker now dead (its checkpoint at 0), when another worker pulls the slice and recovers past the checkpoint, then parts 1 and 2 leave the bucket, part 0 stays, and another slice's objects and files are untouched", async () => {
-    const dead = await worker("dead")
+    const objects = memoryObjects()
+    const dead = await worker(objects, "dead")
     await dead.run(
       Effect.gen(function* () {
         const sink = yield* ParquetSink
@@ -56,7 +56,7 @@ describe("a worker's pull of one slice", () => {
         yield* sink.writePart(input("s-10", 0, ["a"]))
       })
     )
-    const successor = await worker("successor")
+    const successor = await worker(objects, "successor")
     // a file of another slice in the successor's copy (a slice it crawls at the same time): not the pull's business
     const other = path.join(successor.dir, "blocks", "chain=z", "part-s-2-000000.parquet")
     await fs.mkdir(path.dirname(other), { recursive: true })
@@ -70,12 +70,12 @@ describe("a worker's pull of one slice", () => {
 
     const removed = await successor.run(Effect.flatMap(ParquetSink, (sink) => sink.removePartsAfter("blocks", "s-1", 0)))
     expect(removed).toBe(3)
-    expect(keys()).toEqual(["pre/blocks/chain=a/part-s-1-000000.parquet", "pre/blocks/chain=a/part-s-10-000000.parquet"])
+    expect(keys(objects)).toEqual(["pre/blocks/chain=a/part-s-1-000000.parquet", "pre/blocks/chain=a/part-s-10-000000.parquet"])
     expect(await fs.readFile(other, "utf8")).toBe("other slice")
   })
 
   it("given a slice file in a worker's copy that the bucket no longer has, when the slice is pulled, then the file is dropped (the bucket is the truth)", async () => {
-    const w = await worker("stale")
+    const w = await worker(memoryObjects(), "stale")
     const stale = path.join(w.dir, "blocks", "chain=q", "part-s-9-000004.parquet")
     await fs.mkdir(path.dirname(stale), { recursive: true })
     await fs.writeFile(stale, "gone from the bucket")
@@ -85,17 +85,18 @@ describe("a worker's pull of one slice", () => {
   })
 
   it("given the bucket refuses to delete an object past the checkpoint, when recovery runs, then it fails naming the bucket (the slice does not go on with that object in place), and a later recovery deletes it", async () => {
-    const dead = await worker("dead-refused")
+    const objects = memoryObjects()
+    const dead = await worker(objects, "dead-refused")
     await dead.run(Effect.flatMap(ParquetSink, (sink) => Effect.zipRight(sink.writePart(input("s-3", 0, ["a"])), sink.writePart(input("s-3", 1, ["a"])))))
-    const successor = await worker("successor-refused")
+    const successor = await worker(objects, "successor-refused")
     objects.failRemovals = /part-s-3-000001/
     const refused = await successor.run(
       Effect.either(Effect.zipRight(Effect.flatMap(OutputStore, (store) => store.pullSlice(["blocks"], "s-3")), Effect.flatMap(ParquetSink, (sink) => sink.removePartsAfter("blocks", "s-3", 0))))
     )
     objects.failRemovals = undefined
     expect(refused).toMatchObject({ _tag: "Left", left: { _tag: "SinkError", reason: "Io" } })
-    expect(keys().filter((k) => k.includes("part-s-3-"))).toEqual(["pre/blocks/chain=a/part-s-3-000000.parquet", "pre/blocks/chain=a/part-s-3-000001.parquet"])
+    expect(keys(objects).filter((k) => k.includes("part-s-3-"))).toEqual(["pre/blocks/chain=a/part-s-3-000000.parquet", "pre/blocks/chain=a/part-s-3-000001.parquet"])
     await successor.run(Effect.zipRight(Effect.flatMap(OutputStore, (store) => store.pullSlice(["blocks"], "s-3")), Effect.flatMap(ParquetSink, (sink) => sink.removePartsAfter("blocks", "s-3", 0))))
-    expect(keys().filter((k) => k.includes("part-s-3-"))).toEqual(["pre/blocks/chain=a/part-s-3-000000.parquet"])
+    expect(keys(objects).filter((k) => k.includes("part-s-3-"))).toEqual(["pre/blocks/chain=a/part-s-3-000000.parquet"])
   })
 })
