@@ -6,21 +6,19 @@
  * files are deleted there and at their keys, then the checkpoints (in PostgreSQL, as a bucket
  * output requires). The lock is let go before the backfill takes it again, as two commands would.
  */
-import { Effect, Layer } from "effect"
+import { Effect } from "effect"
 import type { AnyDataset } from "../crawl/Dataset.ts"
 import { ConfigError } from "../Errors.ts"
 import { newRunId } from "../Runner.ts"
 import { WriterLock } from "../sink/WriterLock.ts"
-import { stateLayer } from "../state/StateLayer.ts"
 import { OutputStore } from "../store/OutputStore.ts"
-import { bucketOut, openBucket } from "./bucketOutput.ts"
-import { resolveOut } from "./output.ts"
+import { inOutputFolder } from "./outputFolder.ts"
 import type { RunArgs } from "./runCommand.ts"
 
 type Range = NonNullable<RunArgs["backfill"]>
 
 /** Under the writer lock of `out`: the copy made equal to its bucket first, then the range removed. */
-const refetchIn = (out: string, chosen: ReadonlyArray<AnyDataset>, range: Range, store: Layer.Layer<OutputStore>) =>
+const refetchIn = (out: string, chosen: ReadonlyArray<AnyDataset>, range: Range) =>
   Effect.scoped(
     Effect.gen(function* () {
       yield* (yield* WriterLock).acquire(out, newRunId(new Date()))
@@ -32,7 +30,7 @@ const refetchIn = (out: string, chosen: ReadonlyArray<AnyDataset>, range: Range,
       const { refetchWindows } = yield* Effect.promise(() => import("../verify/Refetch.ts"))
       return yield* refetchWindows(out, chosen, range)
     })
-  ).pipe(Effect.provide(Layer.merge(stateLayer(out), store)))
+  )
 
 export const refetchFirst = (args: Pick<RunArgs, "datasets" | "out" | "backfill" | "dryRun">) =>
   Effect.gen(function* () {
@@ -41,16 +39,5 @@ export const refetchFirst = (args: Pick<RunArgs, "datasets" | "out" | "backfill"
     if (args.dryRun === true) return yield* Effect.fail(new ConfigError({ reason: "Invalid", field: "--refetch", detail: "--refetch removes the windows' parts, which --dry-run must not", fix: "drop one of them" }))
     const { datasets } = yield* Effect.promise(() => import("../../pipelines/index.ts"))
     const chosen = datasets.filter((d) => args.datasets.includes(d.name))
-    const bucket = bucketOut(args.out)
-    if (bucket === undefined) {
-      const out = resolveOut(args.out)
-      return yield* refetchIn(out, chosen, range, OutputStore.folder(out))
-    }
-    return yield* Effect.scoped(
-      Effect.gen(function* () {
-        const opened = yield* openBucket(bucket, { needsState: true })
-        yield* opened.ensureId
-        return yield* refetchIn(opened.dir, chosen, range, opened.store)
-      })
-    )
+    return yield* inOutputFolder(args.out, (out) => refetchIn(out, chosen, range))
   })

@@ -5,13 +5,10 @@
  * state is (the folder, or PostgreSQL with CHAINETL_STATE_URL). An s3:// output is cleared through
  * its working copy, pulled under the lock, each file deleted there and at its key.
  */
-import { Effect, Either, Layer } from "effect"
+import { Effect, Either } from "effect"
 import { ConfigError } from "../Errors.ts"
 import { defaultJob, loadJobFile } from "../Job.ts"
-import { stateLayer } from "../state/StateLayer.ts"
-import { OutputStore } from "../store/OutputStore.ts"
-import { bucketOut, openBucket } from "./bucketOutput.ts"
-import { resolveOut } from "./output.ts"
+import { inOutputFolder } from "./outputFolder.ts"
 import type { RunArgs } from "./runCommand.ts"
 
 export const refetchSlicesFirst = (args: Pick<RunArgs, "datasets" | "networks" | "job" | "out" | "emulator" | "dryRun">, specs: ReadonlyArray<string>) =>
@@ -24,18 +21,5 @@ export const refetchSlicesFirst = (args: Pick<RunArgs, "datasets" | "networks" |
     if (Either.isLeft(loaded)) return yield* Effect.fail(loaded.left)
     const job = { ...loaded.right, ...(args.networks.length > 0 ? { networks: args.networks } : {}) }
     const [{ selectDatasets }, { refetchSlices }] = yield* Effect.promise(() => Promise.all([import("../Runner.ts"), import("../verify/RefetchSlice.ts")]))
-    const refetchIn = (out: string, store: Layer.Layer<OutputStore>) =>
-      refetchSlices(out, job, selectDatasets(args.datasets, job), specs, Math.floor(Date.now() / 1000)).pipe(Effect.provide(Layer.merge(stateLayer(out), store)))
-    const bucket = bucketOut(args.out)
-    if (bucket === undefined) {
-      const out = resolveOut(args.out)
-      return yield* refetchIn(out, OutputStore.folder(out))
-    }
-    return yield* Effect.scoped(
-      Effect.gen(function* () {
-        const opened = yield* openBucket(bucket, { needsState: true })
-        yield* opened.ensureId
-        return yield* refetchIn(opened.dir, opened.store)
-      })
-    )
+    return yield* inOutputFolder(args.out, (out) => refetchSlices(out, job, selectDatasets(args.datasets, job), specs, Math.floor(Date.now() / 1000)))
   })
