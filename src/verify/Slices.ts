@@ -12,6 +12,7 @@
  * (`childRows`), where it says (not in checkpoints older than the field). Pure.
  */
 import type { CheckpointState } from "../crawl/Checkpoint.ts"
+import { partFileName } from "../files/PartName.ts"
 import type { Finding, Repair } from "./Finding.ts"
 
 export interface SlicePart {
@@ -109,7 +110,7 @@ export const sliceFindings = (facts: SliceFacts, repairOf: (state: CheckpointSta
       const committed = states.reduce((n, s) => n + committedOf(s, t, facts.replacing), 0)
       if (held === committed && unreadable.length === 0) continue
       const names = group.length === 1 ? `slice ${group[0]}` : `slices ${listText(group)} (merged by ${listText(merged.map((f) => f.path))})`
-      const lost = merged.length > 0 ? [] : states.flatMap((s) => seqsWithoutFile(s, seen.get(s.slice) ?? new Set()).map((seq) => `part-${s.slice}-${String(seq).padStart(6, "0")}`))
+      const lost = merged.length > 0 ? [] : states.flatMap((s) => seqsWithoutFile(s, seen.get(s.slice) ?? new Set()).map((seq) => partFileName(s.slice, seq).replace(/\.parquet$/, "")))
       const why = [
         ...(unreadable.length > 0 ? [`${listText(unreadable.map((p) => p.path))} cannot be read`] : []),
         ...(held < committed && lost.length > 0 ? [`no file of ${listText(lost)} is on disk`] : [])
