@@ -157,14 +157,23 @@ const rowParts = (table: Table<Columns>, name: string) => {
     .filter(([, c]) => c.spec.shape.tag === "uint256")
     .map(([n]) => n)
   const computed = entriesOf(table, "computed").length > 0
+  // a slice's params are checked once, not once per record: every record of a page shares its slice
+  let lastSlice: Slice | undefined
+  let lastValues: ReadonlyArray<readonly [string, unknown]> = []
+  const valuesOf = (s: Slice) => {
+    if (s === lastSlice) return lastValues
+    lastValues = slice.map(([column, param]) => {
+      const v = s.params[param]
+      if (v === undefined) throw new Error(`${name}: slice ${s.id} has no param ${param} for column ${column}`)
+      return [column, v] as const
+    })
+    lastSlice = s
+    return lastValues
+  }
   return {
     computed,
     fill: (row: Record<string, unknown>, s: Slice) => {
-      for (const [column, param] of slice) {
-        const v = s.params[param]
-        if (v === undefined) throw new Error(`${name}: slice ${s.id} has no param ${param} for column ${column}`)
-        row[column] = v
-      }
+      for (const [column, v] of valuesOf(s)) row[column] = v
     },
     expand: (row: Record<string, unknown>) => {
       for (const n of pairs) Object.assign(row, uint256Values(n, row[n] as bigint | null))

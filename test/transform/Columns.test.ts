@@ -90,6 +90,13 @@ describe("a table of columns declared once", () => {
     })
   })
 
+  it("given records of two slices in turn, when mapped, then each row holds its own slice's value, and a slice without the param is refused naming it", () => {
+    const other = makeSlice("blocks", { chain_id: "43113" })
+    expect([dataset.toRow(record, slice), dataset.toRow(record, other), dataset.toRow(record, slice)].map((r) => r.chain_id)).toEqual(["43114", "43113", "43114"])
+    const bare = makeSlice("blocks", { network: "mainnet" })
+    expect(() => dataset.toRow(record, bare)).toThrow(`blocks: slice ${bare.id} has no param chain_id for column chain_id`)
+  })
+
   it("given the optional fields, when mapped, then nested paths, wire spellings, JSON text, a struct and the uint256 pair are read exactly, and a JSON null where it is accepted is null", () => {
     const row = dataset.toRow(
       {
