@@ -150,13 +150,16 @@ const runOnFolder = (args: RunArgs) =>
           const planned = yield* planRun(selected, job, effectiveAsOf, args.backfill)
           return { planned, dry: yield* plan(planned, effectiveAsOf) }
         }).pipe(Effect.provide(stateLayer(out)))
+        // --quiet prints nothing, so no estimate is wanted: nothing is sent (the plan above still
+        // reads the checkpoints, and its errors still set the exit code)
+        if (args.quiet === true) return
         // the pace: the first page of each windowed listing's newest window (unless --offline),
         // read and dropped; services whose URL is not set are not asked (dryRunPace.ts)
         const settings = yield* loadSourceSettings(overrides, labels, [])
         const pace = yield* dryRunPace(planned, dry, settings, args.offline === true).pipe(
           Effect.provide(Layer.merge(sourceLayer.pipe(Layer.provide(SourceConfig.layerOf(settings))), OutputReader.layer(out, catalogEntries())))
         )
-        if (args.quiet !== true) printPlan(dry, args.json === true, pace)
+        printPlan(dry, args.json === true, pace)
         return
       }
       const settings = yield* loadSourceSettings(overrides, labels, args.emulator ? allServices : required)

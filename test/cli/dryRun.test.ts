@@ -41,6 +41,17 @@ describe("chainetl run --dry-run", () => {
     expect(await filesUnder(out)).toEqual([])
   }, 120_000)
 
+  it("given services that answer, when a dry run is --quiet, then it prints nothing, sends no request and writes nothing", async () => {
+    const out = await tempOut()
+    const before = JSON.stringify(emu.state().requests)
+    const { stdout } = await run(process.execPath, [BIN, "run", "--dry-run", "--quiet", "--job", JOB, "--out", out], {
+      env: { ...process.env, CHAINETL_BASE_URL: emu.baseUrl, CHAINETL_METRICS_URL: emu.metricsUrl, CHAINETL_NODE_URL: emu.nodeUrl }
+    })
+    expect(stdout).toBe("")
+    expect(JSON.stringify(emu.state().requests)).toBe(before)
+    expect(await filesUnder(out)).toEqual([])
+  })
+
   it("given services that answer, when a dry run plans two windowed datasets, then it asks windows of each listing for their first page, estimates the pace and writes nothing", async () => {
     const out = await tempOut()
     const { stdout } = await run(process.execPath, [BIN, "run", "staking_transactions", "primary_blocks", "--dry-run", "--json", "--job", JOB, "--out", out], {
