@@ -3,8 +3,8 @@ import { Effect } from "effect"
 import { JsonRpcClient } from "../../src/source/JsonRpcClient.ts"
 import { RestClient } from "../../src/source/RestClient.ts"
 import { SourceStats } from "../../src/source/SourceStats.ts"
-import { errorBody, json, startFakeServer } from "./support/fakeServer.ts"
-import { testSource } from "./support/settings.ts"
+import { errorBody, json, startFakeServer } from "../support/fakeServer.ts"
+import { testSource } from "../support/sourceSettings.ts"
 
 const KEY = "node-must-not-see-this-key"
 

@@ -10,7 +10,7 @@ import { type RunningEmulator, startEmulator } from "@chainetl/emulator"
 import { KeyLimiter } from "../../src/source/KeyLimiter.ts"
 import { RestClient } from "../../src/source/RestClient.ts"
 import { expectWithinBudgets } from "../support/keyWindows.ts"
-import { testSource } from "./support/settings.ts"
+import { testSource } from "../support/sourceSettings.ts"
 
 const ALPHA = "ka-alpha-5ecret-N0t-T0-Leak"
 const BETA = "kb-beta-5ecret-N0t-T0-Leak"

@@ -4,8 +4,8 @@ import { JsonRpcClient } from "../../src/source/JsonRpcClient.ts"
 import { RestClient } from "../../src/source/RestClient.ts"
 import { SourceStats } from "../../src/source/SourceStats.ts"
 import { busiestWindow } from "../support/keyWindows.ts"
-import { json, sleep, startFakeServer } from "./support/fakeServer.ts"
-import { testSource } from "./support/settings.ts"
+import { json, sleep, startFakeServer } from "../support/fakeServer.ts"
+import { testSource } from "../support/sourceSettings.ts"
 
 describe("RateLimiter", () => {
   it.scopedLive("given many concurrent callers, when they share a host, then in-flight and rate stay within the limits", () =>

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Logger, LogLevel } from "effect"
 import { RestClient } from "../../src/source/RestClient.ts"
-import { errorBody, json, sleep, startFakeServer } from "./support/fakeServer.ts"
-import { testSource } from "./support/settings.ts"
+import { errorBody, json, sleep, startFakeServer } from "../support/fakeServer.ts"
+import { testSource } from "../support/sourceSettings.ts"
 
 const KEY = "k3y-Th4t-Must-N0t-Leak-91f2"
 const KEY2 = "k3y-Tw0-Must-N0t-Leak-either-77c1"

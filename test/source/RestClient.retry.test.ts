@@ -2,8 +2,8 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect, Either } from "effect"
 import { RestClient } from "../../src/source/RestClient.ts"
 import { SourceStats } from "../../src/source/SourceStats.ts"
-import { errorBody, json, sleep, startFakeServer } from "./support/fakeServer.ts"
-import { testSource } from "./support/settings.ts"
+import { errorBody, json, sleep, startFakeServer } from "../support/fakeServer.ts"
+import { testSource } from "../support/sourceSettings.ts"
 
 const hostOf = (url: string) => new URL(url).host
 

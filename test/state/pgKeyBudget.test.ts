@@ -16,7 +16,7 @@ import { RestClient } from "../../src/source/RestClient.ts"
 import { sourceLayer, sourceLayerWithBuckets } from "../../src/source/SourceLayer.ts"
 import { pgDatabase } from "../../src/state/PgDatabase.ts"
 import { pgKeyBucketsLayer } from "../../src/state/PgKeyBuckets.ts"
-import { testSettings } from "../source/support/settings.ts"
+import { testSettings } from "../support/sourceSettings.ts"
 import { bucketBound, busiestWindow, expectWithinBudgets, withLoopStalls } from "../support/keyWindows.ts"
 import { type RunningPostgres, startPostgres } from "../support/postgres.ts"
 

@@ -97,7 +97,7 @@ describe("this repository's tiers", () => {
     "test/reliability/cli.ts": "system",
     "packages/emulator/src/index.ts": "integration",
     "test/support/proxy.ts": "integration",
-    "test/source/support/fakeServer.ts": "integration"
+    "test/support/fakeServer.ts": "integration"
   }
 
   it("given the helpers that start PostgreSQL, s3rver, Chromium, the CLI, the emulator and stub servers, when classified, then each is in its tier", () => {

@@ -1,7 +1,7 @@
 /** Source settings for tests against a fake server: fast backoff, short waits. */
 import { Layer } from "effect"
-import type { SourceSettingsInput } from "../../../src/Config.ts"
-import { sourceLayerWith } from "../../../src/source/SourceLayer.ts"
+import type { SourceSettingsInput } from "../../src/Config.ts"
+import { sourceLayerWith } from "../../src/source/SourceLayer.ts"
 
 export const fastRetry = {
   baseDelayMs: 5,
