@@ -66,6 +66,7 @@ export const dataset = defineDataset(table, {
   name: "aggregated_signatures",
   description: "Aggregated signatures over the warp messages of L1-related P-chain transactions found in staking_transactions (chain-data route 1)",
   services: ["data"],
+  readsOutputOf: ["staking_transactions"],
   partitionBy: ["network"],
   key: ["tx_hash"],
   slices: (job) => job.networks.map((network) => makeSlice("aggregated_signatures", { network })),

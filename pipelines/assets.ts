@@ -51,6 +51,7 @@ export const dataset = defineDataset(table, {
   name: "assets",
   description: "X-chain assets seen in avm_utxos and node_transactions, from the node's avm.getAssetDescription, each fetched once on the day first seen",
   services: ["node"],
+  readsOutputOf: ["avm_utxos", "node_transactions"],
   partitionBy: ["network", "snapshot_date"],
   key: ["asset_id"],
   rerun: "always",

@@ -67,6 +67,7 @@ export const dataset = defineDataset(table, {
   name: "evm_transactions",
   description: "EVM transactions of the hashes in token_transfers and the job (chain-data route 11), each fetched once",
   services: ["data"],
+  readsOutputOf: ["token_transfers"],
   partitionBy: ["chain_id"],
   // Grain: day, like token_transfers whose transactions it fetches (busy contracts: tens of MB a
   // day); its child tables follow the same grain

@@ -25,6 +25,7 @@ export const dataset = defineDataset(table, {
   name: "nft_tokens",
   description: "NFTs seen in the transfers of evm_transactions (chain-data route 15), each fetched once",
   services: ["data"],
+  readsOutputOf: ["evm_transactions"],
   partitionBy: ["chain_id"],
   key: ["token_address", "token_id"],
   rerun: "always",

@@ -65,6 +65,7 @@ export const dataset = defineDataset(table, {
   name: "node_transactions",
   description: "X-chain transactions of the crawled node_x_blocks from the node's avm.getTx (json), each fetched once, inputs and outputs nested",
   services: ["node"],
+  readsOutputOf: ["node_x_blocks"],
   partitionBy: ["network"],
   // Grain: month. The transactions of the node's X-/P-chain blocks: a few thousand a day, a few
   // MB a month; by day one small file per folder (175 files for 426 rows in the emulator run)

@@ -59,6 +59,7 @@ export const dataset = defineDataset(table, {
   name: "validators",
   description: "Validations of the nodes found in delegators and current_validators (chain-data route 7), one snapshot per network and run day",
   services: ["data"],
+  readsOutputOf: ["current_validators", "delegators"],
   partitionBy: ["network", "snapshot_date"],
   key: ["tx_hash"],
   slices: (job, { runDate }) => job.networks.map((network) => makeSlice("validators", { network, snapshot_date: runDate })),

@@ -4,8 +4,9 @@
  *  2. clear staging and the temporary files left by a killed run;
  *  3. plan every selected dataset's slices from the job, the as-of and the checkpoints on disk
  *     (windowed datasets plan around the windows they hold; a backfill asks for its range);
- *  4. for each dataset in registry order, crawl its slices (bounded concurrency, one shared
- *     limiter per host), here or, in a distributed run, by workers (SliceExecution.ts: steps 1
+ *  4. crawl the selected datasets' slices side by side from one pool (bounded concurrency, one
+ *     shared limiter per host; a dataset that reads another's output starts once that one is
+ *     over: CrawlPlan.ts), here or, in a distributed run, by workers (SliceExecution.ts: steps 1
  *     and 4 are the only ones that differ);
  *  5. compact partitions past the threshold (unless `compact` is off): merged files and manifests
  *     committed, the files they replace still in place;
@@ -39,7 +40,7 @@ import { type CheckpointError, SinkError } from "./Errors.ts"
 import { refetchDeleted } from "./crawl/Refetch.ts"
 import { makeSliceGate } from "./SliceGate.ts"
 import { type RunPace, withCrawlPace } from "./CrawlPace.ts"
-import { startOrder } from "./pace/Order.ts"
+import { crawlPlan } from "./CrawlPlan.ts"
 import type { PlannedDataset, SliceExecution, SliceRun, TookOver } from "./SliceExecution.ts"
 import { closeInterrupted } from "./InterruptedRuns.ts"
 import { type CompactionReport, finishCompaction, recoverCompaction } from "./compact/Compaction.ts"
@@ -318,8 +319,9 @@ const refuseOutputLinks = (options: RunOptions) =>
   )
 
 /**
- * Steps 1 and 4 in this process: the writer lock, then each dataset's slices crawled here,
- * as many at a time as keep the hosts busy, at most `sliceConcurrency` (SliceGate.ts). Once a slice stops the run, no slice starts (RunStop.ts).
+ * Steps 1 and 4 in this process: the writer lock, then every dataset's slices crawled here from
+ * one pool, as many at a time as keep the hosts busy, at most `sliceConcurrency` (SliceGate.ts,
+ * CrawlPlan.ts). Once a slice stops the run, no slice starts (RunStop.ts).
  */
 export const localSlices = (sliceConcurrency: number): SliceExecution<SinkError, WriterLock | SourceClients | ParquetSink | CheckpointStore | CommittedKeys> => ({
   hold: (out, runId) =>
@@ -331,17 +333,10 @@ export const localSlices = (sliceConcurrency: number): SliceExecution<SinkError,
           // slices at once follow the hosts' round trips and rates, --concurrency the cap (SliceGate.ts)
           const gate = yield* makeSliceGate(sliceConcurrency)
           const crawl: CrawlOptions = { runId: run.runId, asOf: run.asOf, ingestedAt: run.started, partRows: run.partRows, ...(run.partBytes === undefined ? {} : { partBytes: run.partBytes }) }
-          const results: Array<ReadonlyArray<SliceResult>> = []
+          // every dataset's slices from one pool, a reader of another's output after it (CrawlPlan.ts)
           const crawlAll = Effect.gen(function* () {
-            for (const { dataset, slices } of run.plan) {
-              const crawled = (slice: Slice) => Effect.map(gate.run(stop.unlessStopped(crawlSlice(dataset, slice, crawl))), (r) => r ?? notRun(slice))
-              // the newest windows start first, so that no long listing starts last (pace/Order.ts)
-              const order = startOrder(slices)
-              const done = yield* Effect.forEach(order, (i) => crawled(slices[i]!), { concurrency: sliceConcurrency })
-              const inPlan: SliceResult[] = new Array(slices.length)
-              order.forEach((i, k) => (inPlan[i] = done[k]!))
-              results.push(inPlan)
-            }
+            const crawled = (dataset: AnyDataset, slice: Slice) => Effect.map(stop.unlessStopped(crawlSlice(dataset, slice, crawl)), (r) => r ?? notRun(slice))
+            const results = yield* crawlPlan(run.plan, crawled, gate, sliceConcurrency)
             return { results, stoppedBy: yield* stop.stoppedBy }
           })
           // its wall time, CPU, share of the allowance and what held it back (CrawlPace.ts)

@@ -168,6 +168,12 @@ export interface DatasetDef<R = unknown> {
   readonly chain?: ChainLinks
   readonly listing: Listing<R>
   /**
+   * Datasets whose committed output its listing reads (fan-outs over the keys they found; child
+   * tables count as their parent's): in a run, its slices start once every slice of those that are
+   * selected is over, so that it sees what they committed this run (src/pace/Order.ts runOrder).
+   */
+  readonly readsOutputOf?: ReadonlyArray<string>
+  /**
    * "never" (default): a finished slice is final (closed windows, snapshots of one day).
    * "always": a finished slice runs again each run, continuing its part numbers — fan-outs whose
    * listing yields only keys not fetched before.
