@@ -15,7 +15,7 @@ import type { Slice } from "../crawl/Slice.ts"
 import { baseOf, windowOf } from "../crawl/Windows.ts"
 import { coreShare } from "../pace/CoreShare.ts"
 import { type DatasetGuess, type Estimate, estimate, interpolate, likelyPages, pagesFromFirstPage, type PagesGuess, spread } from "../pace/Estimate.ts"
-import { startOrder } from "../pace/Order.ts"
+import { stagesOf, startOrder } from "../pace/Order.ts"
 import type { DryRun } from "./dryRun.ts"
 
 /** First pages asked per dataset at most. */
@@ -73,7 +73,9 @@ const guess = (planned: ReadonlyArray<{ readonly dataset: AnyDataset; readonly s
     const roundTrips: number[] = []
     const failures: string[] = []
     const datasets: DatasetGuess[] = []
-    for (const { dataset, slices } of planned) {
+    // the run crawls its datasets side by side, a reader of another's output after it
+    const stages = stagesOf(planned.map((p) => p.dataset))
+    for (const [d, { dataset, slices }] of planned.entries()) {
       const crawled = new Map(dry.slices.filter((s) => s.dataset === dataset.name && s.state !== "final").map((s) => [s.slice, s.atLeastRequests]))
       const mine = slices.filter((s) => crawled.has(s.id))
       const byListing = new Map<string, Slice[]>()
@@ -120,7 +122,7 @@ const guess = (planned: ReadonlyArray<{ readonly dataset: AnyDataset; readonly s
           return near === undefined ? { low, high: Math.max(low, high) } : { low, high: Math.max(low, high), likely: Math.min(Math.max(low, high), Math.max(low, Math.round(near * share))) }
         })
       })
-      datasets.push({ dataset: dataset.name, listings })
+      datasets.push({ dataset: dataset.name, listings, stage: stages[d]! })
     }
     return { datasets, roundTrips, failures }
   })

@@ -1,9 +1,9 @@
 /**
  * The dry run's estimate of a run: requests (a lower and an upper bound and a likely figure), the
  * allowance it uses and the wall time that follows (Bound.ts: the larger of requests / rate and
- * the longest listing × round trip; datasets one after the other), or the crawl's CPU over the
- * share of a core the process gets, when that is larger, its fixed part added to either
- * (CpuCost.ts). Pure arithmetic over what the plan and the probes told (src/cli/dryRunPace.ts).
+ * the longest listing × round trip over the run's datasets together, a reader of another's output
+ * after it: stagedBound), or the crawl's CPU over the share of a core the process gets, when that
+ * is larger, its fixed part added to either (CpuCost.ts). Pure arithmetic over what the plan and the probes told (src/cli/dryRunPace.ts).
  *
  * A listing's pages are known only as a range: at least its first page; at most what the probed
  * pages' density says for the densest window of its kind. A window that was not probed is likely
@@ -11,7 +11,7 @@
  * the geometric mean of the range, the middle of a range that spans a factor rather than a
  * difference.
  */
-import { allowanceShare, type BoundBy, sequentialBound } from "./Bound.ts"
+import { allowanceShare, type BoundBy, stagedBound } from "./Bound.ts"
 import { CPU_START_MS, crawlCpuMs } from "./CpuCost.ts"
 
 /** Pages of one listing (slice), as far as they are known. */
@@ -25,6 +25,8 @@ export interface PagesGuess {
 export interface DatasetGuess {
   readonly dataset: string
   readonly listings: ReadonlyArray<PagesGuess>
+  /** Its stage in the run (src/pace/Order.ts stagesOf): absent, 0, beside every other dataset. */
+  readonly stage?: number
 }
 
 export interface Range {
@@ -65,9 +67,12 @@ export const estimate = (datasets: ReadonlyArray<DatasetGuess>, rate: number, ro
   const requests = { low: rangeOf(all, (g) => g.low, sum), likely: rangeOf(all, likelyPages, sum), high: rangeOf(all, (g) => g.high, sum) }
   const longestListing = { low: rangeOf(all, (g) => g.low, max), likely: rangeOf(all, likelyPages, max), high: rangeOf(all, (g) => g.high, max) }
   const rt = roundTripMs ?? 0
+  const stages = [...new Set(datasets.map((d) => d.stage ?? 0))].sort((a, b) => a - b)
   const wallOf = (pick: (g: PagesGuess) => number) =>
-    sequentialBound(
-      datasets.map((d) => ({ requests: rangeOf([...d.listings], pick, sum), longestListing: rangeOf([...d.listings], pick, max) })),
+    stagedBound(
+      stages.map((stage) =>
+        datasets.filter((d) => (d.stage ?? 0) === stage).map((d) => ({ requests: rangeOf([...d.listings], pick, sum), longestListing: rangeOf([...d.listings], pick, max) }))
+      ),
       { rate, roundTripMs: rt }
     )
   // The crawl's fixed CPU (the first commits load DuckDB and the Parquet writer on the one

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { allowanceShare, boundOf, sequentialBound } from "../../src/pace/Bound.ts"
+import { allowanceShare, boundOf, sequentialBound, stagedBound } from "../../src/pace/Bound.ts"
 import { CPU_PER_REQUEST_MS, CPU_PER_SLICE_MS, CPU_START_MS, crawlCpuMs } from "../../src/pace/CpuCost.ts"
 import { estimate, interpolate, likelyPages, pagesFromFirstPage, spread } from "../../src/pace/Estimate.ts"
 
@@ -10,6 +10,14 @@ describe("the bound of a crawl", () => {
 
   it("given a listing of 22 pages at 1 s and 219 requests at 50/s, when bound, then the round trip binds: 22 s", () => {
     expect(boundOf({ requests: 219, longestListing: 22 }, { rate: 50, roundTripMs: 1000 })).toMatchObject({ ms: 22000, by: "round trip" })
+  })
+
+  it("given two datasets crawled side by side in one stage, when bound, then their requests add up and the longer listing holds: the rate's 10.95 s", () => {
+    const b = stagedBound([[{ requests: 189, longestListing: 22 }, { requests: 30, longestListing: 1 }]], { rate: 20, roundTripMs: 300 })
+    expect(b).toEqual({ ms: 10950, by: "rate", rateMs: 10950, listingMs: 6600 })
+    // at 1 s round trips the 22-page listing holds: 22 s, where one dataset after the other took 23
+    expect(stagedBound([[{ requests: 189, longestListing: 22 }, { requests: 30, longestListing: 1 }]], { rate: 50, roundTripMs: 1000 })).toMatchObject({ ms: 22000, by: "round trip" })
+    expect(sequentialBound([{ requests: 189, longestListing: 22 }, { requests: 30, longestListing: 1 }], { rate: 50, roundTripMs: 1000 }).ms).toBe(23000)
   })
 
   it("given two datasets crawled one after the other, when bound, then their bounds add up", () => {
@@ -52,10 +60,21 @@ describe("the dry run's estimate", () => {
     )
     expect(e.requests).toEqual({ low: 6, likely: 28, high: 40 })
     expect(e.longestListing).toEqual({ low: 2, likely: 21, high: 21 })
-    // a: max(26 / 20 s, 21 × 0.3 s) = 6.3 s; b: max(2 / 20 s, 0.3 s) = 0.3 s; and the CPU's fixed part
-    expect(e.wallMs.likely).toBeCloseTo(6600 + CPU_START_MS, 6)
+    // side by side: max(28 / 20 s, 21 × 0.3 s) = 6.3 s (one after the other, b's 0.3 s would add); and the CPU's fixed part
+    expect(e.wallMs.likely).toBeCloseTo(6300 + CPU_START_MS, 6)
     expect(e.by).toBe("round trip")
-    expect(e.share).toBeCloseTo(28 / (((6600 + CPU_START_MS) / 1000) * 20), 6)
+    expect(e.share).toBeCloseTo(28 / (((6300 + CPU_START_MS) / 1000) * 20), 6)
+  })
+
+  it("given a dataset that reads another's output (a later stage), when estimated, then its bound adds to the first stage's", () => {
+    const pages = (n: number, k: number) => Array.from({ length: k }, () => ({ low: n, high: n, likely: n }))
+    const first = [{ dataset: "a", listings: pages(10, 4) }, { dataset: "b", listings: pages(5, 2) }]
+    const side = estimate(first, 20, 300)
+    const staged = estimate([...first, { dataset: "r", listings: pages(1, 40), stage: 1 }], 20, 300)
+    // stage 0: max(50 / 20 s, 10 × 0.3 s) = 3 s; stage 1: max(40 / 20 s, 0.3 s) = 2 s
+    expect(side.wallMs.likely).toBeCloseTo(3000 + CPU_START_MS, 6)
+    expect(staged.wallMs.likely).toBeCloseTo(3000 + 2000 + CPU_START_MS, 6)
+    expect(staged.requests.likely).toBe(90)
   })
 
   it("given no round trip measured, when estimated, then the wall is the rate's part alone (and the CPU's fixed part)", () => {
