@@ -3,8 +3,9 @@
  * `backfill primary_blocks staking_transactions` are recorded from the emulator once (an
  * unmeasured run), then every case replays them from memory after a fixed latency
  * (bench/pace/replay.ts) under a client rate limit, and the run is measured against the ideal
- * max(requests / rate, longest listing × round trip) (src/pace/Bound.ts). Datasets are crawled one
- * after the other, so the sum of each dataset's own bound is reported beside it.
+ * max(requests / rate, longest listing × round trip) (src/pace/Bound.ts): the run's bound, its
+ * datasets crawled side by side. The sum of each dataset's own bound (the bound of a run that
+ * crawled them one after the other, as runs did before) is reported beside it.
  */
 import * as fs from "node:fs"
 import * as os from "node:os"
