@@ -18,8 +18,8 @@ import { describe, expect } from "vitest"
 import type { RunningEmulator } from "@chainetl/emulator"
 import { compareCatalogs } from "../reliability/compare.ts"
 import { runCli } from "../reliability/cli.ts"
-import { type CliRun, type InProcessCli, it as withEmulator } from "../support/emulatorFixtures.ts"
-import { oncePerFile } from "../support/fixtures.ts"
+import { crawledOnce } from "../support/crawledOnce.ts"
+import type { CliRun, InProcessCli } from "../support/emulatorFixtures.ts"
 import { filesUnder as relativeFilesUnder, query } from "../support/spine.ts"
 import { brokenNode } from "../support/brokenNode.ts"
 import { rewriteParquet } from "../support/plantedFaults.ts"
@@ -47,31 +47,22 @@ interface Crawled {
   readonly crawl: (out: string, node?: string) => Promise<void>
 }
 
-const once = oncePerFile<Crawled>()
-const it = withEmulator.extend<{ readonly crawled: Crawled }>({
-  crawled: async ({ ownEmulator, folder, cli, task }, use) =>
-    use(
-      await once(task.file, async () => {
-        const emu = await ownEmulator()
-        const base = await folder("verify-base")
-        const job = path.join(await folder("verify-job"), "job.json")
-        await fs.writeFile(job, JSON.stringify({ networks: ["mainnet"], primaryBlockchains: ["p-chain"], evmChains: ["43113"], incremental: { primary_blocks: { window: "1d", since: "2024-12-29" } } }))
-        const env = (node?: string) => ({ CHAINETL_BASE_URL: emu.baseUrl, CHAINETL_METRICS_URL: emu.metricsUrl, CHAINETL_NODE_URL: node ?? emu.nodeUrl, CHAINETL_RATE_LIMIT: "200" })
-        const crawl = async (out: string, node?: string) => {
-          for (const args of [
-            ["backfill", "primary_blocks", "--from", "2024-12-29", "--to", "2025-01-02", "--window", "1d"],
-            ["backfill", "node_p_blocks", "--from", "0", "--to", "30", "--window", "10"],
-            // several parts each: a lost one is a part of a slice, not the slice
-            ...(node === undefined ? [["run", "delegators", "evm_blocks", "--part-rows", "150"]] : [])
-          ]) {
-            const r = await cli([...args, "--job", job, "--out", out, "--quiet"], env(node))
-            if (r.code !== 0 && node === undefined) throw new Error(`${args.join(" ")}: exit ${r.code}: ${r.stderr}`)
-          }
-        }
-        await crawl(base)
-        return { emu, base, job, env, crawl }
-      })
-    )
+const it = crawledOnce<Crawled>("verify", {}, async ({ emu, out: base, env: toEmulator, jobFile, cli }) => {
+  const job = await jobFile({ networks: ["mainnet"], primaryBlockchains: ["p-chain"], evmChains: ["43113"], incremental: { primary_blocks: { window: "1d", since: "2024-12-29" } } })
+  const env = (node?: string) => ({ ...toEmulator, CHAINETL_NODE_URL: node ?? emu.nodeUrl })
+  const crawl = async (out: string, node?: string) => {
+    for (const args of [
+      ["backfill", "primary_blocks", "--from", "2024-12-29", "--to", "2025-01-02", "--window", "1d"],
+      ["backfill", "node_p_blocks", "--from", "0", "--to", "30", "--window", "10"],
+      // several parts each: a lost one is a part of a slice, not the slice
+      ...(node === undefined ? [["run", "delegators", "evm_blocks", "--part-rows", "150"]] : [])
+    ]) {
+      const r = await cli([...args, "--job", job, "--out", out, "--quiet"], env(node))
+      if (r.code !== 0 && node === undefined) throw new Error(`${args.join(" ")}: exit ${r.code}: ${r.stderr}`)
+    }
+  }
+  await crawl(base)
+  return { emu, base, job, env, crawl }
 })
 
 describe("chainetl verify", () => {

@@ -11,8 +11,8 @@ import * as path from "node:path"
 import { describe, expect } from "vitest"
 import { compareCatalogs } from "../reliability/compare.ts"
 import { evmJobPart } from "../support/emulatorJob/evm.ts"
-import { type CliRun, type InProcessCli, it as withEmulator } from "../support/emulatorFixtures.ts"
-import { oncePerFile } from "../support/fixtures.ts"
+import { crawledOnce } from "../support/crawledOnce.ts"
+import type { CliRun, InProcessCli } from "../support/emulatorFixtures.ts"
 import { filesUnder, query } from "../support/spine.ts"
 
 interface Crawled {
@@ -24,24 +24,14 @@ interface Crawled {
 const CHILD = "evm_erc20_transfers"
 const VIEWS = ["evm_transactions", CHILD]
 
-const once = oncePerFile<Crawled>()
-const it = withEmulator.extend<{ readonly crawled: Crawled }>({
-  crawled: async ({ ownEmulator, folder, cli, task }, use) =>
-    use(
-      await once(task.file, async () => {
-        const emu = await ownEmulator()
-        const base = await folder("child-base")
-        const job = path.join(await folder("child-job"), "job.json")
-        await fs.writeFile(job, JSON.stringify({ networks: ["mainnet"], ...evmJobPart(emu) }))
-        const env = { CHAINETL_BASE_URL: emu.baseUrl, CHAINETL_METRICS_URL: emu.metricsUrl, CHAINETL_NODE_URL: emu.nodeUrl, CHAINETL_RATE_LIMIT: "200" }
-        for (const dataset of ["token_transfers", "evm_transactions"]) {
-          // several parts a slice: a lost one is a part of a slice, not the slice
-          const r = await cli(["run", dataset, "--part-rows", "20", "--job", job, "--out", base, "--quiet"], env)
-          if (r.code !== 0) throw new Error(`run ${dataset}: exit ${r.code}: ${r.stderr}`)
-        }
-        return { base, job, env }
-      })
-    )
+const it = crawledOnce<Crawled>("child", {}, async ({ emu, out: base, env, jobFile, cli }) => {
+  const job = await jobFile({ networks: ["mainnet"], ...evmJobPart(emu) })
+  for (const dataset of ["token_transfers", "evm_transactions"]) {
+    // several parts a slice: a lost one is a part of a slice, not the slice
+    const r = await cli(["run", dataset, "--part-rows", "20", "--job", job, "--out", base, "--quiet"], env)
+    if (r.code !== 0) throw new Error(`run ${dataset}: exit ${r.code}: ${r.stderr}`)
+  }
+  return { base, job, env }
 })
 
 describe("verify finds a child table's lost part", () => {

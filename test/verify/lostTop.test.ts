@@ -10,8 +10,8 @@ import { promises as fs } from "node:fs"
 import * as path from "node:path"
 import { describe, expect } from "vitest"
 import { compareCatalogs } from "../reliability/compare.ts"
-import { type CliRun, type InProcessCli, it as withEmulator } from "../support/emulatorFixtures.ts"
-import { oncePerFile } from "../support/fixtures.ts"
+import { crawledOnce } from "../support/crawledOnce.ts"
+import type { CliRun, InProcessCli } from "../support/emulatorFixtures.ts"
 import { filesUnder, query } from "../support/spine.ts"
 
 interface Crawled {
@@ -22,24 +22,14 @@ interface Crawled {
   readonly env: Record<string, string>
 }
 
-const once = oncePerFile<Crawled>()
-const it = withEmulator.extend<{ readonly crawled: Crawled }>({
-  crawled: async ({ ownEmulator, folder, cli, task }, use) =>
-    use(
-      await once(task.file, async () => {
-        const emu = await ownEmulator()
-        const base = await folder("lost-base")
-        const job = path.join(await folder("lost-job"), "job.json")
-        await fs.writeFile(job, JSON.stringify({ networks: ["mainnet"] }))
-        const env = { CHAINETL_BASE_URL: emu.baseUrl, CHAINETL_METRICS_URL: emu.metricsUrl, CHAINETL_NODE_URL: emu.nodeUrl, CHAINETL_RATE_LIMIT: "200" }
-        const r = await cli(["backfill", "node_p_blocks", "--from", "0", "--to", "30", "--window", "10", "--job", job, "--out", base, "--quiet"], env)
-        if (r.code !== 0) throw new Error(`backfill node_p_blocks: exit ${r.code}: ${r.stderr}`)
-        const walked = await folder("lost-walked")
-        const w = await cli(["run", "node_p_blocks", "--job", job, "--out", walked, "--quiet"], env)
-        if (w.code !== 0) throw new Error(`run node_p_blocks: exit ${w.code}: ${w.stderr}`)
-        return { base, walked, job, env }
-      })
-    )
+const it = crawledOnce<Crawled>("lost", {}, async ({ out: base, env, jobFile, folder, cli }) => {
+  const job = await jobFile({ networks: ["mainnet"] })
+  const r = await cli(["backfill", "node_p_blocks", "--from", "0", "--to", "30", "--window", "10", "--job", job, "--out", base, "--quiet"], env)
+  if (r.code !== 0) throw new Error(`backfill node_p_blocks: exit ${r.code}: ${r.stderr}`)
+  const walked = await folder("lost-walked")
+  const w = await cli(["run", "node_p_blocks", "--job", job, "--out", walked, "--quiet"], env)
+  if (w.code !== 0) throw new Error(`run node_p_blocks: exit ${w.code}: ${w.stderr}`)
+  return { base, walked, job, env }
 })
 
 describe("verify finds a lost part the heights below it do not show", () => {

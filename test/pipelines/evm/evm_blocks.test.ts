@@ -4,9 +4,9 @@ import type { Job } from "../../../src/Job.ts"
 import { promises as fs } from "node:fs"
 import * as path from "node:path"
 import { crawl, fetchAll, filesUnder } from "../../support/spine.ts"
-import { test, unlimited } from "../../support/emulatorFixtures.ts"
+import { unlimited } from "../../support/emulatorFixtures.ts"
+import { crawledOnce } from "../../support/crawledOnce.ts"
 import { evmJob } from "../../support/emulatorJob/groups.ts"
-import { oncePerFile } from "../../support/fixtures.ts"
 import { columnTypes, rows } from "../../support/catalogReads.ts"
 
 /** The emulator's blocks of a chain in the compared columns, from its own route-10 pages. */
@@ -37,18 +37,10 @@ interface Crawled {
   readonly job: Job
   readonly out: string
 }
-const once = oncePerFile<Crawled>()
-const it = test.extend<{ readonly crawled: Crawled }>({
-  crawled: async ({ ownEmulator, folder, task }, use) =>
-    use(
-      await once(task.file, async () => {
-        const emu = await ownEmulator(unlimited(21))
-        const job = evmJob(emu)
-        const out = await folder("evm-blocks")
-        await crawl(out, emu, job, ["evm_blocks"])
-        return { emu, job, out }
-      })
-    )
+const it = crawledOnce<Crawled>("evm-blocks", unlimited(21), async ({ emu, out }) => {
+  const job = evmJob(emu)
+  await crawl(out, emu, job, ["evm_blocks"])
+  return { emu, job, out }
 })
 
 // the first test that asks for the crawl also waits for it: twice the default time

@@ -2,9 +2,9 @@ import { describe, expect } from "vitest"
 import type { RunningEmulator } from "@chainetl/emulator"
 import type { Job } from "../../../src/Job.ts"
 import { crawl } from "../../support/spine.ts"
-import { test, unlimited } from "../../support/emulatorFixtures.ts"
+import { unlimited } from "../../support/emulatorFixtures.ts"
+import { crawledOnce } from "../../support/crawledOnce.ts"
 import { evmJob } from "../../support/emulatorJob/groups.ts"
-import { oncePerFile } from "../../support/fixtures.ts"
 import { columnTypes, rows } from "../../support/catalogReads.ts"
 import { getJson, served } from "../../support/emulatorAnswers.ts"
 
@@ -89,18 +89,10 @@ interface Crawled {
   readonly job: Job
   readonly out: string
 }
-const once = oncePerFile<Crawled>()
-const it = test.extend<{ readonly crawled: Crawled }>({
-  crawled: async ({ ownEmulator, folder, task }, use) =>
-    use(
-      await once(task.file, async () => {
-        const emu = await ownEmulator(unlimited(23))
-        const job = evmJob(emu)
-        const out = await folder("evm-transactions")
-        await crawl(out, emu, job, ["token_transfers", "evm_transactions"])
-        return { emu, job, out }
-      })
-    )
+const it = crawledOnce<Crawled>("evm-transactions", unlimited(23), async ({ emu, out }) => {
+  const job = evmJob(emu)
+  await crawl(out, emu, job, ["token_transfers", "evm_transactions"])
+  return { emu, job, out }
 })
 
 // the first test that asks for the crawl also waits for it: twice the default time

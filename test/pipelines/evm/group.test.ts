@@ -5,9 +5,9 @@ import type { RunningEmulator } from "@chainetl/emulator"
 import type { Job } from "../../../src/Job.ts"
 import type { RunReport } from "../../../src/Runner.ts"
 import { crawl } from "../../support/spine.ts"
-import { test, unlimited } from "../../support/emulatorFixtures.ts"
+import { unlimited } from "../../support/emulatorFixtures.ts"
+import { crawledOnce } from "../../support/crawledOnce.ts"
 import { evmJob } from "../../support/emulatorJob/groups.ts"
-import { oncePerFile } from "../../support/fixtures.ts"
 import { columnTypes, rows } from "../../support/catalogReads.ts"
 import { getJson, served } from "../../support/emulatorAnswers.ts"
 
@@ -22,18 +22,10 @@ interface Crawled {
   readonly out: string
   readonly report: RunReport
 }
-const once = oncePerFile<Crawled>()
-const it = test.extend<{ readonly crawled: Crawled }>({
-  crawled: async ({ ownEmulator, folder, task }, use) =>
-    use(
-      await once(task.file, async () => {
-        const emu = await ownEmulator(unlimited(24))
-        const job = evmJob(emu)
-        const out = await folder("evm-group")
-        const report = await crawl(out, emu, job, evmGroup.map((d) => d.name))
-        return { emu, job, out, report }
-      })
-    )
+const it = crawledOnce<Crawled>("evm-group", unlimited(24), async ({ emu, out }) => {
+  const job = evmJob(emu)
+  const report = await crawl(out, emu, job, evmGroup.map((d) => d.name))
+  return { emu, job, out, report }
 })
 
 // the first test that asks for the crawl also waits for it: twice the default time

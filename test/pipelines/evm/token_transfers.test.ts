@@ -3,9 +3,9 @@ import type { RunningEmulator } from "@chainetl/emulator"
 import type { Job } from "../../../src/Job.ts"
 import type { RunReport } from "../../../src/Runner.ts"
 import { crawl, fetchAll } from "../../support/spine.ts"
-import { test, unlimited } from "../../support/emulatorFixtures.ts"
+import { unlimited } from "../../support/emulatorFixtures.ts"
+import { crawledOnce } from "../../support/crawledOnce.ts"
 import { evmJob } from "../../support/emulatorJob/groups.ts"
-import { oncePerFile } from "../../support/fixtures.ts"
 import { columnTypes, rows } from "../../support/catalogReads.ts"
 import { served } from "../../support/emulatorAnswers.ts"
 
@@ -68,21 +68,13 @@ interface Crawled {
   /** The file's first crawl, with what the emulator had then: the tests may run in any order, and one moves its clock. */
   readonly first: { readonly report: RunReport; readonly byRun: number; readonly latest: ReadonlyMap<string, number> }
 }
-const once = oncePerFile<Crawled>()
-const it = test.extend<{ readonly crawled: Crawled }>({
-  crawled: async ({ ownEmulator, folder, task }, use) =>
-    use(
-      await once(task.file, async () => {
-        const emu = await ownEmulator(unlimited(22))
-        const job = evmJob(emu)
-        const window = Number(job.transferBlockWindow)
-        const out = await folder("token-transfers")
-        const before = served(emu)
-        const report = await crawl(out, emu, job, ["token_transfers"])
-        const first = { report, byRun: served(emu) - before, latest: new Map(job.tokenContracts.map(({ chainId }) => [chainId, emu.world.evm.chain(chainId)!.latest()])) }
-        return { emu, job, out, window, first }
-      })
-    )
+const it = crawledOnce<Crawled>("token-transfers", unlimited(22), async ({ emu, out }) => {
+  const job = evmJob(emu)
+  const window = Number(job.transferBlockWindow)
+  const before = served(emu)
+  const report = await crawl(out, emu, job, ["token_transfers"])
+  const first = { report, byRun: served(emu) - before, latest: new Map(job.tokenContracts.map(({ chainId }) => [chainId, emu.world.evm.chain(chainId)!.latest()])) }
+  return { emu, job, out, window, first }
 })
 
 // the first test that asks for the crawl also waits for it: twice the default time

@@ -3,8 +3,7 @@ import { describe, expect } from "vitest"
 import { decodeUtxoHex } from "../../../src/decode/utxo.ts"
 import { type RunningEmulator, startEmulator } from "@chainetl/emulator"
 import type { Job } from "../../../src/Job.ts"
-import { test } from "../../support/emulatorFixtures.ts"
-import { oncePerFile } from "../../support/fixtures.ts"
+import { crawledOnce } from "../../support/crawledOnce.ts"
 import { runSpine } from "../../support/spine.ts"
 import { type Rec, columnTypes, plain, rejectReasons, rows, sortBy, uncommentedColumns } from "../../support/catalogReads.ts"
 import { call } from "../../support/emulatorAnswers.ts"
@@ -71,19 +70,12 @@ interface Crawled {
   readonly sets: AddressSet[]
   readonly out: string
 }
-const once = oncePerFile<Crawled>()
-const it = test.extend<{ readonly crawled: Crawled }>({
-  crawled: async ({ emulator: emu, folder, task }, use) =>
-    use(
-      await once(task.file, async () => {
-        const job = nodeJob(emu)
-        const sets = job.addressSets.filter((s) => s.network === "mainnet" && s.blockchain === "x-chain")
-        const out = await folder("avm-utxos")
-        const report = await Effect.runPromise(runSpine(out, emu, { job, datasets: ["avm_utxos"] }))
-        expect(report.status).toBe("succeeded")
-        return { job, sets, out }
-      })
-    )
+const it = crawledOnce<Crawled>("avm-utxos", "shared", async ({ emu, out }) => {
+  const job = nodeJob(emu)
+  const sets = job.addressSets.filter((s) => s.network === "mainnet" && s.blockchain === "x-chain")
+  const report = await Effect.runPromise(runSpine(out, emu, { job, datasets: ["avm_utxos"] }))
+  expect(report.status).toBe("succeeded")
+  return { job, sets, out }
 })
 
 // the first test that asks for the crawl also waits for it: twice the default time

@@ -3,8 +3,7 @@ import { describe, expect } from "vitest"
 import type { RunningEmulator } from "@chainetl/emulator"
 import type { Job } from "../../../src/Job.ts"
 import { selectDatasets } from "../../../src/Runner.ts"
-import { test } from "../../support/emulatorFixtures.ts"
-import { oncePerFile } from "../../support/fixtures.ts"
+import { crawledOnce } from "../../support/crawledOnce.ts"
 import { runSpine } from "../../support/spine.ts"
 import { type Rec, columnTypes, plain, rows, uncommentedColumns } from "../../support/catalogReads.ts"
 import { call } from "../../support/emulatorAnswers.ts"
@@ -36,19 +35,12 @@ interface Crawled {
   readonly out: string
   readonly calls: Calls
 }
-const once = oncePerFile<Crawled>()
-const it = test.extend<{ readonly crawled: Crawled }>({
-  crawled: async ({ emulator: emu, folder, task }, use) =>
-    use(
-      await once(task.file, async () => {
-        const calls = newCalls()
-        const job = legacyJob(emu)
-        const out = await folder("legacy-balances")
-        const report = await Effect.runPromise(runSpine(out, emu, { job, datasets: ["legacy_balances"] }, overRpc(calls)))
-        expect(report.status).toBe("succeeded")
-        return { job, out, calls }
-      })
-    )
+const it = crawledOnce<Crawled>("legacy-balances", "shared", async ({ emu, out }) => {
+  const calls = newCalls()
+  const job = legacyJob(emu)
+  const report = await Effect.runPromise(runSpine(out, emu, { job, datasets: ["legacy_balances"] }, overRpc(calls)))
+  expect(report.status).toBe("succeeded")
+  return { job, out, calls }
 })
 
 // the first test that asks for the crawl also waits for it: twice the default time

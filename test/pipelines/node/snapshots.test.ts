@@ -2,8 +2,7 @@ import { Effect } from "effect"
 import { describe, expect } from "vitest"
 import { type RunningEmulator, startEmulator } from "@chainetl/emulator"
 import type { Job } from "../../../src/Job.ts"
-import { test } from "../../support/emulatorFixtures.ts"
-import { oncePerFile } from "../../support/fixtures.ts"
+import { crawledOnce } from "../../support/crawledOnce.ts"
 import { runSpine } from "../../support/spine.ts"
 import { type Rec, columnTypes, plain, rows, sortBy, uncommentedColumns } from "../../support/catalogReads.ts"
 import { call } from "../../support/emulatorAnswers.ts"
@@ -71,19 +70,12 @@ interface Crawled {
   readonly out: string
   readonly calls: Calls
 }
-const once = oncePerFile<Crawled>()
-const it = test.extend<{ readonly crawled: Crawled }>({
-  crawled: async ({ emulator: emu, folder, task }, use) =>
-    use(
-      await once(task.file, async () => {
-        const calls = newCalls()
-        const job = nodeJob(emu)
-        const out = await folder("node-snapshots")
-        const report = await Effect.runPromise(runSpine(out, emu, { job, datasets: SNAPSHOTS }, overRpc(calls)))
-        expect(report.status).toBe("succeeded")
-        return { job, out, calls }
-      })
-    )
+const it = crawledOnce<Crawled>("node-snapshots", "shared", async ({ emu, out }) => {
+  const calls = newCalls()
+  const job = nodeJob(emu)
+  const report = await Effect.runPromise(runSpine(out, emu, { job, datasets: SNAPSHOTS }, overRpc(calls)))
+  expect(report.status).toBe("succeeded")
+  return { job, out, calls }
 })
 
 // the first test that asks for the crawl also waits for it: twice the default time

@@ -9,8 +9,7 @@ import { ParquetSink } from "../../../src/sink/ParquetSink.ts"
 import { dataset as staking } from "../../../pipelines/staking_transactions.ts"
 import { SIGNED_TX_TYPES } from "../../../pipelines/aggregated_signatures.ts"
 import type { RunReport } from "../../../src/Runner.ts"
-import { test } from "../../support/emulatorFixtures.ts"
-import { oncePerFile } from "../../support/fixtures.ts"
+import { crawledOnce } from "../../support/crawledOnce.ts"
 import { fetchAll, query, runSpine } from "../../support/spine.ts"
 import { NETWORKS } from "../../support/emulatorJob/groups.ts"
 import { byKey, columnTypes, rejectReasons, uncommentedColumns } from "../../support/catalogReads.ts"
@@ -121,40 +120,32 @@ interface FirstRun {
   readonly reasons: string[]
 }
 
-const once = oncePerFile<FirstRun>()
-const it = test.extend<{ readonly firstRun: FirstRun }>({
-  firstRun: async ({ ownEmulator, folder, task }, use) =>
-    use(
-      await once(task.file, async () => {
-        const emu = await ownEmulator({ seed: 11 })
-        const out = await folder("aggregated-signatures")
-        // two of each type per network: every branch of the fan-out, few BLS signatures to wait for
-        const first = l1Txs(emu).filter((p, i, all) => all.slice(0, i).filter((q) => q.network === p.network && q.txType === p.txType).length < 2)
-        // a validator or delegator tx: route 4 lists L1 txs too, and those route 1 may sign
-        const stakingTx = (await fetchAll(`${emu.baseUrl}/v1/networks/mainnet/blockchains/p-chain/transactions:listStaking`, "transactions")).find((t) => String(t["txType"]).startsWith("Add")) as Rec
-        const unsignable: Parent[] = [
-          { network: "mainnet", txHash: cb58(new Uint8Array(32).fill(7)), txType: "RegisterL1ValidatorTx", at: first[0]!.at, height: first[0]!.height, blockId: first[0]!.blockId },
-          {
-            network: "mainnet",
-            txHash: String(stakingTx["txHash"]),
-            txType: "SetL1ValidatorWeightTx",
-            at: Number(stakingTx["blockTimestamp"]),
-            height: BigInt(String(stakingTx["blockNumber"])),
-            blockId: String(stakingTx["blockHash"])
-          }
-        ]
-        await seedStaking(out, [...first, ...unsignable], 0)
-        const { asked, wrap } = counting()
-        const report = await Effect.runPromise(runSpine(out, emu, { datasets: ["aggregated_signatures"] }, wrap))
-        return { emu, out, first, unsignable, report, asked, rows: await actual(out), reasons: await rejectReasons(out, "aggregated_signatures") }
-      })
-    )
+const it = crawledOnce<FirstRun>("aggregated-signatures", { seed: 11 }, async ({ emu, out }) => {
+  // two of each type per network: every branch of the fan-out, few BLS signatures to wait for
+  const first = l1Txs(emu).filter((p, i, all) => all.slice(0, i).filter((q) => q.network === p.network && q.txType === p.txType).length < 2)
+  // a validator or delegator tx: route 4 lists L1 txs too, and those route 1 may sign
+  const stakingTx = (await fetchAll(`${emu.baseUrl}/v1/networks/mainnet/blockchains/p-chain/transactions:listStaking`, "transactions")).find((t) => String(t["txType"]).startsWith("Add")) as Rec
+  const unsignable: Parent[] = [
+    { network: "mainnet", txHash: cb58(new Uint8Array(32).fill(7)), txType: "RegisterL1ValidatorTx", at: first[0]!.at, height: first[0]!.height, blockId: first[0]!.blockId },
+    {
+      network: "mainnet",
+      txHash: String(stakingTx["txHash"]),
+      txType: "SetL1ValidatorWeightTx",
+      at: Number(stakingTx["blockTimestamp"]),
+      height: BigInt(String(stakingTx["blockNumber"])),
+      blockId: String(stakingTx["blockHash"])
+    }
+  ]
+  await seedStaking(out, [...first, ...unsignable], 0)
+  const { asked, wrap } = counting()
+  const report = await Effect.runPromise(runSpine(out, emu, { datasets: ["aggregated_signatures"] }, wrap))
+  return { emu, out, first, unsignable, report, asked, rows: await actual(out), reasons: await rejectReasons(out, "aggregated_signatures") }
 })
 
 // the first test that asks for the crawl also waits for it: twice the default time
 describe("aggregated_signatures (route 1 per L1 tx in staking_transactions) through the spine", { timeout: 120_000 }, () => {
   it("given L1 txs in staking_transactions, when the fan-out runs, then each signable one is asked once and its row is route 1's signed message", async ({
-    firstRun: { emu, first, unsignable, report, asked, rows, reasons }
+    crawled: { emu, first, unsignable, report, asked, rows, reasons }
   }) => {
     expect(report.status).toBe("succeeded")
     const want = await expected(emu, first)
@@ -168,7 +159,7 @@ describe("aggregated_signatures (route 1 per L1 tx in staking_transactions) thro
     expect(reasons[1]).toMatch(/^not signed: route 1 answered 400: .*not L1-related/)
   })
 
-  it("given a later now with new L1 txs, when the fan-out runs again, then only the new keys are asked and none of the rejected ones", async ({ firstRun: { emu, out, first } }) => {
+  it("given a later now with new L1 txs, when the fan-out runs again, then only the new keys are asked and none of the rejected ones", async ({ crawled: { emu, out, first } }) => {
     const before = new Set(l1Txs(emu).map((p) => p.txHash))
     emu.advance(3 * DAY)
     const fresh = l1Txs(emu).filter((p) => !before.has(p.txHash))
@@ -185,7 +176,7 @@ describe("aggregated_signatures (route 1 per L1 tx in staking_transactions) thro
     expect(idle.asked).toEqual([])
   })
 
-  it("given a run, when DuckDB describes aggregated_signatures, then it has the network key, text columns and every column commented", async ({ firstRun: { out } }) => {
+  it("given a run, when DuckDB describes aggregated_signatures, then it has the network key, text columns and every column commented", async ({ crawled: { out } }) => {
     expect(await columnTypes(out, "aggregated_signatures")).toMatchObject({ network: "VARCHAR", tx_hash: "VARCHAR", signed_message: "VARCHAR" })
     expect(await uncommentedColumns(out, "aggregated_signatures")).toEqual([])
   })

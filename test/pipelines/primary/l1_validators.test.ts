@@ -3,10 +3,8 @@ import * as path from "node:path"
 import { describe, expect } from "vitest"
 import { makeSlice } from "../../../src/crawl/Slice.ts"
 import type { RunningEmulator } from "@chainetl/emulator"
-import type { RunReport } from "../../../src/Runner.ts"
 import { dataset } from "../../../pipelines/l1_validators.ts"
-import { test } from "../../support/emulatorFixtures.ts"
-import { oncePerFile } from "../../support/fixtures.ts"
+import { crawledOnce } from "../../support/crawledOnce.ts"
 import { query, runSpine } from "../../support/spine.ts"
 import { NETWORKS } from "../../support/emulatorJob/groups.ts"
 import { byKey, columnTypes, rejectReasons, uncommentedColumns } from "../../support/catalogReads.ts"
@@ -62,16 +60,7 @@ const actual = async (catalog: string) =>
     .sort(byKey<Rec>("network", "validation_id"))
 
 /** One crawl from the worker's shared emulator, made for the file's first test that asks and read by the others. */
-const crawl = oncePerFile<{ readonly out: string; readonly report: RunReport }>()
-const it = test.extend<{ readonly crawled: { readonly out: string; readonly report: RunReport } }>({
-  crawled: async ({ emulator, folder, task }, use) =>
-    use(
-      await crawl(task.file, async () => {
-        const out = await folder("l1_validators")
-        return { out, report: await Effect.runPromise(runSpine(out, emulator, { datasets: ["l1_validators"] })) }
-      })
-    )
-})
+const it = crawledOnce("l1_validators", "shared", async ({ emu, out }) => ({ out, report: await Effect.runPromise(runSpine(out, emu, { datasets: ["l1_validators"] })) }))
 
 // the first test that asks for the crawl also waits for it: twice the default time
 describe("l1_validators (route 13, inactive included) through the spine", { timeout: 120_000 }, () => {

@@ -2,9 +2,7 @@ import { Effect } from "effect"
 import * as path from "node:path"
 import { describe, expect } from "vitest"
 import type { RunningEmulator } from "@chainetl/emulator"
-import type { RunReport } from "../../../src/Runner.ts"
-import { test } from "../../support/emulatorFixtures.ts"
-import { oncePerFile } from "../../support/fixtures.ts"
+import { crawledOnce } from "../../support/crawledOnce.ts"
 import { fetchAll, query, runSpine } from "../../support/spine.ts"
 import { NETWORKS } from "../../support/emulatorJob/groups.ts"
 import { byKey, columnTypes, rejectReasons, uncommentedColumns } from "../../support/catalogReads.ts"
@@ -83,16 +81,7 @@ const actual = async (catalog: string) =>
   ).sort(byKey<Rec>("network", "tx_hash"))
 
 /** One crawl from the worker's shared emulator, made for the file's first test that asks and read by the others. */
-const crawl = oncePerFile<{ readonly out: string; readonly report: RunReport }>()
-const it = test.extend<{ readonly crawled: { readonly out: string; readonly report: RunReport } }>({
-  crawled: async ({ emulator, folder, task }, use) =>
-    use(
-      await crawl(task.file, async () => {
-        const out = await folder("validators")
-        return { out, report: await Effect.runPromise(runSpine(out, emulator, { datasets: ["delegators", "validators"] })) }
-      })
-    )
-})
+const it = crawledOnce("validators", "shared", async ({ emu, out }) => ({ out, report: await Effect.runPromise(runSpine(out, emu, { datasets: ["delegators", "validators"] })) }))
 
 // the first test that asks for the crawl also waits for it: twice the default time
 describe("validators (route 7 per node id) through the spine", { timeout: 120_000 }, () => {
