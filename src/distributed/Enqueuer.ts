@@ -6,13 +6,15 @@
  *     taking over a run whose enqueuer died (RunHold.ts: at once, or after its lease) and joining
  *     its workers if they still crawl;
  *  4. let the workers in (the writer lock shared), enqueue one job per slice (its key fixed by
- *     output, dataset and slice: enqueueing again joins the jobs already queued), and wait for
- *     every job to finish, reporting slices as workers finish them; then take the writer lock
- *     exclusive again (no worker writes), pull the bucket (an s3:// output: the workers' parts
- *     are there, not in this working copy) and clear what killed workers staged, so that
- *     compaction, the catalog and the run report (the enqueuer's, since it alone knows when all
- *     are done) see every part.
- * A 401/403 reported by a worker stops the run as locally: the jobs still waiting are withdrawn.
+ *     output, dataset and slice: enqueueing again joins the jobs already queued), every dataset's
+ *     together but a dataset that reads another's output after that one's (a later stage,
+ *     src/pace/Order.ts), and wait for every job to finish, reporting slices as workers finish
+ *     them; then take the writer lock exclusive again (no worker writes), pull the bucket (an
+ *     s3:// output: the workers' parts are there, not in this working copy) and clear what
+ *     killed workers staged, so that compaction, the catalog and the run report (the
+ *     enqueuer's, since it alone knows when all are done) see every part.
+ * A 401/403 reported by a worker stops the run as locally: the jobs still waiting are withdrawn,
+ * and no later stage is enqueued.
  */
 import type { SqlClient } from "@effect/sql"
 import { Clock, Effect, Option, Schedule } from "effect"
@@ -32,6 +34,7 @@ import type { DistributedSettings } from "./Settings.ts"
 import { type JobOutcome, type QueueError, SliceQueue } from "./SliceQueue.ts"
 import { jobId, type SliceJob } from "./SliceJob.ts"
 import { holdRun } from "./RunHold.ts"
+import { stagesOf } from "../pace/Order.ts"
 
 /**
  * Steps 1 and 4 through the queue (SliceExecution.ts): the output held in PostgreSQL, shared with
@@ -49,11 +52,13 @@ export const queuedSlices = (
       if (hold.tookOver !== undefined) yield* say(tookOverLine(hold.tookOver, hold.joined))
       const crawl = (run: SliceRun) =>
         Effect.gen(function* () {
-          const queue = yield* SliceQueue
           // 4. the job's key budgets travel with each job (workers read no job file); the rows
           // already have them, written when this process's layers were built
           const keyBudgets = jobKeyBudgets(options, (yield* SourceConfig).apiKeys)
-          const jobs = run.plan.flatMap(({ dataset, slices }) =>
+          // a dataset that reads another's output is enqueued once that one's jobs are over (a
+          // worker would otherwise take it beside them and miss what they commit this run)
+          const stages = stagesOf(run.plan.map((p) => p.dataset))
+          const jobs = run.plan.flatMap(({ dataset, slices }, d) =>
             slices.map((slice) => {
               const job: SliceJob = {
                 outputId,
@@ -67,14 +72,14 @@ export const queuedSlices = (
                 ...(run.partBytes === undefined ? {} : { partBytes: run.partBytes }),
                 ...(keyBudgets.length === 0 ? {} : { keyBudgets })
               }
-              return { id: jobId(outputId, dataset.name, slice.id), job }
+              return { id: jobId(outputId, dataset.name, slice.id), job, stage: stages[d]! }
             })
           )
           // workers in first: a job taken while the output is still exclusive would only be handed back
           yield* hold.share
-          const joined = yield* queue.enqueue(jobs)
-          if (joined > 0) yield* say(`joined ${joined} job(s) still queued or running${hold.tookOver === undefined ? "" : ` of run ${hold.tookOver.runId}`}; ${jobs.length - joined} queued anew`)
-          const outcomes = yield* waitForJobs(jobs.map((j) => j.job), jobs.map((j) => j.id), settings)
+          const { outcomes, stopped } = yield* enqueueInStages(jobs, settings, (joined, of) =>
+            say(`joined ${joined} job(s) still queued or running${hold.tookOver === undefined ? "" : ` of run ${hold.tookOver.runId}`}; ${of - joined} queued anew`)
+          )
           // back to exclusive before steps 5–7 (no worker writes)
           yield* hold.exclusive(2 * settings.leaseSeconds + 30)
           // an s3:// output: the workers published their parts to the bucket, not to this copy; it is
@@ -87,7 +92,8 @@ export const queuedSlices = (
             slices.map((slice): SliceResult => {
               const outcome = outcomes.get(jobId(outputId, dataset.name, slice.id))
               if (outcome?.result !== undefined) return outcome.result
-              if (outcome?.state === "failed" && outcome.error === WITHDRAWN) return notRun(slice)
+              // withdrawn, or of a stage not enqueued once the run stopped
+              if ((outcome?.state === "failed" && outcome.error === WITHDRAWN) || (outcome === undefined && stopped)) return notRun(slice)
               return { ...notPlanned(dataset.name, undefined), slice: slice.id, params: slice.params, error: `job queue gave the slice up: ${outcome?.error ?? "no outcome"}` }
             })
           )
@@ -125,8 +131,35 @@ export const WORKERS_HOST = "workers"
 
 const WITHDRAWN = "withdrawn: the run stopped"
 
+/**
+ * Each stage's jobs enqueued once the stage before is over, and waited for; a stage whose jobs
+ * stopped the run (refused credentials) is the last enqueued. `joined`: told how many of a
+ * stage's jobs were already queued or running.
+ */
+export const enqueueInStages = <E>(
+  jobs: ReadonlyArray<{ readonly id: string; readonly job: SliceJob; readonly stage: number }>,
+  settings: Pick<DistributedSettings, "pollMs">,
+  joined: (joined: number, of: number) => Effect.Effect<void, E>
+) =>
+  Effect.gen(function* () {
+    const queue = yield* SliceQueue
+    const outcomes = new Map<string, JobOutcome>()
+    let stopped = false
+    for (const stage of [...new Set(jobs.map((j) => j.stage))].sort((a, b) => a - b)) {
+      if (stopped) break
+      const these = jobs.filter((j) => j.stage === stage)
+      const n = yield* queue.enqueue(these)
+      if (n > 0) yield* joined(n, these.length)
+      for (const [id, o] of yield* waitForJobs(these.map((j) => j.job), these.map((j) => j.id), settings)) {
+        outcomes.set(id, o)
+        if (o.result?.stopsRun === true) stopped = true
+      }
+    }
+    return { outcomes, stopped }
+  })
+
 /** Polls the jobs until each has finished; slices are reported (progress events) as they finish. */
-const waitForJobs = (jobs: ReadonlyArray<SliceJob>, ids: ReadonlyArray<string>, settings: DistributedSettings) =>
+const waitForJobs = (jobs: ReadonlyArray<SliceJob>, ids: ReadonlyArray<string>, settings: Pick<DistributedSettings, "pollMs">) =>
   Effect.gen(function* () {
     const queue = yield* SliceQueue
     const byId = new Map(ids.map((id, i) => [id, jobs[i]!]))
