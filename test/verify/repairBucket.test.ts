@@ -11,18 +11,17 @@
 import { DeleteObjectCommand, PutObjectCommand } from "@aws-sdk/client-s3"
 import { Effect } from "effect"
 import { promises as fs } from "node:fs"
-import * as os from "node:os"
 import * as path from "node:path"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { type RunningEmulator, startEmulator } from "@chainetl/emulator"
+import { afterAll, beforeAll, describe, expect } from "vitest"
 import { catalogEntries } from "../../src/catalogEntries.ts"
 import { buildCatalog } from "../../src/sink/Catalog.ts"
 import { compareCatalogs } from "../reliability/compare.ts"
 import { type CliExit, runCli } from "../reliability/cli.ts"
+import { crawledOnce } from "../support/crawledOnce.ts"
 import { printedRecrawls, rewriteParquet } from "../support/plantedFaults.ts"
 import { type RunningPostgres, startPostgres } from "../support/postgres.ts"
 import { type RunningS3, S3_BUCKET, startS3 } from "../support/s3.ts"
-import { query, tempOut } from "../support/spine.ts"
+import { query } from "../support/spine.ts"
 
 const PREFIX = "nightly"
 const URL_OUT = `s3://${S3_BUCKET}/${PREFIX}`
@@ -35,20 +34,22 @@ const clean = [
   ["primary_blocks", 31, 0, 0]
 ]
 
-describe("verify --repair on an s3:// output", () => {
-  let emu: RunningEmulator
-  let pg: RunningPostgres
-  let s3: RunningS3
-  let dir: string
-  let base: string
-  let job: string
-  const env = (bucket: boolean) => ({
-    CHAINETL_BASE_URL: emu.baseUrl,
-    CHAINETL_METRICS_URL: emu.metricsUrl,
-    CHAINETL_NODE_URL: emu.nodeUrl,
-    CHAINETL_RATE_LIMIT: "200",
-    ...(bucket ? { ...s3.env, CHAINETL_STATE_URL: pg.url, CHAINETL_STAGING_DIR: path.join(dir, "staging") } : {})
-  })
+/** The file's PostgreSQL and s3rver: started before its tests, stopped after them. */
+let pg: RunningPostgres
+let s3: RunningS3
+beforeAll(async () => {
+  ;[pg, s3] = await Promise.all([startPostgres(), startS3()])
+}, 240_000)
+afterAll(async () => {
+  await s3?.stop()
+  await pg?.stop()
+})
+
+/** An untouched folder crawl and the two bucket crawls (`URL_OUT`, `COMPACTED_OUT`), and the CLI as a process against the file's emulator with its job: the bucket's variables and state unless `bucket` is false. */
+const it = crawledOnce("repair-bucket", {}, async ({ out: base, env: toEmulator, jobFile, folder }) => {
+  const dir = await folder("repair-bucket")
+  const job = await jobFile({ networks: ["mainnet"], primaryBlockchains: ["p-chain"], incremental: { primary_blocks: { window: "1d", since: "2024-12-29" } } })
+  const env = (bucket: boolean) => ({ ...toEmulator, ...(bucket ? { ...s3.env, CHAINETL_STATE_URL: pg.url, CHAINETL_STAGING_DIR: path.join(dir, "staging") } : {}) })
   const cli = (args: ReadonlyArray<string>, bucket = true): Promise<CliExit> => runCli(args, env(bucket))
   const crawl = async (out: string, bucket: boolean) => {
     for (const args of [
@@ -68,22 +69,13 @@ describe("verify --repair on an s3:// output", () => {
   }
   const differences = async (copy: string) =>
     (await compareCatalogs(base, copy)).filter((d) => d.dataset === "primary_blocks" || d.dataset === "node_p_blocks").map((d) => [d.dataset, d.rowsA, d.onlyA, d.onlyB])
+  await Promise.all([crawl(base, false), crawl(URL_OUT, true), crawl(COMPACTED_OUT, true)])
+  return { job, env, cli, downloaded, differences }
+})
 
-  beforeAll(async () => {
-    ;[emu, pg, s3, dir] = await Promise.all([startEmulator(), startPostgres(), startS3(), fs.mkdtemp(path.join(os.tmpdir(), "chainetl-repair-bucket-"))])
-    base = await tempOut()
-    job = path.join(dir, "job.json")
-    await fs.writeFile(job, JSON.stringify({ networks: ["mainnet"], primaryBlockchains: ["p-chain"], incremental: { primary_blocks: { window: "1d", since: "2024-12-29" } } }))
-    await Promise.all([crawl(base, false), crawl(URL_OUT, true), crawl(COMPACTED_OUT, true)])
-  }, 240_000)
-  afterAll(async () => {
-    await emu?.close()
-    await s3?.stop()
-    await pg?.stop()
-    if (dir !== undefined) await fs.rm(dir, { recursive: true, force: true })
-  })
-
-  it("given a part object with a row twice and another deleted, when verified, then both re-crawls are named with the bucket; the printed refetch deletes the window's objects even when its crawl then fails, and --repair crawls the window and the heights again to the untouched rows", async () => {
+// the first test that asks for the crawls also waits for them
+describe("verify --repair on an s3:// output", () => {
+  it("given a part object with a row twice and another deleted, when verified, then both re-crawls are named with the bucket; the printed refetch deletes the window's objects even when its crawl then fails, and --repair crawls the window and the heights again to the untouched rows", async ({ crawled: { job, env, cli, downloaded, differences } }) => {
     const window = "2024-12-30t00-00-00z-mainnet-2024-12-31"
     const { copy, keys } = await downloaded()
     const ofWindow = (all: ReadonlyArray<string>) => all.filter((k) => k.startsWith("primary_blocks/") && path.posix.basename(k).includes(window))
@@ -123,7 +115,7 @@ describe("verify --repair on an s3:// output", () => {
     expect(ofWindow(after.keys)).toEqual(ofWindow(keys))
     expect(await differences(after.copy)).toEqual(clean)
   }, 400_000)
-  it("given December's windows compacted in the bucket and a parent_hash altered in the compacted object, when verify --repair runs, then the three windows are refetched whole: the compacted object is out of the manifest object and deleted, and the bucket holds the untouched rows", async () => {
+  it("given December's windows compacted in the bucket and a parent_hash altered in the compacted object, when verify --repair runs, then the three windows are refetched whole: the compacted object is out of the manifest object and deleted, and the bucket holds the untouched rows", async ({ crawled: { job, cli, downloaded, differences } }) => {
     const compacted = await cli(["compact", "primary_blocks", "--out", COMPACTED_OUT, "--quiet"])
     expect(compacted.code).toBe(0)
     const { copy, keys } = await downloaded(COMPACTED_PREFIX)

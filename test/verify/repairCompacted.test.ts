@@ -7,12 +7,12 @@
  */
 import { promises as fs } from "node:fs"
 import * as path from "node:path"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { type RunningEmulator, startEmulator } from "@chainetl/emulator"
+import { describe, expect } from "vitest"
 import { compareCatalogs } from "../reliability/compare.ts"
 import { type CliExit, runCli } from "../reliability/cli.ts"
+import { crawledOnce } from "../support/crawledOnce.ts"
 import { rewriteParquet } from "../support/plantedFaults.ts"
-import { filesUnder, query, tempOut } from "../support/spine.ts"
+import { filesUnder, query } from "../support/spine.ts"
 
 interface Manifest {
   readonly files: ReadonlyArray<{ readonly file: string; readonly replaces: ReadonlyArray<{ readonly slice: string }> }>
@@ -20,12 +20,10 @@ interface Manifest {
 
 const manifestOf = async (out: string, table: string): Promise<Manifest> => JSON.parse(await fs.readFile(path.join(out, "_state", "manifests", `${table}.json`), "utf8")) as Manifest
 
-describe("verify --repair over compacted files", () => {
-  let emu: RunningEmulator
-  let base: string
-  let job: string
-  const env = () => ({ CHAINETL_BASE_URL: emu.baseUrl, CHAINETL_METRICS_URL: emu.metricsUrl, CHAINETL_NODE_URL: emu.nodeUrl, CHAINETL_RATE_LIMIT: "200" })
-  const cli = (args: ReadonlyArray<string>): Promise<CliExit> => runCli(args, env())
+/** The untouched crawl, and the CLI as a process against the file's emulator with its job. */
+const it = crawledOnce("repair-compacted", {}, async ({ out: base, env, jobFile }) => {
+  const job = await jobFile({ networks: ["mainnet"], primaryBlockchains: ["p-chain"], incremental: { primary_blocks: { window: "1d", since: "2024-12-29" } } })
+  const cli = (args: ReadonlyArray<string>): Promise<CliExit> => runCli(args, env)
   const verify = (out: string, more: ReadonlyArray<string> = []) => cli(["verify", "--out", out, "--job", job, ...more])
   const crawl = async (out: string) => {
     for (const args of [
@@ -36,9 +34,8 @@ describe("verify --repair over compacted files", () => {
       if (r.code !== 0) throw new Error(`${args.join(" ")}: exit ${r.code}: ${r.stderr}`)
     }
   }
-  /** A crawl of its own, compacted: its compacted files hold several windows' and cells' parts. */
-  const compacted = async () => {
-    const out = await tempOut()
+  /** A crawl of its own into `out`, compacted: its compacted files hold several windows' and cells' parts. */
+  const compacted = async (out: string) => {
     await crawl(out)
     const r = await cli(["compact", "primary_blocks", "node_p_blocks", "--out", out, "--quiet"])
     if (r.code !== 0) throw new Error(`compact: exit ${r.code}: ${r.stderr}`)
@@ -46,24 +43,19 @@ describe("verify --repair over compacted files", () => {
   }
   const differences = async (out: string) =>
     (await compareCatalogs(base, out)).filter((d) => d.dataset === "primary_blocks" || d.dataset === "node_p_blocks").map((d) => [d.dataset, d.rowsA, d.onlyA, d.onlyB])
+  await crawl(base)
+  return { base, job, cli, verify, compacted, differences }
+})
+
+// the first test that asks for the crawl also waits for it
+describe("verify --repair over compacted files", () => {
   const clean = [
     ["node_p_blocks", 30, 0, 0],
     ["primary_blocks", 31, 0, 0]
   ]
 
-  beforeAll(async () => {
-    emu = await startEmulator()
-    base = await tempOut()
-    job = path.join(base, "..", `${path.basename(base)}-job.json`)
-    await fs.writeFile(job, JSON.stringify({ networks: ["mainnet"], primaryBlockchains: ["p-chain"], incremental: { primary_blocks: { window: "1d", since: "2024-12-29" } } }))
-    await crawl(base)
-  }, 180_000)
-  afterAll(async () => {
-    await emu?.close()
-  })
-
-  it("given December's three day windows of primary_blocks compacted into one file and a parent_hash altered in it, when verified, then the refetch named takes the three windows whole; a refetch of the one window is refused naming that range, and --repair gives back the untouched rows", async () => {
-    const out = await compacted()
+  it("given December's three day windows of primary_blocks compacted into one file and a parent_hash altered in it, when verified, then the refetch named takes the three windows whole; a refetch of the one window is refused naming that range, and --repair gives back the untouched rows", async ({ crawled: { base, job, cli, verify, compacted, differences }, out: into }) => {
+    const out = await compacted(into)
     const december = (await manifestOf(out, "primary_blocks")).files.find((f) => f.file.includes("month=2024-12"))!
     // the three day windows of December, merged
     expect(new Set(december.replaces.map((r) => r.slice)).size).toBe(3)
@@ -92,8 +84,8 @@ describe("verify --repair over compacted files", () => {
     expect(await differences(out)).toEqual(clean)
   }, 300_000)
 
-  it("given node_p_blocks' cells compacted into one file and a parent_id altered in it, when verified, then the refetch named covers the file's heights (a narrower one is refused naming them); --repair removes it through its manifest and walks them again to the untouched rows", async () => {
-    const out = await compacted()
+  it("given node_p_blocks' cells compacted into one file and a parent_id altered in it, when verified, then the refetch named covers the file's heights (a narrower one is refused naming them); --repair removes it through its manifest and walks them again to the untouched rows", async ({ crawled: { base, job, cli, verify, compacted, differences }, out: into }) => {
+    const out = await compacted(into)
     const merged = (await manifestOf(out, "node_p_blocks")).files
     expect(merged.length).toBeGreaterThan(0)
     const entry = merged[0]!

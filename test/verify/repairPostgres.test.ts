@@ -10,32 +10,26 @@ import { SqlClient } from "@effect/sql"
 import { Effect, Redacted } from "effect"
 import { promises as fs } from "node:fs"
 import * as path from "node:path"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { type RunningEmulator, startEmulator } from "@chainetl/emulator"
+import { describe, expect } from "vitest"
 import { pgDatabase } from "../../src/state/PgDatabase.ts"
 import { readOutputId } from "../../src/state/OutputId.ts"
 import { compareCatalogs } from "../reliability/compare.ts"
 import { type CliExit, runCli } from "../reliability/cli.ts"
+import { crawledOnce } from "../support/crawledOnce.ts"
 import { printedRecrawls, rewriteParquet } from "../support/plantedFaults.ts"
 import { postgresForTests } from "../support/postgres.ts"
-import { query, tempOut } from "../support/spine.ts"
+import { query } from "../support/spine.ts"
 
 const partsUnder = async (dir: string): Promise<string[]> =>
   (await fs.readdir(dir, { recursive: true, withFileTypes: true })).filter((e) => e.isFile() && e.name.endsWith(".parquet")).map((e) => path.join(e.parentPath, e.name)).sort()
 
-describe("backfill --refetch and verify --repair with the checkpoints in PostgreSQL", () => {
-  const postgres = postgresForTests()
-  let emu: RunningEmulator
-  let base: string
-  let job: string
-  const env = (state: boolean) => ({
-    CHAINETL_BASE_URL: emu.baseUrl,
-    CHAINETL_METRICS_URL: emu.metricsUrl,
-    CHAINETL_NODE_URL: emu.nodeUrl,
-    CHAINETL_RATE_LIMIT: "200",
-    ...(state ? { CHAINETL_STATE_URL: postgres().url } : {})
-  })
-  const cli = (args: ReadonlyArray<string>, state = true): Promise<CliExit> => runCli(args, env(state))
+/** The file's server: started before its tests, stopped after them. */
+const postgres = postgresForTests()
+
+/** The untouched crawl (its state in the folder), and the CLI as a process against the file's emulator with its job, the state in PostgreSQL unless `state` is false. */
+const it = crawledOnce("repair-postgres", {}, async ({ out: base, env, jobFile }) => {
+  const job = await jobFile({ networks: ["mainnet"], primaryBlockchains: ["p-chain"], incremental: { primary_blocks: { window: "1d", since: "2024-12-29" } } })
+  const cli = (args: ReadonlyArray<string>, state = true): Promise<CliExit> => runCli(args, { ...env, ...(state ? { CHAINETL_STATE_URL: postgres().url } : {}) })
   const verify = (out: string, more: ReadonlyArray<string> = []) => cli(["verify", "--out", out, "--job", job, ...more])
   const crawl = async (out: string, state = true) => {
     for (const args of [
@@ -46,6 +40,14 @@ describe("backfill --refetch and verify --repair with the checkpoints in Postgre
       if (r.code !== 0) throw new Error(`${args.join(" ")}: exit ${r.code}: ${r.stderr}`)
     }
   }
+  const differences = async (out: string) =>
+    (await compareCatalogs(base, out)).filter((d) => d.dataset === "primary_blocks" || d.dataset === "node_p_blocks").map((d) => [d.dataset, d.rowsA, d.onlyA, d.onlyB])
+  await crawl(base, false)
+  return { base, job, cli, verify, crawl, differences }
+})
+
+// the first test that asks for the crawl also waits for it
+describe("backfill --refetch and verify --repair with the checkpoints in PostgreSQL", () => {
   /** The checkpoint rows PostgreSQL holds for the output's slices of `dataset` whose id contains `part`: slice, run and range params. */
   const rows = async (out: string, dataset: string, part: string) => {
     const id = await Effect.runPromise(readOutputId(out))
@@ -55,26 +57,12 @@ describe("backfill --refetch and verify --repair with the checkpoints in Postgre
       ) as Effect.Effect<ReadonlyArray<{ slice: string; run: string; from: string | null; to: string | null }>, never>
     )
   }
-  const differences = async (out: string) =>
-    (await compareCatalogs(base, out)).filter((d) => d.dataset === "primary_blocks" || d.dataset === "node_p_blocks").map((d) => [d.dataset, d.rowsA, d.onlyA, d.onlyB])
   const clean = [
     ["node_p_blocks", 30, 0, 0],
     ["primary_blocks", 31, 0, 0]
   ]
 
-  beforeAll(async () => {
-    emu = await startEmulator()
-    base = await tempOut()
-    job = path.join(base, "..", `${path.basename(base)}-job.json`)
-    await fs.writeFile(job, JSON.stringify({ networks: ["mainnet"], primaryBlockchains: ["p-chain"], incremental: { primary_blocks: { window: "1d", since: "2024-12-29" } } }))
-    await crawl(base, false)
-  }, 180_000)
-  afterAll(async () => {
-    await emu?.close()
-  })
-
-  it("given a row written twice into a window's part, when verified, then the refetch of the window is named, and that command run by hand removes the window's checkpoint row from PostgreSQL and crawls it again to the untouched rows", async () => {
-    const out = await tempOut()
+  it("given a row written twice into a window's part, when verified, then the refetch of the window is named, and that command run by hand removes the window's checkpoint row from PostgreSQL and crawls it again to the untouched rows", async ({ crawled: { base, job, cli, verify, crawl, differences }, out }) => {
     await crawl(out)
     // the state is in PostgreSQL: no checkpoint file in the folder
     await expect(fs.readdir(path.join(out, "_state", "checkpoints"))).rejects.toThrow(/ENOENT/)
@@ -103,8 +91,7 @@ describe("backfill --refetch and verify --repair with the checkpoints in Postgre
     expect(await differences(out)).toEqual(clean)
   }, 300_000)
 
-  it("given a node block's parent_id altered in its part, when verify --repair runs, then the heights of that part are refetched (their cells' rows in PostgreSQL removed and written again) and the rows equal the untouched output's", async () => {
-    const out = await tempOut()
+  it("given a node block's parent_id altered in its part, when verify --repair runs, then the heights of that part are refetched (their cells' rows in PostgreSQL removed and written again) and the rows equal the untouched output's", async ({ crawled: { base, job, verify, crawl, differences }, out }) => {
     await crawl(out)
     const spans = await Promise.all(
       (await partsUnder(path.join(out, "node_p_blocks"))).map(async (file) => {
