@@ -1,6 +1,5 @@
 import { describe, expect } from "vitest"
 import type { RunningEmulator } from "@chainetl/emulator"
-import type { Job } from "../../../src/Job.ts"
 import { promises as fs } from "node:fs"
 import * as path from "node:path"
 import { crawl, fetchAll, filesUnder } from "../../support/spine.ts"
@@ -32,12 +31,7 @@ const actualBlocks = (out: string, chain: string) =>
   )
 
 /** What the file's tests read: its own emulator (they move its clock and count what it served) and its first crawl. */
-interface Crawled {
-  readonly emu: RunningEmulator
-  readonly job: Job
-  readonly out: string
-}
-const it = crawledOnce<Crawled>("evm-blocks", unlimited(21), async ({ emu, out }) => {
+const it = crawledOnce("evm-blocks", unlimited(21), async ({ emu, out }) => {
   const job = evmJob(emu)
   await crawl(out, emu, job, ["evm_blocks"])
   return { emu, job, out }

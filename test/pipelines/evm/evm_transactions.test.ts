@@ -84,12 +84,7 @@ const actualChildren = async (out: string, chain: string) => {
 }
 
 /** What the file's tests read: its own emulator (they move its clock and count what it served) and its first crawl. */
-interface Crawled {
-  readonly emu: RunningEmulator
-  readonly job: Job
-  readonly out: string
-}
-const it = crawledOnce<Crawled>("evm-transactions", unlimited(23), async ({ emu, out }) => {
+const it = crawledOnce("evm-transactions", unlimited(23), async ({ emu, out }) => {
   const job = evmJob(emu)
   await crawl(out, emu, job, ["token_transfers", "evm_transactions"])
   return { emu, job, out }

@@ -1,9 +1,6 @@
 import { promises as fs } from "node:fs"
 import { describe, expect } from "vitest"
 import { datasets as evmGroup } from "../../../pipelines/groups/evm.ts"
-import type { RunningEmulator } from "@chainetl/emulator"
-import type { Job } from "../../../src/Job.ts"
-import type { RunReport } from "../../../src/Runner.ts"
 import { crawl } from "../../support/spine.ts"
 import { unlimited } from "../../support/emulatorFixtures.ts"
 import { crawledOnce } from "../../support/crawledOnce.ts"
@@ -16,13 +13,7 @@ type Json = Record<string, any>
 const TABLES = [...evmGroup.flatMap((d) => [d.name, ...(d.children ?? []).map((c) => c.name)])]
 
 /** What the file's tests read: its own emulator (they move its clock and count what it served) and its first crawl. */
-interface Crawled {
-  readonly emu: RunningEmulator
-  readonly job: Job
-  readonly out: string
-  readonly report: RunReport
-}
-const it = crawledOnce<Crawled>("evm-group", unlimited(24), async ({ emu, out }) => {
+const it = crawledOnce("evm-group", unlimited(24), async ({ emu, out }) => {
   const job = evmJob(emu)
   const report = await crawl(out, emu, job, evmGroup.map((d) => d.name))
   return { emu, job, out, report }

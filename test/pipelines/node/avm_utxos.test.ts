@@ -65,12 +65,7 @@ const actual = (out: string) =>
   )
 
 /** The file's crawl from the worker's shared emulator (these tests only read from it), made for the first test that asks. */
-interface Crawled {
-  readonly job: Job
-  readonly sets: AddressSet[]
-  readonly out: string
-}
-const it = crawledOnce<Crawled>("avm-utxos", "shared", async ({ emu, out }) => {
+const it = crawledOnce("avm-utxos", "shared", async ({ emu, out }) => {
   const job = nodeJob(emu)
   const sets = job.addressSets.filter((s) => s.network === "mainnet" && s.blockchain === "x-chain")
   const report = await Effect.runPromise(runSpine(out, emu, { job, datasets: ["avm_utxos"] }))

@@ -7,7 +7,7 @@ import { crawledOnce } from "../../support/crawledOnce.ts"
 import { runSpine } from "../../support/spine.ts"
 import { type Rec, columnTypes, plain, rows, uncommentedColumns } from "../../support/catalogReads.ts"
 import { call } from "../../support/emulatorAnswers.ts"
-import { type Calls, newCalls, overRpc } from "../../support/clientWraps.ts"
+import { newCalls, overRpc } from "../../support/clientWraps.ts"
 import { nodeJob } from "../../support/emulatorJob/groups.ts"
 
 const actual = async (out: string) =>
@@ -30,12 +30,7 @@ const legacyJob = (emu: RunningEmulator): Job => {
 }
 
 /** The file's crawl from the worker's shared emulator (these tests only read from it), made for the first test that asks. */
-interface Crawled {
-  readonly job: Job
-  readonly out: string
-  readonly calls: Calls
-}
-const it = crawledOnce<Crawled>("legacy-balances", "shared", async ({ emu, out }) => {
+const it = crawledOnce("legacy-balances", "shared", async ({ emu, out }) => {
   const calls = newCalls()
   const job = legacyJob(emu)
   const report = await Effect.runPromise(runSpine(out, emu, { job, datasets: ["legacy_balances"] }, overRpc(calls)))

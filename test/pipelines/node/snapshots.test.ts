@@ -1,12 +1,11 @@
 import { Effect } from "effect"
 import { describe, expect } from "vitest"
 import { type RunningEmulator, startEmulator } from "@chainetl/emulator"
-import type { Job } from "../../../src/Job.ts"
 import { crawledOnce } from "../../support/crawledOnce.ts"
 import { runSpine } from "../../support/spine.ts"
 import { type Rec, columnTypes, plain, rows, sortBy, uncommentedColumns } from "../../support/catalogReads.ts"
 import { call } from "../../support/emulatorAnswers.ts"
-import { type Calls, newCalls, overRpc } from "../../support/clientWraps.ts"
+import { newCalls, overRpc } from "../../support/clientWraps.ts"
 import { nodeJob } from "../../support/emulatorJob/groups.ts"
 
 const PRIMARY = "11111111111111111111111111111111LpoYY"
@@ -65,12 +64,7 @@ const actualValidators = async (out: string) =>
   ) as Rec[]
 
 /** The file's crawl from the worker's shared emulator (these tests only read from it), made for the first test that asks. */
-interface Crawled {
-  readonly job: Job
-  readonly out: string
-  readonly calls: Calls
-}
-const it = crawledOnce<Crawled>("node-snapshots", "shared", async ({ emu, out }) => {
+const it = crawledOnce("node-snapshots", "shared", async ({ emu, out }) => {
   const calls = newCalls()
   const job = nodeJob(emu)
   const report = await Effect.runPromise(runSpine(out, emu, { job, datasets: SNAPSHOTS }, overRpc(calls)))
