@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest"
 import { avax } from "../../src/world/primary/avax.ts"
 import { base58, cb58, fromBase58, fromCb58, sha256 } from "../../src/world/cb58.ts"
 import { createHash } from "node:crypto"
+import bs58 from "bs58"
 
 const samples = (): Uint8Array[] => {
   const out: Uint8Array[] = [new Uint8Array(0), new Uint8Array(1), new Uint8Array(32), new Uint8Array(36).fill(255)]
@@ -18,6 +19,18 @@ const samples = (): Uint8Array[] => {
 describe("cb58 and base58 (the emulator's own codec)", () => {
   it("given random bytes with and without leading zeros, when encoded, then the strings equal avalanchejs' base58check", () => {
     for (const b of samples()) expect(cb58(b)).toBe(avax.utils.base58check.encode(b))
+  })
+
+  it("given bytes of every length up to 80 and longer than the scratch arrays, all zero, all 0xff or random after zeros, when encoded, then the strings equal bs58's", () => {
+    for (const n of [...Array.from({ length: 81 }, (_, i) => i), 127, 128, 129, 200]) {
+      for (const b of [new Uint8Array(n), new Uint8Array(n).fill(255), new Uint8Array(randomBytes(n))]) {
+        for (let z = 0; z <= Math.min(n, 3); z++) {
+          const c = b.slice()
+          c.fill(0, 0, z)
+          expect(base58(c)).toBe(bs58.encode(c))
+        }
+      }
+    }
   })
 
   it("given cb58 strings, when decoded, then the bytes equal avalanchejs' and round-trip", () => {
