@@ -49,6 +49,8 @@ export class NetCtx {
   readonly durangoTime: number
   private readonly seedN: number
   private readonly blockIds = new Lru<string, string>(8192)
+  /** Block refs by height (the P-chain's ≥ 0, the X-chain's -1 - height). */
+  private readonly refs = new Lru<number, BlockRef>(8192)
   /** Ids are recomputed constantly (spend references, block lists); a bounded memo saves the hashing. */
   private readonly ids = new Lru<string, string>(32_768)
   /**
@@ -150,8 +152,25 @@ export class NetCtx {
   rewardBlock(t: number, ref: RewardRef): BlockRef {
     return this.blockRef("P", this.pLayout.rewardHeight(this.rewardIndex().indexOf(t, ref)))
   }
+  /**
+   * Every UTXO and staking record names blocks (where it was made, listed, spent, rewarded), but
+   * only what is served reads their ids: hashing a chain builds records by the million and reads
+   * none, and a locator id costs three sha256 and a base58. So the id is made when first read, and
+   * a block's ref is shared by the records built around the same time (one object, one id).
+   */
   blockRef(chain: PxChain, height: number): BlockRef {
-    return { chain, height: BigInt(height), blockId: this.blockId(chain, height), timestamp: this.timelines[chain].time(height) }
+    return this.refs.get(chain === "P" ? height : -1 - height, () => {
+      const ctx = this
+      let id: string | undefined
+      return {
+        chain,
+        height: BigInt(height),
+        get blockId() {
+          return (id ??= ctx.blockId(chain, height))
+        },
+        timestamp: this.timelines[chain].time(height)
+      }
+    })
   }
 
   // — wallets' addresses —
