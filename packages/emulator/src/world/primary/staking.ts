@@ -160,10 +160,6 @@ export class Staking {
     return this.periodsIn(n, 0, from, to).map((j) => this.validation(n, j) as Validation)
   }
 
-  validationsEndingIn(n: NodeParams, from: number, to: number): Validation[] {
-    return this.periodsIn(n, n.lead + n.duration, from, to).map((j) => this.validation(n, j) as Validation)
-  }
-
   /** Validations of n overlapping [from, to) (including their lead). */
   validationsOverlapping(n: NodeParams, from: number, to: number): Validation[] {
     const base = n.phase + n.mMin * n.period

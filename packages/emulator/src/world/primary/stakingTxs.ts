@@ -16,9 +16,7 @@ import type { BlockRef, Owners, TxRecord, UtxoRecord } from "./types.ts"
 
 /** What an indexed staking event is (its third coordinate is kind × 16 + the delegation's k). */
 const V_ISSUE = 0
-const V_END = 1
 const D_ISSUE = 2
-const D_END = 3
 
 export class StakingTxs {
   /** The schedule's events by time, built on first use (undefined: not built; null: not buildable). */
@@ -250,8 +248,11 @@ export class StakingTxs {
   }
 
   /**
-   * Every staking-schedule tx timed in [from, to): from the time index (one pass over the schedule,
-   * once), or, past its horizon, by asking every node.
+   * Every staker add (validator and delegator tx) timed in [from, to): the schedule's txs of the
+   * slots' blocks. The RewardValidatorTx ending a staker is not among them: each is in a proposal
+   * block of its own (rewardTxOf), and building them here only for the blocks to drop them was
+   * work wasted on every slot of the chain. From the time index (one pass over the schedule, once), or, past its
+   * horizon, by asking every node.
    */
   txsIn(from: number, to: number): TxRecord[] {
     const index = this.timeIndex()
@@ -259,22 +260,16 @@ export class StakingTxs {
     const out: TxRecord[] = []
     index.forEachIn(from, to, (i, j, code) => {
       const v = this.staking.validation(this.staking.node(i), j) as Validation
-      const what = code >> 4
-      if (what === V_ISSUE) out.push(this.validationTx(v))
-      else if (what === V_END) out.push(this.validationRewardTx(v))
-      else {
-        const d = this.staking.delegation(v, code & 15) as Delegation
-        out.push(what === D_ISSUE ? this.delegationTx(d) : this.delegationRewardTx(d))
-      }
+      if (code >> 4 === V_ISSUE) out.push(this.validationTx(v))
+      else out.push(this.delegationTx(this.staking.delegation(v, code & 15) as Delegation))
     })
     return out
   }
 
   /**
-   * Every validation's issue and end and every delegation's issue and end before the horizon. A
-   * delegation is issued and ends within its validation's [issue, end], so a window holds exactly
-   * the events the scan finds (validations issued or ending in it, delegations of validations
-   * overlapping it issued or ending in it).
+   * Every validation's and every delegation's issue before the horizon. A delegation is issued
+   * within its validation's [issue, end], so a window holds exactly the events the scan finds
+   * (validations issued in it, delegations of validations overlapping it issued in it).
    */
   private timeIndex(): TimeIndex | undefined {
     if (this.index === undefined) {
@@ -285,10 +280,8 @@ export class StakingTxs {
           const v = this.staking.validation(n, j)
           if (v === undefined || v.issue >= builder.horizon) break
           builder.add(v.issue, i, j, V_ISSUE << 4)
-          builder.add(v.end, i, j, V_END << 4)
           for (const d of this.staking.delegations(v)) {
             builder.add(d.issue, i, j, (D_ISSUE << 4) | d.k)
-            builder.add(d.end, i, j, (D_END << 4) | d.k)
           }
         }
       }
@@ -303,11 +296,9 @@ export class StakingTxs {
     for (let i = 0; i < this.staking.nodeCount; i++) {
       const n = this.staking.node(i)
       for (const v of this.staking.validationsIssuedIn(n, from, to)) out.push(this.validationTx(v))
-      for (const v of this.staking.validationsEndingIn(n, from, to)) out.push(this.validationRewardTx(v))
       for (const v of this.staking.validationsOverlapping(n, from, to)) {
         for (const d of this.staking.delegations(v)) {
           if (d.issue >= from && d.issue < to) out.push(this.delegationTx(d))
-          if (d.end >= from && d.end < to) out.push(this.delegationRewardTx(d))
         }
       }
     }
