@@ -24,6 +24,7 @@ import type { PrimaryNetwork, PxChain } from "./network.ts"
 import { BlockIdStore } from "./blockIdStore.ts"
 import { blockBytes, parentBytes } from "./codec/blockBytes.ts"
 import { TxBytes } from "./codec/txBytes.ts"
+import { rememberIdBytes } from "./codec/idBytes.ts"
 import { sha256 } from "../cb58.ts"
 import { Kind, cb58 } from "./ids.ts"
 import type { TxRecord } from "./types.ts"
@@ -174,7 +175,9 @@ export class ServedIds {
         stack.push(...missing)
         continue
       }
-      const served = cb58(sha256(bytes))
+      const digest = sha256(bytes)
+      const served = cb58(digest)
+      rememberIdBytes(served, digest)
       this.txBytes.set(id, bytes)
       this.served.set(id, served)
       this.world.set(served, id)

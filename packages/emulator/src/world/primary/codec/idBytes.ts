@@ -24,3 +24,9 @@ export const idBytes = (s: string): Uint8Array =>
     b.set(body, 32 - body.length)
     return b
   })
+
+/**
+ * Holds the bytes a cb58 string was just made from (a tx's served id, from its hash): the txs
+ * spending its outputs name it soon after, and would decode it again.
+ */
+export const rememberIdBytes = (s: string, b: Uint8Array): void => decoded.set(s, new Uint8Array(b))
