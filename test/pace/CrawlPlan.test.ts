@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Clock, Effect, Fiber, Layer, TestClock } from "effect"
 import { crawlPlan, type Planned } from "../../src/CrawlPlan.ts"
-import { type Reader, runOrder } from "../../src/pace/Order.ts"
+import { type Reader, runOrder, stagesOf } from "../../src/pace/Order.ts"
 import { makeSliceGate } from "../../src/SliceGate.ts"
 import { asListingPage } from "../../src/source/ListingPage.ts"
 import { makeRateLimiter, RateLimiter } from "../../src/source/RateLimiter.ts"
@@ -110,6 +110,11 @@ describe("the order a run's slices start in", () => {
       { dataset: { name: "b" }, slices: [w("2024-07-08T00:00:00Z"), { params: {} }] }
     ]
     expect(runOrder(plan)).toEqual([[1, 1], [2, 0], [1, 0], [2, 1], [0, 0]])
+  })
+
+  it("given a reader whose source is not in the run, when staged, then it starts beside the others: nothing of this run to wait for", () => {
+    expect(stagesOf([{ name: "aggregated_signatures", readsOutputOf: ["staking_transactions"] }, { name: "primary_blocks" }])).toEqual([0, 0])
+    expect(stagesOf([{ name: "assets", readsOutputOf: ["avm_utxos", "node_transactions"] }, { name: "node_transactions", readsOutputOf: ["node_x_blocks"] }, { name: "node_x_blocks" }])).toEqual([2, 1, 0])
   })
 
   it("given datasets that read each other's output, when ordered, then the cycle is named", () => {
