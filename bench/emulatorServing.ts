@@ -32,6 +32,13 @@ interface Listing {
   readonly slowestPageSeconds: number
   /** CPU milliseconds per P-chain block behind the listing: the hashing and serving cost per block. */
   readonly cpuMsPerPChainBlock: number
+  /**
+   * The P-chain height of the last item served (route 4, oldest first: every block up to it is
+   * hashed), and CPU milliseconds per block up to it: what a listing stopped by --max-seconds cost
+   * a block so far.
+   */
+  readonly reachedHeight?: number
+  readonly cpuMsPerReachedBlock?: number
   /** Resident memory of this process when the listing ended, MB. */
   readonly rssMb: number
   readonly partial: boolean
@@ -70,6 +77,7 @@ const walk = async (
   let first = 0
   let slowest = 0
   let partial = false
+  let reached: number | undefined
   for (;;) {
     const t = performance.now()
     const res = await fetch(`${emu.baseUrl}${path}${path.includes("?") ? "&" : "?"}pageSize=${PAGE_SIZE}${token === undefined ? "" : `&pageToken=${encodeURIComponent(token)}`}`)
@@ -79,7 +87,10 @@ const walk = async (
     if (pages === 0) first = seconds
     slowest = Math.max(slowest, seconds)
     pages++
-    served += (body[items] as unknown[]).length
+    const got = body[items] as ReadonlyArray<{ readonly blockNumber?: string }>
+    served += got.length
+    const last = got[got.length - 1]?.blockNumber
+    if (last !== undefined && route.startsWith("4")) reached = Number(last)
     token = body.nextPageToken as string | undefined
     if (pages % 50 === 0) console.error(`  ${route} ${network}: ${served} after ${((performance.now() - t0) / 1000).toFixed(1)} s`)
     if (token === undefined || served >= want) break
@@ -102,6 +113,7 @@ const walk = async (
     firstPageSeconds: first,
     slowestPageSeconds: slowest,
     cpuMsPerPChainBlock: (cpuSeconds * 1000) / pChainBlocks,
+    ...(reached === undefined ? {} : { reachedHeight: reached, cpuMsPerReachedBlock: (cpuSeconds * 1000) / reached }),
     rssMb: Math.round(process.memoryUsage().rss / 1e6),
     partial
   }
@@ -146,7 +158,7 @@ const rssMb = Math.round(process.memoryUsage().rss / 1e6)
 console.log(`scale ${scale}, page size ${PAGE_SIZE}`)
 for (const r of results) {
   console.log(
-    `route ${r.route} ${r.network}: ${r.served} in ${r.seconds.toFixed(1)} s, ${r.cpuSeconds.toFixed(1)} CPU-s (${Math.round(r.served / r.cpuSeconds)}/CPU-s), ${r.pages} pages, P-chain ${r.pChainBlocks} blocks (${r.cpuMsPerPChainBlock.toFixed(3)} CPU-ms each), RSS ${r.rssMb} MB, first ${r.firstPageSeconds.toFixed(1)} s, slowest ${r.slowestPageSeconds.toFixed(1)} s${r.partial ? ", stopped by --max-seconds" : ""}`
+    `route ${r.route} ${r.network}: ${r.served} in ${r.seconds.toFixed(1)} s, ${r.cpuSeconds.toFixed(1)} CPU-s (${Math.round(r.served / r.cpuSeconds)}/CPU-s), ${r.pages} pages, P-chain ${r.pChainBlocks} blocks (${r.cpuMsPerPChainBlock.toFixed(3)} CPU-ms each)${r.reachedHeight === undefined ? "" : `, reached height ${r.reachedHeight} (${r.cpuMsPerReachedBlock!.toFixed(3)} CPU-ms a block up to it)`}, RSS ${r.rssMb} MB, first ${r.firstPageSeconds.toFixed(1)} s, slowest ${r.slowestPageSeconds.toFixed(1)} s${r.partial ? ", stopped by --max-seconds" : ""}`
   )
 }
 console.log(`total ${total} in ${seconds.toFixed(1)} s (start-up included), RSS ${rssMb} MB`)
