@@ -9,7 +9,11 @@ import { type RunningEmulator, startEmulator } from "@chainetl/emulator"
 import type { RunReport } from "../../src/Runner.ts"
 import { type CliExit, runCli } from "../reliability/cli.ts"
 import { forward, type Proxy, startProxy } from "../support/proxy.ts"
-import { fetchAll, query, tempOut } from "../support/spine.ts"
+import { tempFolders } from "../support/fixtures.ts"
+import { fetchAll, query } from "../support/spine.ts"
+
+/** This file's temporary folders, removed after its last test. */
+const tempOut = tempFolders("backfill")
 
 const at = (iso: string) => Date.parse(iso) / 1000
 const FROM = "2024-06-01"
@@ -52,7 +56,7 @@ describe("chainetl backfill with one failing window", { shuffle: false }, () => 
       down?.(req.url) === true ? { kind: "answer", status: 503, body: JSON.stringify({ message: "injected outage" }) } : forward
     )
     out = await tempOut()
-    jobFile = path.join(out, "..", `${path.basename(out)}-job.json`)
+    jobFile = path.join(await tempOut(), "job.json")
     await fs.writeFile(jobFile, JSON.stringify({ networks: ["mainnet"], primaryBlockchains: ["p-chain"], incremental: { primary_blocks: { window: "90d", since: SINCE } } }))
     // given the window of June 3rd down
     down = (url) => url.pathname.endsWith("/blocks") && url.searchParams.get("startTimestamp") === String(at(FAILING) - 1)
@@ -182,7 +186,7 @@ describe("chainetl backfill by block height (node_x_blocks)", { shuffle: false }
   beforeAll(async () => {
     emu = await startEmulator()
     out = await tempOut()
-    jobFile = path.join(out, "..", `${path.basename(out)}-job.json`)
+    jobFile = path.join(await tempOut(), "job.json")
     await fs.writeFile(jobFile, JSON.stringify({ networks: ["mainnet"] }))
   })
   afterAll(async () => {

@@ -4,7 +4,11 @@ import { promisify } from "node:util"
 import { fileURLToPath } from "node:url"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type RunningEmulator, startEmulator } from "@chainetl/emulator"
-import { tempOut, filesUnder } from "../support/spine.ts"
+import { tempFolders } from "../support/fixtures.ts"
+import { filesUnder } from "../support/spine.ts"
+
+/** This file's temporary folders, removed after its last test. */
+const tempOut = tempFolders("dryRun")
 
 const run = promisify(execFile)
 const BIN = fileURLToPath(new URL("../../bin/chainetl.mjs", import.meta.url))

@@ -11,7 +11,11 @@ import { amount, defineSchema, int64, lineage, str } from "../../schemas/common.
 import { buildCatalog } from "../../src/sink/Catalog.ts"
 import { ParquetSink } from "../../src/sink/ParquetSink.ts"
 import { runCli } from "../reliability/cli.ts"
-import { query, tempOut } from "../support/spine.ts"
+import { tempFolders } from "../support/fixtures.ts"
+import { query } from "../support/spine.ts"
+
+/** This file's temporary folders, removed after its last test. */
+const tempOut = tempFolders("query")
 
 const schema = defineSchema([int64("height", "Block height", { nullable: false }), amount("fee", "Fee"), str("note", "Note")], "Blocks")
 const BIG = 12345678901234567890123456789012345678n

@@ -14,7 +14,11 @@ import type { DryRun } from "../../src/cli/dryRun.ts"
 import { type RunningEmulator, startEmulator } from "@chainetl/emulator"
 import type { RunReport } from "../../src/Runner.ts"
 import { type CliExit, runCli } from "../reliability/cli.ts"
-import { fetchAll, query, tempOut } from "../support/spine.ts"
+import { tempFolders } from "../support/fixtures.ts"
+import { fetchAll, query } from "../support/spine.ts"
+
+/** This file's temporary folders, removed after its last test. */
+const tempOut = tempFolders("rehearsal")
 
 const DAY = 86_400
 const EMULATOR_JOB = fileURLToPath(new URL("../../pipelines/jobs/emulator.json", import.meta.url))
@@ -81,7 +85,7 @@ describe("chainetl run --emulator --as-of: night 1, night 2, a missed night", ()
     // many avm.getTx: 11.5k requests a night). Their slices are still planned and run every night
     const job = JSON.parse(await fs.readFile(EMULATOR_JOB, "utf8")) as Record<string, Record<string, unknown>>
     const tip = (chain: "X" | "P") => String(emu.world.primary.network("mainnet").height(chain) + 1n)
-    jobFile = path.join(out, "..", `${path.basename(out)}-job.json`)
+    jobFile = path.join(await tempOut(), "job.json")
     await fs.writeFile(
       jobFile,
       JSON.stringify({

@@ -11,8 +11,12 @@ import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type RunningEmulator, startEmulator } from "@chainetl/emulator"
 import { runCli } from "../reliability/cli.ts"
-import { query, tempOut } from "../support/spine.ts"
+import { tempFolders } from "../support/fixtures.ts"
+import { query } from "../support/spine.ts"
 import { brokenNode } from "../support/brokenNode.ts"
+
+/** This file's temporary folders, removed after its last test. */
+const tempOut = tempFolders("rejectedHeights")
 
 // the steps of one story, in order (a backfill with holes, a look, a rerun still broken, the fix):
 // the files are shuffled, these tests are not

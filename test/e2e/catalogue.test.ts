@@ -8,7 +8,11 @@ import { loadJobFile } from "../../src/Job.ts"
 import type { RunReport } from "../../src/Runner.ts"
 import { sqlTypeOf } from "../../src/sink/DuckTypes.ts"
 import { decodeAudit, resetDecodeAudit } from "../../src/transform/DecodeAudit.ts"
-import { openCatalog, runSpine, tempOut } from "../support/spine.ts"
+import { tempFolders } from "../support/fixtures.ts"
+import { openCatalog, runSpine } from "../support/spine.ts"
+
+/** This file's temporary folders, removed after its last test. */
+const tempOut = tempFolders("catalogue")
 
 /**
  * What `npm start` promises: the default job against the default emulator world fills every

@@ -13,7 +13,11 @@ import { EMULATOR_JOB } from "../../src/cli/runCommand.ts"
 import { type RunningEmulator, startEmulator } from "@chainetl/emulator"
 import { type Job, loadJobFile } from "../../src/Job.ts"
 import { REPO, runCli } from "../reliability/cli.ts"
-import { fetchAll, runSpine, tempOut } from "../support/spine.ts"
+import { tempFolders } from "../support/fixtures.ts"
+import { fetchAll, runSpine } from "../support/spine.ts"
+
+/** This file's temporary folders, removed after its last test. */
+const tempOut = tempFolders("exampleAnalyses")
 
 type Raw = Record<string, unknown>
 type Row = Record<string, string | number | null>

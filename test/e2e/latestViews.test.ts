@@ -15,7 +15,11 @@ import { buildCatalog } from "../../src/sink/Catalog.ts"
 import { catalogEntries } from "../../src/catalogEntries.ts"
 import { emulatorJob } from "../support/emulatorJob/index.ts"
 import { parquetScans } from "../support/explain.ts"
-import { fetchAll, filesUnder, query, runSpine, tempOut } from "../support/spine.ts"
+import { tempFolders } from "../support/fixtures.ts"
+import { fetchAll, filesUnder, query, runSpine } from "../support/spine.ts"
+
+/** This file's temporary folders, removed after its last test. */
+const tempOut = tempFolders("latestViews")
 
 const DAY = 86_400
 const utcDay = (seconds: number) => new Date(seconds * 1000).toISOString().slice(0, 10)

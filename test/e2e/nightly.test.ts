@@ -12,7 +12,11 @@ import type { Job } from "../../src/Job.ts"
 import type { RunReport } from "../../src/Runner.ts"
 import { runCli } from "../reliability/cli.ts"
 import { emulatorJob } from "../support/emulatorJob/index.ts"
-import { fetchAll, query, runSpine, tempOut } from "../support/spine.ts"
+import { tempFolders } from "../support/fixtures.ts"
+import { fetchAll, query, runSpine } from "../support/spine.ts"
+
+/** This file's temporary folders, removed after its last test. */
+const tempOut = tempFolders("nightly")
 
 const DAY = 86_400
 const HOUR = 3_600

@@ -19,7 +19,11 @@ import { type Job, loadJobFile } from "../../src/Job.ts"
 import type { RunReport } from "../../src/Runner.ts"
 import { type Browser, inkOf, launchChromium, openFile, type Watched } from "../support/browser.ts"
 import { type CliExit, REPO, runCli } from "../reliability/cli.ts"
-import { filesUnder, runSpine, tempOut } from "../support/spine.ts"
+import { tempFolders } from "../support/fixtures.ts"
+import { filesUnder, runSpine } from "../support/spine.ts"
+
+/** This file's temporary folders, removed after its last test. */
+const tempOut = tempFolders("report")
 
 type Json = Record<string, unknown>
 

@@ -7,7 +7,11 @@ import { type RunningEmulator, startEmulator } from "@chainetl/emulator"
 import { defaultJob } from "../../src/Job.ts"
 import type { RunReport } from "../../src/Runner.ts"
 import { emulatorIncremental } from "../support/emulatorJob/primary.ts"
-import { runSpine, tempOut } from "../support/spine.ts"
+import { tempFolders } from "../support/fixtures.ts"
+import { runSpine } from "../support/spine.ts"
+
+/** This file's temporary folders, removed after its last test. */
+const tempOut = tempFolders("runReport")
 
 describe("the run report", () => {
   let emu: RunningEmulator

@@ -15,7 +15,11 @@ import { SourceStats } from "../../src/source/SourceStats.ts"
 import { sourceLayerWith } from "../../src/source/SourceLayer.ts"
 import { emulatorIncremental } from "../support/emulatorJob/primary.ts"
 import { concurrently } from "../support/concurrently.ts"
-import { fastRetry, fetchAll, filesUnder, query, runSpine, tempOut } from "../support/spine.ts"
+import { tempFolders } from "../support/fixtures.ts"
+import { fastRetry, fetchAll, filesUnder, query, runSpine } from "../support/spine.ts"
+
+/** This file's temporary folders, removed after its last test. */
+const tempOut = tempFolders("spine")
 
 const NETWORKS = ["mainnet", "fuji"] as const
 /** The default job with the windowed datasets' history starting where the emulator's does. */

@@ -14,7 +14,11 @@ import { RestClient } from "../../src/source/RestClient.ts"
 import { sourceLayerWith } from "../../src/source/SourceLayer.ts"
 import { decoder, UnixSeconds } from "../../src/transform/Decode.ts"
 import { defineSchema, float64, ts } from "../../schemas/common.ts"
-import { fastRetry, query, tempOut } from "../support/spine.ts"
+import { tempFolders } from "../support/fixtures.ts"
+import { fastRetry, query } from "../support/spine.ts"
+
+/** This file's temporary folders, removed after its last test. */
+const tempOut = tempFolders("tokenExpiry")
 
 // A fixed window inside the chain's history, so moving the clock ages tokens but does not change the listing.
 const SEED = 5

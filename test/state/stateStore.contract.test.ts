@@ -6,7 +6,6 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Exit, Layer, Option, Redacted, Scope } from "effect"
 import { promises as fs } from "node:fs"
-import * as os from "node:os"
 import * as path from "node:path"
 import { describe, expect, it } from "vitest"
 import { type CheckpointState, CheckpointStore, checkpointsRoot, initialState } from "../../src/crawl/Checkpoint.ts"
@@ -15,6 +14,7 @@ import { WriterLock } from "../../src/sink/WriterLock.ts"
 import { readOutputId } from "../../src/state/OutputId.ts"
 import { pgDatabase } from "../../src/state/PgDatabase.ts"
 import { stateLayerOf } from "../../src/state/StateLayer.ts"
+import { tempFolders } from "../support/fixtures.ts"
 import { PG_PASSWORD, postgresForTests } from "../support/postgres.ts"
 
 const postgres = postgresForTests()
@@ -55,7 +55,8 @@ const backends: ReadonlyArray<Backend> = [
   }
 ]
 
-const tempOut = () => fs.mkdtemp(path.join(os.tmpdir(), "chainetl-state-"))
+/** This file's temporary folders, removed after its last test. */
+const tempOut = tempFolders("state")
 
 const slice = (dataset: string, id: string): Slice => ({ dataset, id, params: { network: "mainnet", id } })
 
@@ -183,7 +184,7 @@ describe.each(backends)("checkpoint store contract: $name", (backend) => {
 
   it("given a lock held through one path to a folder, when a writer comes through a symbolic link to it, then it is refused too", async () => {
     const out = await tempOut()
-    const link = `${out}-link`
+    const link = path.join(await tempOut(), "link")
     await fs.symlink(out, link)
     const second = await use(out, Effect.gen(function* () {
       const lock = yield* WriterLock

@@ -2,14 +2,16 @@
  * Fixtures every tier may use (vitest's `test.extend`): temporary folders that are removed when
  * their scope ends, so no file leaves its outputs behind in the shared temporary folder.
  *  - `out`: an empty folder for one test;
- *  - `folder`: makes folders for the whole file (a crawl made once and read by several tests).
+ *  - `folder`: makes folders for the whole file (a crawl made once and read by several tests);
+ *  - `tempFolders(prefix)`, not a fixture: folders for a file's `beforeAll` hooks too, which see no
+ *    fixture (called at the top of the file or of a describe).
  * Loads nothing that serves or spawns: a unit file may use it (test/support/tiers.ts).
  * The emulator's fixtures extend this `test` in emulatorFixtures.ts.
  */
 import { promises as fs } from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
-import { test as base } from "vitest"
+import { afterAll, test as base } from "vitest"
 
 /** A new empty folder under the system's temporary folder; its name starts with `chainetl-<prefix>-`. */
 const makeFolder = (prefix: string) => fs.mkdtemp(path.join(os.tmpdir(), `chainetl-${prefix}-`))
@@ -43,6 +45,24 @@ export const test = base.extend<FolderFixtures>({
 })
 
 export const it = test
+
+/**
+ * Makes folders (each named `chainetl-<prefix>-…`) for the hooks and tests of the file or describe
+ * it is called in, and removes them after its last test: `const tempOut = tempFolders("nightly")`
+ * at the top of a file, then `await tempOut()` in a `beforeAll` or a test.
+ */
+export const tempFolders = (prefix: string): (() => Promise<string>) => {
+  const made: string[] = []
+  afterAll(async () => {
+    // retried: a test that timed out may still be writing into its folder for a moment
+    await Promise.all(made.splice(0).map((dir) => fs.rm(dir, { recursive: true, force: true, maxRetries: 5 })))
+  })
+  return async () => {
+    const dir = await makeFolder(prefix)
+    made.push(dir)
+    return dir
+  }
+}
 
 /**
  * A value made once per test file, for a test-scoped fixture to hand to each test of the file (a

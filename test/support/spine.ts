@@ -5,7 +5,6 @@
 import { DuckDBInstance } from "@duckdb/node-api"
 import { Effect, Layer } from "effect"
 import { promises as fs } from "node:fs"
-import * as os from "node:os"
 import * as path from "node:path"
 import type { SourceSettingsInput } from "../../src/Config.ts"
 import { CheckpointStore } from "../../src/crawl/Checkpoint.ts"
@@ -25,8 +24,6 @@ export interface Urls {
   /** An emulator's clock: runs take their as-of from it, as `chainetl run --emulator` does. */
   readonly clock?: { now(): number }
 }
-
-export const tempOut = () => fs.mkdtemp(path.join(os.tmpdir(), "chainetl-e2e-"))
 
 /** Fast retries so fault tests stay short; the policy is the production one. */
 export const fastRetry = { baseDelayMs: 5, maxDelayMs: 50, retryAfterMinMs: 250, retryAfterMaxMs: 2000, maxRateLimitedRetries: 30 }

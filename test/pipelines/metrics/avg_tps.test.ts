@@ -3,11 +3,15 @@ import { Effect } from "effect"
 import * as path from "node:path"
 import { type RunningEmulator, startEmulator } from "@chainetl/emulator"
 import type { Job } from "../../../src/Job.ts"
-import { query, runSpine, tempOut } from "../../support/spine.ts"
+import { tempFolders } from "../../support/fixtures.ts"
+import { query, runSpine } from "../../support/spine.ts"
 import { CHAINS } from "../../support/metricsRules.ts"
 import { columnTypes } from "../../support/catalogReads.ts"
 import { metricsJob } from "../../support/emulatorJob/groups.ts"
 import { pages } from "../../support/emulatorAnswers.ts"
+
+/** This file's temporary folders, removed after its last test. */
+const tempOut = tempFolders("avg_tps")
 
 /** Route 19 read by hand as the seed has it: pageToken only, no pageSize. */
 const expected = async (emu: RunningEmulator) => {

@@ -12,11 +12,15 @@ import type { RunReport } from "../../../src/Runner.ts"
 import { buildCatalog } from "../../../src/sink/Catalog.ts"
 import { ParquetSink } from "../../../src/sink/ParquetSink.ts"
 import { sourceLayerWith } from "../../../src/source/SourceLayer.ts"
-import { fastRetry, filesUnder, query, runSpine, tempOut } from "../../support/spine.ts"
+import { tempFolders } from "../../support/fixtures.ts"
+import { fastRetry, filesUnder, query, runSpine } from "../../support/spine.ts"
 import { CHAINS, DAY_ONLY, allowedSeries, monthOf, windowOf } from "../../support/metricsRules.ts"
 import { columnTypes } from "../../support/catalogReads.ts"
 import { metricsJob } from "../../support/emulatorJob/groups.ts"
 import { series } from "../../support/emulatorAnswers.ts"
+
+/** This file's temporary folders, removed after its last test. */
+const tempOut = tempFolders("chain_metrics")
 
 // seed 40: the network's now is 2025-02-10 00:00 UTC, history from mid-January, so the job's
 // two-week window spans a closed month (January) and the open one (February)

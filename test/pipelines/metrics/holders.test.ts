@@ -4,10 +4,14 @@ import * as path from "node:path"
 import { type RunningEmulator, startEmulator } from "@chainetl/emulator"
 import type { Job } from "../../../src/Job.ts"
 import type { RunReport } from "../../../src/Runner.ts"
-import { filesUnder, query, runSpine, tempOut } from "../../support/spine.ts"
+import { tempFolders } from "../../support/fixtures.ts"
+import { filesUnder, query, runSpine } from "../../support/spine.ts"
 import { columnTypes } from "../../support/catalogReads.ts"
 import { metricsJob } from "../../support/emulatorJob/groups.ts"
 import { pages } from "../../support/emulatorAnswers.ts"
+
+/** This file's temporary folders, removed after its last test. */
+const tempOut = tempFolders("holders")
 
 const byKey = (a: Record<string, unknown>, b: Record<string, unknown>): number =>
   `${a["chain_id"]}|${a["contract_address"]}|${a["holder_address"]}`.localeCompare(`${b["chain_id"]}|${b["contract_address"]}|${b["holder_address"]}`)

@@ -4,12 +4,16 @@ import { test as it } from "../../support/emulatorFixtures.ts"
 import { type RunningEmulator, startEmulator } from "@chainetl/emulator"
 import { SourceError } from "../../../src/Errors.ts"
 import type { Job } from "../../../src/Job.ts"
-import { filesUnder, runSpine, tempOut } from "../../support/spine.ts"
+import { tempFolders } from "../../support/fixtures.ts"
+import { filesUnder, runSpine } from "../../support/spine.ts"
 import { type Rec, columnTypes, plain, rejectReasons, rows, uncommentedColumns } from "../../support/catalogReads.ts"
 import { call } from "../../support/emulatorAnswers.ts"
 import { newCalls, overRpc } from "../../support/clientWraps.ts"
 import { nodeJob } from "../../support/emulatorJob/groups.ts"
 import * as path from "node:path"
+
+/** This file's temporary folders, removed after its last test. */
+const tempOut = tempFolders("blocks")
 
 const DATASETS = ["node_x_blocks", "node_p_blocks"]
 

@@ -3,11 +3,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type RunningEmulator, startEmulator } from "@chainetl/emulator"
 import { SourceError } from "../../../src/Errors.ts"
 import type { Job } from "../../../src/Job.ts"
-import { runSpine, tempOut } from "../../support/spine.ts"
+import { tempFolders } from "../../support/fixtures.ts"
+import { runSpine } from "../../support/spine.ts"
 import { type Rec, columnTypes, rejectReasons, rows, sortBy, uncommentedColumns } from "../../support/catalogReads.ts"
 import { call } from "../../support/emulatorAnswers.ts"
 import { newCalls, overRpc } from "../../support/clientWraps.ts"
 import { nodeJob } from "../../support/emulatorJob/groups.ts"
+
+/** This file's temporary folders, removed after its last test. */
+const tempOut = tempFolders("fanouts")
 
 const outputText = (o: Rec): string => {
   const out = o["output"] as Rec

@@ -13,11 +13,15 @@ import type { PrimaryNetwork } from "@chainetl/emulator/world/primary"
 import { decodePTx, pBytesFromNodeHex } from "../../../src/decode/pvm/index.ts"
 import { cb58 } from "../../../src/decode/pvm/text.ts"
 import { avalanchejsLeaves, decodedLeaves } from "../../decode/pvm/leaves.ts"
-import { runSpine, tempOut } from "../../support/spine.ts"
+import { tempFolders } from "../../support/fixtures.ts"
+import { runSpine } from "../../support/spine.ts"
 import { type Rec, rejectReasons, rows } from "../../support/catalogReads.ts"
 import { call } from "../../support/emulatorAnswers.ts"
 import { newCalls, overRpc } from "../../support/clientWraps.ts"
 import { nodeJob } from "../../support/emulatorJob/groups.ts"
+
+/** This file's temporary folders, removed after its last test. */
+const tempOut = tempFolders("pBlockEras")
 
 /** avalanchejs' own parse of a signed P-chain tx (codec version included): an independent decoder. */
 const pvm = (avalanchejs as unknown as { utils: { getManagerForVM(vm: "PVM"): { getCodecFromBuffer(b: Uint8Array): [unknown, Uint8Array] } } }).utils.getManagerForVM("PVM")

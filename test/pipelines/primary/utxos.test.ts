@@ -5,10 +5,14 @@ import { type RunningEmulator, startEmulator } from "@chainetl/emulator"
 import { HttpError, type RouteDef } from "@chainetl/emulator/http/contract"
 import { SourceError } from "../../../src/Errors.ts"
 import { defaultJob, type Job } from "../../../src/Job.ts"
-import { query, runSpine, tempOut } from "../../support/spine.ts"
+import { tempFolders } from "../../support/fixtures.ts"
+import { query, runSpine } from "../../support/spine.ts"
 import { primaryJobPart } from "../../support/emulatorJob/primary.ts"
 import { byKey, columnTypes, rejectReasons, uncommentedColumns } from "../../support/catalogReads.ts"
 import { overRestClient } from "../../support/clientWraps.ts"
+
+/** This file's temporary folders, removed after its last test. */
+const tempOut = tempFolders("utxos")
 
 type Rec = Record<string, unknown>
 type AddressSet = Job["addressSets"][number]
