@@ -23,6 +23,7 @@ export interface FolderFixtures {
   readonly folder: (prefix: string) => Promise<string>
 }
 
+// removals are retried (maxRetries): a test that timed out may still be writing into its folder
 export const test = base.extend<FolderFixtures>({
   folder: [
     // eslint-disable-next-line no-empty-pattern
@@ -33,14 +34,14 @@ export const test = base.extend<FolderFixtures>({
         made.push(dir)
         return dir
       })
-      await Promise.all(made.map((dir) => fs.rm(dir, { recursive: true, force: true })))
+      await Promise.all(made.map((dir) => fs.rm(dir, { recursive: true, force: true, maxRetries: 5 })))
     },
     { scope: "file" }
   ],
   out: async ({ task }, use) => {
     const dir = await makeFolder(task.name.replace(/[^a-z0-9]+/gi, "-").slice(0, 24) || "out")
     await use(dir)
-    await fs.rm(dir, { recursive: true, force: true })
+    await fs.rm(dir, { recursive: true, force: true, maxRetries: 5 })
   }
 })
 
@@ -54,7 +55,6 @@ export const it = test
 export const tempFolders = (prefix: string): (() => Promise<string>) => {
   const made: string[] = []
   afterAll(async () => {
-    // retried: a test that timed out may still be writing into its folder for a moment
     await Promise.all(made.splice(0).map((dir) => fs.rm(dir, { recursive: true, force: true, maxRetries: 5 })))
   })
   return async () => {
