@@ -9,8 +9,9 @@
 import type { RunningEmulator } from "@chainetl/emulator"
 import { promises as fs } from "node:fs"
 import * as path from "node:path"
-import { type EmulatorOptions, type InProcessCli, test } from "./emulatorFixtures.ts"
-import { oncePerFile } from "./fixtures.ts"
+import { test as base } from "vitest"
+import { type EmulatorFixtures, type EmulatorOptions, type InProcessCli, emulatorFixtures, type test } from "./emulatorFixtures.ts"
+import { type FolderFixtures, folderFixtures, oncePerFile } from "./fixtures.ts"
 
 /** The CLI's source variables pointed at `emu` (the rate limit well above what a test's crawl asks). */
 export const emulatorEnv = (emu: RunningEmulator): Record<string, string> => ({
@@ -57,14 +58,18 @@ export const crawledOnce = <A>(name: string, emulator: "shared" | EmulatorOption
       folder,
       cli
     })
+  // a chain of its own from vitest's `test`: `extend` appends to the fixtures of the test it is
+  // called on, so `crawled` added to the shared emulatorFixtures `test` stayed there, and a later
+  // file in the same worker (isolate: false) resolved every earlier file's `crawled` too, first
+  const fresh = base.extend<FolderFixtures>(folderFixtures).extend<EmulatorFixtures>(emulatorFixtures)
   // vitest reads a fixture's dependencies from its destructured first argument: one function each;
   // its fixture types do not resolve over a type parameter, hence `unknown` and the one cast
   const extended =
     emulator === "shared"
-      ? test.extend<{ readonly crawled: unknown }>({
+      ? fresh.extend<{ readonly crawled: unknown }>({
           crawled: async ({ emulator: shared, folder, cli, task }, use) => use(await once(task.file, () => made(shared, folder, cli)))
         })
-      : test.extend<{ readonly crawled: unknown }>({
+      : fresh.extend<{ readonly crawled: unknown }>({
           crawled: async ({ ownEmulator, folder, cli, task }, use) => use(await once(task.file, async () => made(await ownEmulator(emulator), folder, cli)))
         })
   return extended as unknown as WithCrawled<A>

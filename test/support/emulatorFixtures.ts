@@ -64,7 +64,7 @@ export interface EmulatorFixtures {
   readonly cli: InProcessCli
 }
 
-export const test = withFolders.extend<EmulatorFixtures>({
+export const emulatorFixtures: Parameters<typeof withFolders.extend<EmulatorFixtures>>[0] = {
   emulator: [
     // eslint-disable-next-line no-empty-pattern
     async ({}, use) => {
@@ -89,6 +89,8 @@ export const test = withFolders.extend<EmulatorFixtures>({
   ],
   // eslint-disable-next-line no-empty-pattern
   cli: async ({}, use) => use(runMain)
-})
+}
+
+export const test = withFolders.extend<EmulatorFixtures>(emulatorFixtures)
 
 export const it = test

@@ -24,7 +24,7 @@ export interface FolderFixtures {
 }
 
 // removals are retried (maxRetries): a test that timed out may still be writing into its folder
-export const test = base.extend<FolderFixtures>({
+export const folderFixtures: Parameters<typeof base.extend<FolderFixtures>>[0] = {
   folder: [
     // eslint-disable-next-line no-empty-pattern
     async ({}, use) => {
@@ -43,7 +43,9 @@ export const test = base.extend<FolderFixtures>({
     await use(dir)
     await fs.rm(dir, { recursive: true, force: true, maxRetries: 5 })
   }
-})
+}
+
+export const test = base.extend<FolderFixtures>(folderFixtures)
 
 export const it = test
 
