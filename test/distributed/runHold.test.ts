@@ -20,10 +20,13 @@ import { holdRun } from "../../src/distributed/RunHold.ts"
 import { ensureOutputId } from "../../src/state/OutputId.ts"
 import { makePgWriterLock } from "../../src/state/PgWriterLock.ts"
 import { pgDatabase } from "../../src/state/PgDatabase.ts"
+import { tempFolders } from "../support/fixtures.ts"
 import { postgresForTests } from "../support/postgres.ts"
 
 const OUT_DIR = path.join(os.tmpdir(), "chainetl-run-hold-out")
 const LEASE_SECONDS = 3
+const holdDir = tempFolders("run-hold")
+const orphanDir = tempFolders("orphan")
 const RUN_LOCK = "hashtextextended('chainetl distributed ' || $1, 0)"
 const WRITER_LOCK = "hashtextextended('chainetl writer ' || $1, 0)"
 
@@ -129,7 +132,7 @@ describe("the enqueuer's hold on its output", () => {
   }, 30_000)
 
   it("given workers still crawling after their enqueuer was killed, when a local run starts, then it is refused saying the enqueuer is gone and how to finish the run, not naming it as the holder", async () => {
-    const dir = await fs.mkdtemp(path.join(os.tmpdir(), "chainetl-run-hold-"))
+    const dir = await holdDir()
     const output = await Effect.runPromise(ensureOutputId(dir))
     const killed = await session()
     await killed.query(`SELECT pg_advisory_lock_shared(${WRITER_LOCK})`, [output])
@@ -152,7 +155,7 @@ describe("the enqueuer's hold on its output", () => {
 
   it("given a distributed run's report still running, when a worker finishes one of its jobs, then it leaves it while the enqueuer lives and closes it as interrupted once the enqueuer is gone", async () => {
     const output = "11111111-0000-4000-8000-000000000008"
-    const dir = await fs.mkdtemp(path.join(os.tmpdir(), "chainetl-orphan-"))
+    const dir = await orphanDir()
     await fs.mkdir(path.join(dir, "_runs"))
     const running = { runId: "20261207T040000Z-a1b2c3", startedAt: "2026-12-07T04:00:00.000Z", finishedAt: null, status: "running", planned: 6, slices: [], error: null }
     const file = path.join(dir, "_runs", `${running.runId}.json`)

@@ -3,9 +3,9 @@
  * uploaded, in which order, what is deleted on either side and what is never touched.
  */
 import { promises as fs } from "node:fs"
-import * as os from "node:os"
 import * as path from "node:path"
 import { describe, expect, it } from "vitest"
+import { tempFolders } from "../support/fixtures.ts"
 import { memoryObjects } from "../../src/store/MemoryObjects.ts"
 import { pool, pull, push, type SyncTarget } from "../../src/store/Sync.ts"
 
@@ -15,8 +15,10 @@ const write = async (dir: string, rel: string, text: string) => {
   await fs.writeFile(file, text)
 }
 
+const tempDir = tempFolders("sync")
+
 const setup = async () => {
-  const dir = await fs.mkdtemp(path.join(os.tmpdir(), "chainetl-sync-"))
+  const dir = await tempDir()
   const store = memoryObjects()
   const target: SyncTarget = { client: store.client, dir, keyOf: (rel) => `pre/${rel}`, listPrefix: "pre/" }
   return { dir, store, target }

@@ -5,9 +5,9 @@
  */
 import { Effect, Either, Layer } from "effect"
 import { promises as fs } from "node:fs"
-import * as os from "node:os"
 import * as path from "node:path"
 import { describe, expect, it } from "vitest"
+import { tempFolders } from "../support/fixtures.ts"
 import { CheckpointStore, initialState } from "../../src/crawl/Checkpoint.ts"
 import { SinkError } from "../../src/Errors.ts"
 import { OutputStore } from "../../src/store/OutputStore.ts"
@@ -16,8 +16,10 @@ import { clearOutput } from "../../src/verify/Clear.ts"
 const slice = (id: string) => ({ dataset: "primary_blocks", id, params: { network: "mainnet", id } })
 
 /** An output with two slices' parts and checkpoints, and a store that records what it is asked to delete. */
+const tempOut = tempFolders("clear")
+
 const fixture = async (refuse: boolean) => {
-  const out = await fs.mkdtemp(path.join(os.tmpdir(), "chainetl-clear-"))
+  const out = await tempOut()
   const folder = path.join(out, "primary_blocks", "network=mainnet", "month=2024-12")
   await fs.mkdir(folder, { recursive: true })
   const parts = { a: path.join(folder, "part-a-000000.parquet"), b: path.join(folder, "part-b-000000.parquet") }
