@@ -4,7 +4,8 @@
  * emulator (the worker's shared one for a file that only reads, or one of the file's own with its
  * options), the output's folder, a job file, the environment that points the CLI at the emulator,
  * and the `oncePerFile` keying. Each file gives its crawl, its job and what its tests read back.
- * The first test waits for the crawl: its describe allows for it (120 s and more).
+ * The first test waits for the crawl: its project's testTimeout allows for it (120 s for the
+ * integration and system tiers, vitest.config.ts; a describe's timeout does not reach these tests).
  */
 import type { RunningEmulator } from "@chainetl/emulator"
 import { promises as fs } from "node:fs"

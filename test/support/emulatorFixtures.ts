@@ -13,7 +13,7 @@
 import { type RunningEmulator, startEmulator } from "@chainetl/emulator"
 import { vi } from "vitest"
 import { main } from "../../src/cli/main.ts"
-import { test as withFolders } from "./fixtures.ts"
+import { madeIn, test as withFolders } from "./fixtures.ts"
 
 /** The seed of the shared emulator. */
 export const SHARED_SEED = 11
@@ -76,15 +76,7 @@ export const emulatorFixtures: Parameters<typeof withFolders.extend<EmulatorFixt
   ],
   ownEmulator: [
     // eslint-disable-next-line no-empty-pattern
-    async ({}, use) => {
-      const started: RunningEmulator[] = []
-      await use(async (options) => {
-        const emu = await startEmulator(options)
-        started.push(emu)
-        return emu
-      })
-      await Promise.all(started.map((emu) => emu.close()))
-    },
+    async ({}, use) => madeIn(startEmulator, (emu) => emu.close())(use),
     { scope: "file" }
   ],
   // eslint-disable-next-line no-empty-pattern

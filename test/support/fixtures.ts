@@ -16,6 +16,25 @@ import { afterAll, test as base } from "vitest"
 /** A new empty folder under the system's temporary folder; its name starts with `chainetl-<prefix>-`. */
 const makeFolder = (prefix: string) => fs.mkdtemp(path.join(os.tmpdir(), `chainetl-${prefix}-`))
 
+// retried (maxRetries): a test that timed out may still be writing into its folder
+const removeFolder = (dir: string) => fs.rm(dir, { recursive: true, force: true, maxRetries: 5 })
+
+/**
+ * A fixture that hands its test a `make` and disposes of everything made with it when the
+ * fixture's scope ends (folders, emulators): `async ({}, use) => madeIn(make, dispose)(use)`.
+ */
+export const madeIn =
+  <A, P extends unknown[]>(make: (...p: P) => Promise<A>, dispose: (a: A) => Promise<unknown>) =>
+  async (use: (make: (...p: P) => Promise<A>) => Promise<void>): Promise<void> => {
+    const made: A[] = []
+    await use(async (...p) => {
+      const a = await make(...p)
+      made.push(a)
+      return a
+    })
+    await Promise.all(made.map(dispose))
+  }
+
 export interface FolderFixtures {
   /** An empty folder of this test, removed after it. */
   readonly out: string
@@ -23,25 +42,16 @@ export interface FolderFixtures {
   readonly folder: (prefix: string) => Promise<string>
 }
 
-// removals are retried (maxRetries): a test that timed out may still be writing into its folder
 export const folderFixtures: Parameters<typeof base.extend<FolderFixtures>>[0] = {
   folder: [
     // eslint-disable-next-line no-empty-pattern
-    async ({}, use) => {
-      const made: string[] = []
-      await use(async (prefix) => {
-        const dir = await makeFolder(prefix)
-        made.push(dir)
-        return dir
-      })
-      await Promise.all(made.map((dir) => fs.rm(dir, { recursive: true, force: true, maxRetries: 5 })))
-    },
+    async ({}, use) => madeIn(makeFolder, removeFolder)(use),
     { scope: "file" }
   ],
   out: async ({ task }, use) => {
     const dir = await makeFolder(task.name.replace(/[^a-z0-9]+/gi, "-").slice(0, 24) || "out")
     await use(dir)
-    await fs.rm(dir, { recursive: true, force: true, maxRetries: 5 })
+    await removeFolder(dir)
   }
 }
 
@@ -57,7 +67,7 @@ export const it = test
 export const tempFolders = (prefix: string): (() => Promise<string>) => {
   const made: string[] = []
   afterAll(async () => {
-    await Promise.all(made.splice(0).map((dir) => fs.rm(dir, { recursive: true, force: true, maxRetries: 5 })))
+    await Promise.all(made.splice(0).map(removeFolder))
   })
   return async () => {
     const dir = await makeFolder(prefix)
