@@ -7,11 +7,13 @@ import { DuckDBInstance } from "@duckdb/node-api"
 import * as path from "node:path"
 import { describe, expect, it } from "vitest"
 import { compareCatalogs } from "./compare.ts"
-import { tempDir } from "./campaign.ts"
+import { tempFolders } from "../support/fixtures.ts"
+
+const compareDir = tempFolders("compare")
 
 /** A catalog whose view `t` holds `rows` (SQL tuples: id, nested list of structs, note, amount, run_id). */
 const catalogOf = async (rows: ReadonlyArray<string>): Promise<string> => {
-  const out = await tempDir("compare")
+  const out = await compareDir()
   const db = await DuckDBInstance.create(path.join(out, "catalog.duckdb"))
   const conn = await db.connect()
   await conn.run(

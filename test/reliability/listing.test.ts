@@ -9,13 +9,15 @@ import * as path from "node:path"
 import { type RunningEmulator, startEmulator } from "@chainetl/emulator"
 import type { RunReport } from "../../src/Runner.ts"
 import { fetchAll, query, runInProcess } from "../support/spine.ts"
-import { campaignJob, tempDir } from "./campaign.ts"
+import { tempFolders } from "../support/fixtures.ts"
+import { campaignJob } from "./campaign.ts"
 import { readCheckpoints } from "./compare.ts"
 import { DELEGATORS, type Proxy, forward, pageCounter, startProxy } from "../support/proxy.ts"
 
 type Rec = Record<string, unknown>
 
 describe("a listing whose page token sends it back to an earlier page", () => {
+  const cycleDir = tempFolders("cycle")
   let emu: RunningEmulator
   let proxy: Proxy
   let out: string
@@ -42,7 +44,7 @@ describe("a listing whose page token sends it back to an earlier page", () => {
         }
       }
     })
-    out = await tempDir("cycle")
+    out = await cycleDir()
     const job = campaignJob(emu)
     startedAt = Date.now()
     failed = await runInProcess(out, emu, { datasets: ["delegators"], job, urls: { baseUrl: proxy.url } })
@@ -76,6 +78,7 @@ describe("a listing whose page token sends it back to an earlier page", () => {
 })
 
 describe("a listing that sends records again", () => {
+  const repeatsDir = tempFolders("repeats")
   let emu: RunningEmulator
   let proxy: Proxy
   let out: string
@@ -102,7 +105,7 @@ describe("a listing that sends records again", () => {
         }
       }
     })
-    out = await tempDir("repeats")
+    out = await repeatsDir()
     report = await runInProcess(out, emu, { datasets: ["delegators"], job: campaignJob(emu), urls: { baseUrl: proxy.url } })
   }, 120_000)
   afterAll(async () => {

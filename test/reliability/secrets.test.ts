@@ -9,7 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { promises as fs } from "node:fs"
 import * as path from "node:path"
 import { type RunningEmulator, startEmulator } from "@chainetl/emulator"
-import { campaignJob, tempDir } from "./campaign.ts"
+import { tempFolders } from "../support/fixtures.ts"
+import { campaignJob } from "./campaign.ts"
 import { type CliExit, runArgs, runCli } from "./cli.ts"
 import { filesBelow } from "./compare.ts"
 import { type Proxy, forward, startProxy } from "../support/proxy.ts"
@@ -17,6 +18,7 @@ import { type Proxy, forward, startProxy } from "../support/proxy.ts"
 const KEY = "ck-5ecret-Th4t-Must-N0t-Leak-7f3a9d"
 
 describe("the API key in logs, reports, checkpoints, catalog and Parquet", () => {
+  const secretsDir = tempFolders("secrets")
   let emu: RunningEmulator
   let proxy: Proxy
   let out: string
@@ -38,7 +40,7 @@ describe("the API key in logs, reports, checkpoints, catalog and Parquet", () =>
       if (req.url.pathname === "/v1/networks/mainnet/delegators" && req.url.searchParams.has("pageToken")) return echo(400, "Bad Request")
       return forward
     })
-    const dir = await tempDir("secrets")
+    const dir = await secretsDir()
     const job = path.join(dir, "job.json")
     await fs.writeFile(job, JSON.stringify(campaignJob(emu)))
     out = path.join(dir, "out")

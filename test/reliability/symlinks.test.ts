@@ -10,7 +10,8 @@ import { promises as fs } from "node:fs"
 import * as path from "node:path"
 import { type RunningEmulator, startEmulator } from "@chainetl/emulator"
 import { filesUnder, runInProcess } from "../support/spine.ts"
-import { campaignJob, tempDir } from "./campaign.ts"
+import { tempFolders } from "../support/fixtures.ts"
+import { campaignJob } from "./campaign.ts"
 import { runCli } from "./cli.ts"
 
 const PLACES = [
@@ -24,6 +25,7 @@ const PLACES = [
 ]
 
 describe("symbolic links planted in the output", () => {
+  const linksDir = tempFolders("links")
   let emu: RunningEmulator
   beforeAll(async () => {
     emu = await startEmulator({ seed: 1 })
@@ -34,7 +36,7 @@ describe("symbolic links planted in the output", () => {
 
   /** A fresh output with a link at `place` to a fresh empty folder outside it. */
   const plant = async (place: string) => {
-    const dir = await tempDir("links")
+    const dir = await linksDir()
     const out = path.join(dir, "out")
     const outside = path.join(dir, "outside")
     await fs.mkdir(outside)
@@ -55,7 +57,7 @@ describe("symbolic links planted in the output", () => {
   })
 
   it("given no link, when the same run starts, then it writes its output inside and nothing outside", async () => {
-    const dir = await tempDir("links")
+    const dir = await linksDir()
     const out = path.join(dir, "out")
     const outside = path.join(dir, "outside")
     await fs.mkdir(outside)

@@ -12,7 +12,7 @@ import type { Row } from "../../schemas/common.ts"
 import { ParquetSink, type WritePartInput } from "../../src/sink/ParquetSink.ts"
 import { bucketOutputOf, bucketStoreLayer } from "../../src/store/BucketStore.ts"
 import { memoryObjects } from "../../src/store/MemoryObjects.ts"
-import { tempDir } from "../reliability/campaign.ts"
+import { tempFolders } from "../support/fixtures.ts"
 
 const schema = defineSchema([str("chain", "Chain name", { nullable: false }), int64("height", "Block height", { nullable: false })], "Small dataset for bucket sink tests")
 
@@ -25,8 +25,10 @@ const input = (seq: number, chains: ReadonlyArray<string>): WritePartInput => ({
   partitionBy: [{ key: "chain", value: (row) => row["chain"] as string }]
 })
 
+const sinkDir = tempFolders("bucket-sink")
+
 const setup = async () => {
-  const dir = await tempDir("bucket-sink")
+  const dir = await sinkDir()
   const store = memoryObjects()
   const bucket = bucketOutputOf(
     { kind: "bucket", url: "s3://b/pre", bucket: "b", prefix: "pre" },

@@ -13,7 +13,7 @@ import { ParquetSink, type WritePartInput } from "../../src/sink/ParquetSink.ts"
 import { bucketOutputOf, bucketStoreLayer } from "../../src/store/BucketStore.ts"
 import { memoryObjects } from "../../src/store/MemoryObjects.ts"
 import { OutputStore } from "../../src/store/OutputStore.ts"
-import { tempDir } from "../reliability/campaign.ts"
+import { tempFolders } from "../support/fixtures.ts"
 
 const schema = defineSchema([str("chain", "Chain name", { nullable: false }), int64("height", "Block height", { nullable: false })], "Small dataset for slice pull tests")
 
@@ -26,9 +26,11 @@ const input = (slice: string, seq: number, chains: ReadonlyArray<string>): Write
   partitionBy: [{ key: "chain", value: (row) => row["chain"] as string }]
 })
 
+const workerDir = tempFolders("slice-pull")
+
 /** A worker's working copy of `objects` (the one bucket of a test): its own folder, the shared objects. */
-const worker = async (objects: ReturnType<typeof memoryObjects>, name: string) => {
-  const dir = await tempDir(`slice-pull-${name}`)
+const worker = async (objects: ReturnType<typeof memoryObjects>) => {
+  const dir = await workerDir()
   const bucket = bucketOutputOf(
     { kind: "bucket", url: "s3://b/pre", bucket: "b", prefix: "pre" },
     { endpoint: undefined, region: "us-east-1", forcePathStyle: false, workDir: dir },
@@ -45,7 +47,7 @@ const keys = (objects: ReturnType<typeof memoryObjects>) => [...objects.objects.
 describe("a worker's pull of one slice", () => {
   it("given parts 0..2 of a slice published by a worker now dead (its checkpoint at 0), when another worker pulls the slice and recovers past the checkpoint, then parts 1 and 2 leave the bucket, part 0 stays, and another slice's objects and files are untouched", async () => {
     const objects = memoryObjects()
-    const dead = await worker(objects, "dead")
+    const dead = await worker(objects)
     await dead.run(
       Effect.gen(function* () {
         const sink = yield* ParquetSink
@@ -56,7 +58,7 @@ describe("a worker's pull of one slice", () => {
         yield* sink.writePart(input("s-10", 0, ["a"]))
       })
     )
-    const successor = await worker(objects, "successor")
+    const successor = await worker(objects)
     // a file of another slice in the successor's copy (a slice it crawls at the same time): not the pull's business
     const other = path.join(successor.dir, "blocks", "chain=z", "part-s-2-000000.parquet")
     await fs.mkdir(path.dirname(other), { recursive: true })
@@ -75,7 +77,7 @@ describe("a worker's pull of one slice", () => {
   })
 
   it("given a slice file in a worker's copy that the bucket no longer has, when the slice is pulled, then the file is dropped (the bucket is the truth)", async () => {
-    const w = await worker(memoryObjects(), "stale")
+    const w = await worker(memoryObjects())
     const stale = path.join(w.dir, "blocks", "chain=q", "part-s-9-000004.parquet")
     await fs.mkdir(path.dirname(stale), { recursive: true })
     await fs.writeFile(stale, "gone from the bucket")
@@ -86,9 +88,9 @@ describe("a worker's pull of one slice", () => {
 
   it("given the bucket refuses to delete an object past the checkpoint, when recovery runs, then it fails naming the bucket (the slice does not go on with that object in place), and a later recovery deletes it", async () => {
     const objects = memoryObjects()
-    const dead = await worker(objects, "dead-refused")
+    const dead = await worker(objects)
     await dead.run(Effect.flatMap(ParquetSink, (sink) => Effect.zipRight(sink.writePart(input("s-3", 0, ["a"])), sink.writePart(input("s-3", 1, ["a"])))))
-    const successor = await worker(objects, "successor-refused")
+    const successor = await worker(objects)
     objects.failRemovals = /part-s-3-000001/
     const refused = await successor.run(
       Effect.either(Effect.zipRight(Effect.flatMap(OutputStore, (store) => store.pullSlice(["blocks"], "s-3")), Effect.flatMap(ParquetSink, (sink) => sink.removePartsAfter("blocks", "s-3", 0))))
