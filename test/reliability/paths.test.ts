@@ -27,7 +27,7 @@ import type { RestClient } from "../../src/source/RestClient.ts"
 import { sourceLayerWith } from "../../src/source/SourceLayer.ts"
 import { defineSchema, str } from "../../schemas/common.ts"
 import { fastRetry, query } from "../support/spine.ts"
-import { tempDir } from "./campaign.ts"
+import { tempFolders } from "../support/fixtures.ts"
 import { filesBelow } from "./compare.ts"
 import { type Proxy, forward, startProxy } from "../support/proxy.ts"
 
@@ -92,6 +92,7 @@ const dataset: DatasetDef<RestClient> = {
 }
 
 describe("hostile values from a service as partition values and slice parameters", () => {
+  const pathsDir = tempFolders("paths")
   let emu: RunningEmulator
   let proxy: Proxy
   let root: string
@@ -114,7 +115,7 @@ describe("hostile values from a service as partition values and slice parameters
           }
         : forward
     )
-    root = await tempDir("paths")
+    root = await pathsDir()
     out = path.join(root, "a", "b", "out")
     result = await Effect.runPromise(
       crawlSlice(dataset, slice, { runId: "r1", asOf: emu.clock.now(), ingestedAt: new Date(), partRows: 1000 }).pipe(

@@ -26,7 +26,7 @@ import { UnixSeconds, decoder } from "../../src/transform/Decode.ts"
 import { chainMetricsDataset } from "../../pipelines/chain_metrics.ts"
 import { defineSchema, float64, ts } from "../../schemas/common.ts"
 import { fastRetry } from "../support/spine.ts"
-import { tempDir } from "./campaign.ts"
+import { tempFolders } from "../support/fixtures.ts"
 import { compareCatalogs, leftovers } from "./compare.ts"
 import { type Proxy, type ProxyDecision, forward, startProxy } from "../support/proxy.ts"
 
@@ -107,6 +107,7 @@ const catalogOf = (out: string, dataset: DatasetDef<RestClient>) =>
   Effect.runPromise(buildCatalog(out, [{ name: dataset.name, schema: dataset.schema, partitionKeys: dataset.partitionBy.map((p) => ({ key: p.key, type: p.type ?? "VARCHAR" })) }]))
 
 describe("page tokens that live one second", () => {
+  const ttlDir = tempFolders("ttl")
   let emu: RunningEmulator
   let proxies: Proxy[] = []
   beforeAll(async () => {
@@ -131,12 +132,12 @@ describe("page tokens that live one second", () => {
     // January is the emulator's open month: chain_metrics refreshes it every run
     const dataset = chainMetricsDataset(8)
     const slice = makeSlice(dataset.name, { ...DECEMBER, month: "2025-01" })
-    const out = await tempDir("ttl-replace")
+    const out = await ttlDir()
     const first = await crawl(out, emu, emu.metricsUrl, dataset, slice)
     expect(first).toMatchObject({ status: "done", restarts: 0 })
     expect(first.pages).toBeGreaterThan(2)
     await catalogOf(out, dataset)
-    const before = await tempDir("ttl-replace-before")
+    const before = await ttlDir()
     await fs.cp(out, before, { recursive: true })
     await catalogOf(before, dataset)
 
@@ -152,11 +153,11 @@ describe("page tokens that live one second", () => {
     it(`given ${c.kind} whose every fifth page is slow the first time, when crawled, then it restarts each time and equals a clean crawl`, async () => {
       const dataset = c.dataset()
       const slice = makeSlice(dataset.name, c.params)
-      const cleanOut = await tempDir("ttl-clean")
+      const cleanOut = await ttlDir()
       const clean = await crawl(cleanOut, emu, emu.metricsUrl, dataset, slice)
       expect(clean).toMatchObject({ status: "done", restarts: 0 })
 
-      const out = await tempDir("ttl")
+      const out = await ttlDir()
       const slow = await proxy((position, first) => first && position % 5 === 4)
       const result: SliceResult = await crawl(out, emu, slow.url, dataset, slice)
       expect(result.error).toBeUndefined()
@@ -175,7 +176,7 @@ describe("page tokens that live one second", () => {
     it(`given ${c.kind} whose pages past the second are always slow, when crawled, then the slice fails saying the tokens expire instead of looping`, async () => {
       const dataset = c.dataset()
       const slice = makeSlice(dataset.name, c.params)
-      const out = await tempDir("ttl-never")
+      const out = await ttlDir()
       const slow = await proxy((position) => position >= 2)
       const result = await crawl(out, emu, slow.url, dataset, slice)
       expect(result.status).toBe("failed")

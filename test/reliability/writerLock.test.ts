@@ -12,7 +12,8 @@ import { promises as fs } from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { type RunningEmulator, startEmulator } from "@chainetl/emulator"
-import { campaignJob, tempDir } from "./campaign.ts"
+import { tempFolders } from "../support/fixtures.ts"
+import { campaignJob } from "./campaign.ts"
 import { runArgs, runCli, startCli } from "./cli.ts"
 import { filesBelow } from "./compare.ts"
 import { runInProcess } from "../support/spine.ts"
@@ -28,13 +29,14 @@ const deadPid = async (): Promise<number> => {
 const lockOf = (out: string) => path.join(out, "_state", "writer.lock")
 
 describe("one writer per output folder", () => {
+  const lockDir = tempFolders("lock")
   let emu: RunningEmulator
   let jobFile: string
   let env: Record<string, string>
   beforeAll(async () => {
     // slow pages, so that a run holds the lock for seconds
     emu = await startEmulator({ seed: 1, faults: { latencyMs: 300 } })
-    const dir = await tempDir("lock-job")
+    const dir = await lockDir()
     jobFile = path.join(dir, "job.json")
     await fs.writeFile(jobFile, JSON.stringify(campaignJob(emu)))
     env = { CHAINETL_BASE_URL: emu.baseUrl, CHAINETL_METRICS_URL: emu.metricsUrl, CHAINETL_NODE_URL: emu.nodeUrl }
@@ -44,7 +46,7 @@ describe("one writer per output folder", () => {
   })
 
   it("given two runs started at once on one folder, when both try to write, then one finishes and the other refuses naming the holder's run, pid and the lock", async () => {
-    const out = path.join(await tempDir("lock-two"), "out")
+    const out = path.join(await lockDir(), "out")
     // the service holds every request until the test opens the gate: whoever has the lock keeps it
     let open = () => {}
     const gate = new Promise<void>((resolve) => (open = resolve))
@@ -80,7 +82,7 @@ describe("one writer per output folder", () => {
   }, 120_000)
 
   it("given a run killed by SIGKILL while it holds the lock, when the same command runs again, then it takes the stale lock over, finishes and releases it", async () => {
-    const out = path.join(await tempDir("lock-stale"), "out")
+    const out = path.join(await lockDir(), "out")
     const args = runArgs({ datasets: ["staking_transactions", "delegators"], job: jobFile, out })
     const killed = startCli(args, env)
     // kill once the lock exists (poll: the folder does not exist before the run creates it)
@@ -99,7 +101,7 @@ describe("one writer per output folder", () => {
   }, 120_000)
 
   it("given a stale lock whose takeover was itself killed (a claim left) and temporary files of dead runs, when a run starts, then it gets past the claim and removes them all", async () => {
-    const out = await tempDir("lock-claim")
+    const out = await lockDir()
     const dead = await deadPid()
     const lock = lockOf(out)
     await fs.mkdir(path.join(out, "_state", "checkpoints", "staking_transactions"), { recursive: true })

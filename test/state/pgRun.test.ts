@@ -13,11 +13,12 @@ import type { CheckpointState } from "../../src/crawl/Checkpoint.ts"
 import { type RunningEmulator, startEmulator } from "@chainetl/emulator"
 import { readOutputId } from "../../src/state/OutputId.ts"
 import { pgDatabase } from "../../src/state/PgDatabase.ts"
-import { campaignJob, tempDir } from "../reliability/campaign.ts"
+import { campaignJob } from "../reliability/campaign.ts"
 import { runArgs, runCli, startCli } from "../reliability/cli.ts"
 import { compareCatalogs, filesBelow } from "../reliability/compare.ts"
 import { DELEGATORS, forward, startBrokenDelegators, startProxy } from "../support/proxy.ts"
 import { runInProcess } from "../support/spine.ts"
+import { tempFolders } from "../support/fixtures.ts"
 import { PG_PASSWORD, type RunningPostgres, startPostgres } from "../support/postgres.ts"
 
 let pg: RunningPostgres
@@ -41,10 +42,11 @@ const checkpointsOf = async (out: string): Promise<CheckpointState[]> => {
 
 
 describe("chainetl run with its state in PostgreSQL", () => {
+  const pgDir = tempFolders("pg-run")
   it("given delegators' later pages fail beyond the retry budget, when the CLI runs and then reruns once the service heals, then it resumes from the database's checkpoint, equals a clean run, and writes no checkpoint file", async () => {
     const proxy = await startBrokenDelegators(emu.baseUrl)
     try {
-      const dir = await tempDir("pg-resume")
+      const dir = await pgDir()
       const jobFile = path.join(dir, "job.json")
       const job = campaignJob(emu)
       await fs.writeFile(jobFile, JSON.stringify(job))
@@ -85,7 +87,7 @@ describe("chainetl run with its state in PostgreSQL", () => {
       for (const text of [first.stdout, first.stderr, second.stdout, second.stderr]) expect(text).not.toContain(PG_PASSWORD)
 
       // 4. equal to a clean run (EXCEPT ALL both ways)
-      const cleanOut = await tempDir("pg-resume-clean")
+      const cleanOut = await pgDir()
       await runInProcess(cleanOut, emu, { datasets, job })
       const diffs = await compareCatalogs(out, cleanOut, ["snapshot_date"])
       expect(diffs.find((d) => d.dataset === "delegators")?.rowsA).toBe(357)
@@ -99,7 +101,7 @@ describe("chainetl run with its state in PostgreSQL", () => {
     // slow delegators pages, so the first run holds the lock for seconds
     const proxy = await startProxy(emu.baseUrl, (req) => (req.url.pathname === DELEGATORS ? { kind: "forward", delayMs: 1_500 } : forward))
     try {
-      const dir = await tempDir("pg-lock")
+      const dir = await pgDir()
       const jobFile = path.join(dir, "job.json")
       await fs.writeFile(jobFile, JSON.stringify(campaignJob(emu)))
       const out = path.join(dir, "out")
