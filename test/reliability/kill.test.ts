@@ -23,9 +23,9 @@ import {
   runCampaign,
   runCompactionCampaign,
   startReference,
-  tempDir,
   writeCampaignJob
 } from "./campaign.ts"
+import { tempFolders } from "../support/fixtures.ts"
 
 const EMULATOR_SEED = 1
 const KILL_SEED = 20_251
@@ -33,13 +33,15 @@ const KILLS = 20
 const COMPACT_KILLS = 8
 const PART_ROWS = 20
 
+const killDir = tempFolders("kill")
+
 const log = (line: string) => process.env["CHAINETL_CHAOS_VERBOSE"] === "1" && console.log(line)
 
 /** Both campaigns, started once for the file; each describe waits for its own. */
 let campaigns: { readonly run: Promise<CampaignResult>; readonly compaction: Promise<CompactionCampaignResult> }
 
 beforeAll(async () => {
-  const dir = await tempDir("kill")
+  const dir = await killDir()
   const job = path.join(dir, "job.json")
   await writeCampaignJob(EMULATOR_SEED, job)
   const config = { datasets: CAMPAIGN_DATASETS, job, emulatorSeed: EMULATOR_SEED, partRows: PART_ROWS, reference: path.join(dir, "reference") }

@@ -8,7 +8,8 @@
  */
 import * as path from "node:path"
 import { beforeAll, describe, expect, it } from "vitest"
-import { COMPACT_TRIGGERS, type CompactionCampaignResult, ROW_GROUP_CAMPAIGN, crawlRowGroupBase, runCompactionCampaign, tempDir } from "./campaign.ts"
+import { COMPACT_TRIGGERS, type CompactionCampaignResult, ROW_GROUP_CAMPAIGN, crawlRowGroupBase, runCompactionCampaign } from "./campaign.ts"
+import { tempFolders } from "../support/fixtures.ts"
 
 const EMULATOR_SEED = 1
 const KILL_SEED = 31_337
@@ -17,9 +18,10 @@ const KILLS = COMPACT_TRIGGERS.length
 const log = (line: string) => process.env["CHAINETL_CHAOS_VERBOSE"] === "1" && console.log(line)
 
 describe("kill campaign of compaction by row groups: SIGKILL chainetl compact at every kind of moment while it moves row groups", () => {
+  const killDir = tempFolders("kill-row-groups")
   let result: CompactionCampaignResult
   beforeAll(async () => {
-    const dir = await tempDir("kill-row-groups")
+    const dir = await killDir()
     const base = await crawlRowGroupBase(EMULATOR_SEED, dir)
     if (base.exit.code !== 0) throw new Error(`the base crawl exited ${base.exit.code}: ${base.exit.stderr}`)
     result = await runCompactionCampaign({ ...ROW_GROUP_CAMPAIGN, base: base.out, work: path.join(dir, "compacted"), killSeed: KILL_SEED, kills: KILLS, log })
