@@ -351,9 +351,8 @@ describe("chainetl, given bad input", () => {
 })
 
 describe("job numbers, given where a person writes numbers", () => {
-  it("given chain ids, windows and a 30-digit threshold as JSON numbers, when the job is read, then they are the exact decimal text", async () => {
-    const dir = await fs.mkdtemp(path.join(os.tmpdir(), "chainetl-jobnum-"))
-    const file = path.join(dir, "job.json")
+  it("given chain ids, windows and a 30-digit threshold as JSON numbers, when the job is read, then they are the exact decimal text", async ({ out }) => {
+    const file = path.join(out, "job.json")
     await fs.writeFile(
       file,
       `{ "evmChains": [43114, "43113"], "transferBlockWindow": 5000, "nodeHeightWindow": 250,
@@ -368,6 +367,5 @@ describe("job numbers, given where a person writes numbers", () => {
     expect(j.nodeHeightWindow).toBe("250")
     expect(j.tokenHolders[0]?.threshold).toBe("123456789012345678901234567890")
     expect(j.metrics.startTimestamp).toBe(1700000000)
-    await fs.rm(dir, { recursive: true, force: true })
   })
 })

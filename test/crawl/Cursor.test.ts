@@ -8,7 +8,6 @@ import { describe, expect, it } from "@effect/vitest"
 import * as arrow from "apache-arrow"
 import { Effect, Either, Exit, Layer, Schema } from "effect"
 import { promises as fs } from "node:fs"
-import * as os from "node:os"
 import * as path from "node:path"
 import { checkpointsRoot, CheckpointStore, writeFileAtomic } from "../../src/crawl/Checkpoint.ts"
 import { crawlSlice } from "../../src/crawl/Crawler.ts"
@@ -18,6 +17,7 @@ import { keyedListing } from "../../src/crawl/KeyedListing.ts"
 import { restListing } from "../../src/crawl/RestListing.ts"
 import { makeSlice } from "../../src/crawl/Slice.ts"
 import { KillSwitch, layers, newDisk, rowsOf } from "./fakes.ts"
+import { tempFolders } from "../support/fixtures.ts"
 
 /** A walk over heights [0, end) in windows of 3, the way pipelines/_shared/heightWalk.ts pages. */
 const Walk = Schema.Struct({ next: DecimalText, end: DecimalText, islands: Schema.Array(Schema.Tuple(DecimalText, DecimalText)) })
@@ -66,6 +66,7 @@ describe("a cursor codec", () => {
 })
 
 describe("a listing with a typed cursor", () => {
+  const cursorDir = tempFolders("cursor")
   it.effect("given a walk of 8 heights killed after its first part, when resumed, then the listing is handed the checkpoint's cursor as a value and every height lands once", () =>
     Effect.gen(function* () {
       const disk = newDisk()
@@ -86,7 +87,7 @@ describe("a listing with a typed cursor", () => {
 
   it.effect("given a checkpoint file whose cursor does not decode, when the slice is crawled, then it fails before any request, naming the file and the fix, and leaves the file and a refetch marker", () =>
     Effect.gen(function* () {
-      const out = yield* Effect.promise(() => fs.mkdtemp(path.join(os.tmpdir(), "chainetl-cursor-")))
+      const out = yield* Effect.promise(() => cursorDir())
       const file = path.join(checkpointsRoot(out), "blocks", `${slice.id}.json`)
       const broken = JSON.stringify({
         dataset: "blocks",
@@ -123,7 +124,6 @@ describe("a listing with a typed cursor", () => {
       expect(yield* store.marked("blocks")).toEqual([{ slice: slice.id, checkpoint: "readable" }])
       yield* Effect.promise(() => fs.rm(file))
       expect(yield* store.marked("blocks", cursorProblem(codec))).toEqual([{ slice: slice.id, checkpoint: "absent" }])
-      yield* Effect.promise(() => fs.rm(out, { recursive: true }))
     })
   )
 })
