@@ -8,11 +8,26 @@
  */
 import bs58 from "bs58"
 import * as crypto from "node:crypto"
+import { sha256Ascii, sha256Bytes } from "./sha256.ts"
 
 // crypto.hash (Node 20.12+) skips the Hash object; createHash where it is missing (20.10, 20.11)
 const oneShot = (crypto as { hash?: (algorithm: string, data: Uint8Array | string, encoding: "buffer") => Buffer }).hash
+const native = (b: Uint8Array | string): Buffer => (oneShot ? oneShot("sha256", b, "buffer") : crypto.createHash("sha256").update(b).digest())
+
+/** Up to one block of bytes, two of ASCII text (which node:crypto would encode first), the JavaScript rounds cost less than the call. */
+const JS_BYTES = 55
+const JS_TEXT = 119
+
 /** sha256 of `b` (a string is hashed as its UTF-8 bytes). */
-export const sha256 = (b: Uint8Array | string): Buffer => (oneShot ? oneShot("sha256", b, "buffer") : crypto.createHash("sha256").update(b).digest())
+export const sha256 = (b: Uint8Array | string): Buffer => {
+  if (typeof b === "string") {
+    if (b.length <= JS_TEXT) {
+      const out = Buffer.allocUnsafe(32)
+      if (sha256Ascii(b, out)) return out
+    }
+  } else if (b.length <= JS_BYTES) return sha256Bytes(b, Buffer.allocUnsafe(32)) as Buffer
+  return native(b)
+}
 
 const ALPHABET = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
 /** 58^5: five base58 digits a limb, and a remainder times 2^16 stays exact in a double (< 2^46). */
