@@ -7,6 +7,7 @@ import { bytes, hash32, intIn, unit } from "../rng.ts"
 import { networkConfig, type NetworkConfig } from "./config.ts"
 import { Kind, bech32, cb58, chainAddress, decodeId, encodeId, fromCb58, type Locator } from "./ids.ts"
 import { Lru } from "./lru.ts"
+import { rememberIdBytes } from "./codec/idBytes.ts"
 import { Archive } from "./archive.ts"
 import { PLayout } from "./pLayout.ts"
 import type { RewardIndex, RewardRef } from "./rewardIndex.ts"
@@ -19,6 +20,9 @@ type Key = string | number | bigint
 export type PxChain = "P" | "X"
 
 const BLOCK_KIND: Readonly<Record<PxChain, Kind>> = { P: Kind.PBlock, X: Kind.XBlock }
+
+/** Tx ids that name no tx of a chain (fundings from before the history, L1 validations): served as they are made. */
+const SERVED_AS_MADE: ReadonlySet<Kind> = new Set([Kind.ExternalTx, Kind.GenesisAllocation, Kind.L1Validation])
 
 /** Height ↔ time of a chain: the X-chain's Timeline, the P-chain's PLayout. */
 export interface ChainTimes {
@@ -121,8 +125,11 @@ export class NetCtx {
   }
   id(kind: Kind, a: number, b = 0, c = 0): string {
     return this.ids.get(`${kind}.${a}.${b}.${c}`, () => {
-      const id = cb58(this.idBytes(kind, a, b, c))
+      const bytes = this.idBytes(kind, a, b, c)
+      const id = cb58(bytes)
       this.made.set(id, { kind, a, b, c })
+      // an encoder writes these bytes soon (a funding's id is served as made), and would decode the string again
+      if (SERVED_AS_MADE.has(kind)) rememberIdBytes(id, bytes)
       return id
     })
   }

@@ -27,9 +27,20 @@ export interface ArchiveTimes {
   time(index: number): number
 }
 
+/** A main slot and the heights it spans up to the next slot's. */
+interface Span {
+  readonly slot: number
+  readonly lo: number
+  readonly hi: number
+}
+
 export class PLayout {
-  /** The slot last found by `at` and the heights it spans up to the next slot: walks go height by height. */
-  private last: { readonly slot: number; readonly lo: number; readonly hi: number } | undefined
+  /**
+   * The two spans `at` found last, the latest first. Walks go height by height, and between their
+   * steps the records built on the way ask for far heights (a staker's reward block, its block
+   * refs' times): with one span each such ask made the walk's next step search again.
+   */
+  private recent: [Span | undefined, Span | undefined] = [undefined, undefined]
 
   constructor(
     /** The main slots' times. */
@@ -57,11 +68,27 @@ export class PLayout {
   at(h: number): PSlot {
     const a = this.a
     if (h < a) return { kind: "archive", index: h }
-    const slot = this.last !== undefined && h >= this.last.lo && h < this.last.hi ? this.last.slot : this.slotOf(h)
-    const offset = h - this.heightOfSlot(slot)
-    if (offset === 0) return { kind: "main", slot }
-    const reward = this.rewards().countBefore(this.main.time(slot)) + Math.floor((offset - 1) / 2)
+    const span = this.spanOf(h)
+    const offset = h - span.lo
+    if (offset === 0) return { kind: "main", slot: span.slot }
+    const reward = this.rewards().countBefore(this.main.time(span.slot)) + Math.floor((offset - 1) / 2)
     return { kind: offset % 2 === 1 ? "proposal" : "commit", reward }
+  }
+
+  /** The span of the last slot whose height is ≤ h (h past the archive). */
+  private spanOf(h: number): Span {
+    const [latest, before] = this.recent
+    if (latest !== undefined && h >= latest.lo && h < latest.hi) return latest
+    if (before !== undefined && h >= before.lo && h < before.hi) {
+      this.recent = [before, latest]
+      return before
+    }
+    // a walk's next slot starts where the last one ended
+    const next = latest !== undefined && h === latest.hi
+    const slot = next ? latest.slot + 1 : this.slotOf(h)
+    const span = { slot, lo: next ? h : this.heightOfSlot(slot), hi: this.heightOfSlot(slot + 1) }
+    this.recent = [span, latest]
+    return span
   }
 
   /** The last slot whose height is ≤ h (h past the archive): heights grow with slots, and slot m's is ≥ A + m. */
@@ -73,7 +100,6 @@ export class PLayout {
       if (this.heightOfSlot(mid) <= h) lo = mid
       else hi = mid - 1
     }
-    this.last = { slot: lo, lo: this.heightOfSlot(lo), hi: this.heightOfSlot(lo + 1) }
     return lo
   }
 

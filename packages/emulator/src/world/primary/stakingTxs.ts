@@ -126,6 +126,8 @@ export class StakingTxs {
     const prev = this.staking.validation(n, v.j - 1)
     const restaked = prev ? this.validationStake(prev) : []
     const funding = this.genesisFunding(n.index, v.j, 0, fee + change + (prev ? 0n : v.stake), owner, id, v.issue)
+    const txs = this
+    let rewardTxId: string | undefined
     return {
       id,
       chain: "P",
@@ -149,7 +151,10 @@ export class StakingTxs {
         ...(v.permissionless ? { signer: n.signer } : {}),
         estimatedReward: v.reward
       },
-      rewardTxId: this.validationRewardTxId(v),
+      // named when read: hashing the chain never reads it, and an id costs three sha256 and a base58
+      get rewardTxId(): string {
+        return (rewardTxId ??= txs.validationRewardTxId(v))
+      },
       memo: new Uint8Array(0),
       burned: fee
     }
@@ -168,6 +173,8 @@ export class StakingTxs {
       kind: "stake",
       staking: { start: d.start, end: d.end }
     }
+    const txs = this
+    let rewardTxId: string | undefined
     return {
       id,
       chain: "P",
@@ -188,7 +195,9 @@ export class StakingTxs {
         rewardOwner: owner,
         estimatedReward: d.netReward
       },
-      rewardTxId: this.delegationRewardTxId(d),
+      get rewardTxId(): string {
+        return (rewardTxId ??= txs.delegationRewardTxId(d))
+      },
       memo: new Uint8Array(0),
       burned: fee
     }
