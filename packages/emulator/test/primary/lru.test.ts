@@ -23,4 +23,17 @@ describe("the world's bounded memo", () => {
     expect(memo.find(5)).toBe(5)
     expect(memo.get(1, () => 10)).toBe(10)
   })
+
+  it("given an undefined value pushed into the older generation, when asked again, then it is still held as undefined and not made again", () => {
+    const memo = new Lru<string, string | undefined>(2)
+    let made = 0
+    memo.get("nothing", () => (made++, undefined))
+    memo.set("b", "b")
+    memo.set("c", "c")
+    expect(memo.find("nothing")).toBeUndefined()
+    expect(memo.has("nothing")).toBe(true)
+    expect(memo.get("nothing", () => (made++, "made again"))).toBeUndefined()
+    expect(made).toBe(1)
+    expect(made).toBe(1)
+  })
 })

@@ -10,8 +10,9 @@
  * the values it saved. Holds at most 2 × capacity entries.
  */
 export class Lru<K, V> {
-  private young = new Map<K, V>()
-  private old = new Map<K, V>()
+  /** Values as held: an undefined value as NOTHING, so a get alone tells a miss (get then has cost two lookups a map). */
+  private young = new Map<K, V | typeof NOTHING>()
+  private old = new Map<K, V | typeof NOTHING>()
   constructor(private readonly capacity: number) {}
 
   get(key: K, make: () => V): V {
@@ -39,19 +40,19 @@ export class Lru<K, V> {
       this.old = this.young
       this.young = new Map()
     }
-    this.young.set(key, value)
+    this.young.set(key, value === undefined ? NOTHING : value)
   }
 
   private lookup(key: K): V | typeof MISSING {
     const young = this.young.get(key)
-    if (young !== undefined || this.young.has(key)) return young as V
+    if (young !== undefined) return young === NOTHING ? (undefined as V) : young
     const old = this.old.get(key)
-    if (old !== undefined || this.old.has(key)) {
-      this.set(key, old as V)
-      return old as V
-    }
-    return MISSING
+    if (old === undefined) return MISSING
+    const value = old === NOTHING ? (undefined as V) : old
+    this.set(key, value)
+    return value
   }
 }
 
 const MISSING: unique symbol = Symbol("missing")
+const NOTHING: unique symbol = Symbol("nothing")
