@@ -50,6 +50,7 @@ export const clearOutput = (out: string, c: Clearing) =>
     const parts = [...new Set([...c.parts, ...replaced])]
     yield* Effect.tryPromise({ try: () => Promise.all(parts.map((p) => fs.rm(p, { force: true }))), catch: io(out) })
     yield* store.unpublish(parts)
+    yield* Effect.logDebug(`refetch: ${parts.length} part(s) removed`)
     if (c.compacted.length > 0) {
       const tables = [...new Set(c.compacted.map((f) => f.table))]
       yield* Effect.tryPromise({
@@ -68,7 +69,9 @@ export const clearOutput = (out: string, c: Clearing) =>
       yield* Effect.tryPromise({ try: () => Promise.all(files.map((f) => fs.rm(f, { force: true }))), catch: io(out) })
       // a bucket: the manifests and the catalog up, then the objects no manifest lists any more
       yield* store.push
+      yield* Effect.logDebug(`refetch: ${c.compacted.length} compacted file(s) removed`)
     }
     const checkpoints = yield* CheckpointStore
     for (const k of c.checkpoints) yield* checkpoints.remove(k.dataset, k.slice)
+    yield* Effect.logDebug(`refetch: ${c.checkpoints.length} checkpoint(s) removed`)
   })
