@@ -17,12 +17,15 @@ const mix32 = (h: number): number => {
 /** A 32-bit hash of a key path under a seed; fast enough for millions of calls. */
 export const hash32 = (seed: number, ...keys: ReadonlyArray<string | number | bigint>): number => {
   let h = mix32(seed ^ 0x9e3779b9)
-  for (const k of keys) {
-    const s = String(k)
-    for (let i = 0; i < s.length; i++) h = mix32(h ^ s.charCodeAt(i)) + 0x632be5ab
-    h = mix32(h ^ 0x2f)
-  }
+  for (const k of keys) h = hashKey(h, k)
   return h >>> 0
+}
+
+/** The hash of a key path one key longer, from the path's hash: hash32(seed, ...keys, k) = hashKey(hash32(seed, ...keys), k). */
+export const hashKey = (h: number, k: string | number | bigint): number => {
+  const s = String(k)
+  for (let i = 0; i < s.length; i++) h = mix32(h ^ s.charCodeAt(i)) + 0x632be5ab
+  return mix32(h ^ 0x2f)
 }
 
 /** Uniform float in [0, 1). */

@@ -3,7 +3,7 @@
  * chains' timelines, seeded randomness scoped to the network, and the id codec.
  */
 import { AVAX_ASSET_ID, BECH32_HRP, BLOCKCHAIN_ID, NETWORK_ID, type NetworkName } from "../constants.ts"
-import { bytes, hash32, intIn, unit } from "../rng.ts"
+import { bytes, hash32, hashKey, intIn, unit } from "../rng.ts"
 import { networkConfig, type NetworkConfig } from "./config.ts"
 import { Kind, bech32, cb58, chainAddress, decodeId, encodeId, fromCb58, type Locator } from "./ids.ts"
 import { Lru } from "./lru.ts"
@@ -112,7 +112,9 @@ export class NetCtx {
   }
   /** Uniform bigint in [lo, hi] (ranges below 2^64; two 32-bit draws, no sha256: amounts are hot). */
   big(lo: bigint, hi: bigint, ...keys: Key[]): bigint {
-    const v = (BigInt(hash32(this.seedN, ...keys, "hi")) << 32n) | BigInt(hash32(this.seedN, ...keys, "lo"))
+    // the two draws share their key path: hashed once
+    const path = hash32(this.seedN, ...keys)
+    const v = (BigInt(hashKey(path, "hi")) << 32n) | BigInt(hashKey(path, "lo"))
     return lo + (v % (hi - lo + 1n))
   }
   bytes(n: number, ...keys: Key[]): Uint8Array {

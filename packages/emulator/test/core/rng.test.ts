@@ -1,0 +1,33 @@
+import { describe, expect, it } from "vitest"
+import { hash32, hashKey } from "../../src/world/rng.ts"
+import { makeWorld } from "../primary/support.ts"
+
+describe("the world's 32-bit key hash", () => {
+  const paths: Array<ReadonlyArray<string | number | bigint>> = [
+    [],
+    ["bg-amount", "P", 12, 0],
+    ["stake-change", "v", 3, 17, 0],
+    ["d-amount", 2 ** 27 + 5, -1, 0.5, 10n ** 20n],
+    ["", "é", "ünïcode"]
+  ]
+
+  it("given key paths of strings, numbers and bigints, when one key more is hashed from the path's hash, then it equals hashing the longer path", () => {
+    for (const seed of [0, 1, 7, 2 ** 31 + 3]) {
+      for (const path of paths) {
+        for (const k of ["hi", "lo", 0, 123_456_789, 5n]) expect(hashKey(hash32(seed, ...path), k)).toBe(hash32(seed, ...path, k))
+      }
+    }
+  })
+
+  it("given a network, when amounts are drawn, then each is the two 32-bit draws of its key path with hi and lo, as before the path was shared", () => {
+    const ctx = makeWorld(7, 1).primary.network("mainnet").ctx
+    const seedN = (ctx as unknown as { seedN: number }).seedN
+    const lo = 1_000_000n
+    const hi = 90_000_000_000n
+    for (let h = 0; h < 200; h++) {
+      const keys = ["bg-change", "P", h, h % 3] as const
+      const v = (BigInt(hash32(seedN, ...keys, "hi")) << 32n) | BigInt(hash32(seedN, ...keys, "lo"))
+      expect(ctx.big(lo, hi, ...keys)).toBe(lo + (v % (hi - lo + 1n)))
+    }
+  })
+})
