@@ -1,8 +1,9 @@
 /**
  * Checkpoints: one JSON file per slice under <out>/_state/checkpoints/<dataset>/<slice>.json,
- * replaced atomically (write tmp, fsync, rename, fsync dir) so a kill -9 leaves either the old or
- * the new state, never a torn one. One file per slice keeps concurrent slices from contending on
- * a shared database and lets people (and DuckDB's read_json) inspect state with no tooling.
+ * replaced atomically (replaceFile in files/Durable.ts: write tmp, fsync, rename, fsync dir) so a
+ * kill -9 leaves either the old or the new state, never a torn one. One file per slice keeps
+ * concurrent slices from contending on a shared database and lets people (and DuckDB's read_json)
+ * inspect state with no tooling.
  *
  * A checkpoint that cannot be read (garbled or truncated JSON, a field of the wrong type, another
  * slice's state, a cursor its listing cannot decode: Cursor.ts) is that slice's problem: loading it fails with CheckpointError "Corrupt" naming
@@ -16,6 +17,7 @@ import { Context, Effect, Layer } from "effect"
 import { promises as fs } from "node:fs"
 import * as path from "node:path"
 import { CheckpointError } from "../Errors.ts"
+import { replaceFile } from "../files/Durable.ts"
 import { isComplete, type PassHoles } from "./Holes.ts"
 import type { Slice } from "./Slice.ts"
 
@@ -206,31 +208,6 @@ export const checkpointProblem = (value: unknown, dataset: string, slice: string
 
 const clipped = (text: string): string => (text.length > 120 ? `${text.slice(0, 120)}…` : text)
 
-const fsyncDir = async (dir: string) => {
-  const handle = await fs.open(dir, "r")
-  try {
-    await handle.sync()
-  } finally {
-    await handle.close()
-  }
-}
-
-/** Write-then-rename with fsync of both the file and its directory. */
-export const writeFileAtomic = async (file: string, content: string): Promise<void> => {
-  const dir = path.dirname(file)
-  await fs.mkdir(dir, { recursive: true })
-  const tmp = `${file}.tmp-${process.pid}`
-  const handle = await fs.open(tmp, "w")
-  try {
-    await handle.writeFile(content)
-    await handle.sync()
-  } finally {
-    await handle.close()
-  }
-  await fs.rename(tmp, file)
-  await fsyncDir(dir)
-}
-
 /** The state in `text`, or the Corrupt error naming `file` (and a marker left beside it). */
 const parseCheckpoint = async (file: string, text: string, dataset: string, slice: string, cursor?: CursorCheck): Promise<CheckpointState> => {
   let problem: string | undefined
@@ -262,7 +239,7 @@ const makeFileStore = (outDir: string): CheckpointStore["Type"] => {
     save: (state) =>
       Effect.tryPromise({
         try: () =>
-          writeFileAtomic(
+          replaceFile(
             fileOf(root, state.dataset, state.slice),
             JSON.stringify({ ...state, updatedAt: new Date().toISOString() }, null, 2)
           ),

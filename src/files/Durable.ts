@@ -89,11 +89,17 @@ export const replaceFile = async (
   options: { readonly syncFolder?: boolean } = {}
 ): Promise<void> => {
   const dir = path.dirname(file)
-  await ensureDir(dir)
+  // text is written straight away: its folder mostly exists (a checkpoint's, a manifest's), which spares a mkdir per file
+  if (typeof content !== "string") await ensureDir(dir)
   const tmp = `${file}.tmp-${process.pid}`
   try {
-    if (typeof content === "string") await writeSynced(tmp, content)
-    else {
+    if (typeof content === "string") {
+      await writeSynced(tmp, content).catch(async (e: NodeJS.ErrnoException) => {
+        if (e.code !== "ENOENT") throw e
+        await ensureDir(dir)
+        await writeSynced(tmp, content)
+      })
+    } else {
       await content(tmp)
       await fsyncPath(tmp)
     }

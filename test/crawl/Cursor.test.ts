@@ -9,7 +9,8 @@ import * as arrow from "apache-arrow"
 import { Effect, Either, Exit, Layer, Schema } from "effect"
 import { promises as fs } from "node:fs"
 import * as path from "node:path"
-import { checkpointsRoot, CheckpointStore, writeFileAtomic } from "../../src/crawl/Checkpoint.ts"
+import { checkpointsRoot, CheckpointStore } from "../../src/crawl/Checkpoint.ts"
+import { replaceFile } from "../../src/files/Durable.ts"
 import { crawlSlice } from "../../src/crawl/Crawler.ts"
 import { cursorListing, cursorProblem, DecimalText, jsonCursor, tokenCursor } from "../../src/crawl/Cursor.ts"
 import type { DatasetDef } from "../../src/crawl/Dataset.ts"
@@ -107,7 +108,7 @@ describe("a listing with a typed cursor", () => {
         updatedAt: "2026-12-01T00:00:00.000Z",
         error: null
       })
-      yield* Effect.promise(() => writeFileAtomic(file, broken))
+      yield* Effect.promise(() => replaceFile(file, broken))
       const asked: Array<typeof Walk.Type | undefined> = []
       const result = yield* crawlSlice(dataset(walk(8n, asked)), slice, options).pipe(
         Effect.provide(Layer.merge(layers(newDisk(), new KillSwitch(undefined)), CheckpointStore.layer(out)))

@@ -33,6 +33,15 @@ describe("replaceFile", () => {
     expect(await fs.readFile(file, "utf8")).toBe("{}")
   })
 
+  it("given folders that do not exist yet, when a writer fills the file, then they are made before it writes", async () => {
+    const file = path.join(dir, "c", "d", "catalog.duckdb")
+
+    await replaceFile(file, (tmp) => fs.writeFile(tmp, "built"))
+
+    expect(await fs.readFile(file, "utf8")).toBe("built")
+    expect(await namesIn(path.dirname(file))).toEqual(["catalog.duckdb"])
+  })
+
   it("given a writer, when replaced, then the writer fills a temporary name beside the file that then becomes the file", async () => {
     const file = path.join(dir, "catalog.duckdb")
     const seen: string[] = []
