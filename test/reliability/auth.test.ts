@@ -11,7 +11,7 @@ import { promises as fs } from "node:fs"
 import * as path from "node:path"
 import { type RunningEmulator, startEmulator } from "@chainetl/emulator"
 import type { RunReport } from "../../src/Runner.ts"
-import { tempDir } from "./campaign.ts"
+import { tempFolders } from "../support/fixtures.ts"
 import { type CliExit, runCli } from "./cli.ts"
 import { type Proxy, forward, startProxy } from "../support/proxy.ts"
 
@@ -25,6 +25,7 @@ describe.each([
   { status: 401, key: WRONG, said: "Unauthorized: invalid API key" },
   { status: 403, key: LIMITED, said: "Forbidden: this API key does not have access to this resource" }
 ])("a backfill of 48 windows whose key the service answers with $status", ({ status, key, said }) => {
+  const authDir = tempFolders(`auth-${status}`)
   let emu: RunningEmulator
   let proxy: Proxy
   let out: string
@@ -33,7 +34,7 @@ describe.each([
   beforeAll(async () => {
     emu = await startEmulator({ seed: 1, auth: { mode: "required", validKeys: [GOOD, LIMITED], unprivilegedKeys: [LIMITED] } })
     proxy = await startProxy(emu.baseUrl, () => forward)
-    const dir = await tempDir(`auth-${status}`)
+    const dir = await authDir()
     const job = path.join(dir, "job.json")
     await fs.writeFile(job, JSON.stringify({ networks: ["mainnet"], primaryBlockchains: ["p-chain"] }))
     out = path.join(dir, "out")

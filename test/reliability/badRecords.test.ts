@@ -11,7 +11,8 @@ import * as path from "node:path"
 import { type RunningEmulator, startEmulator } from "@chainetl/emulator"
 import type { RunReport } from "../../src/Runner.ts"
 import { fetchAll, query, runInProcess } from "../support/spine.ts"
-import { campaignJob, tempDir } from "./campaign.ts"
+import { campaignJob } from "./campaign.ts"
+import { tempFolders } from "../support/fixtures.ts"
 import { readCheckpoints } from "./compare.ts"
 import { DELEGATORS, type Proxy, forward, pageCounter, startProxy } from "../support/proxy.ts"
 
@@ -28,6 +29,7 @@ const SPOIL: ReadonlyArray<readonly [index: number, spoil: (r: Rec) => void]> = 
 ]
 
 describe("bad records, unknown fields and a page that is not JSON", () => {
+  const badDir = tempFolders("bad")
   let emu: RunningEmulator
   let proxy: Proxy
   let out: string
@@ -53,7 +55,7 @@ describe("bad records, unknown fields and a page that is not JSON", () => {
         }
       }
     })
-    out = await tempDir("bad")
+    out = await badDir()
     report = await runInProcess(out, emu, { datasets: ["delegators"], job: campaignJob(emu), urls: { baseUrl: proxy.url }, source: { maxRetries: 2 } })
   }, 120_000)
   afterAll(async () => {

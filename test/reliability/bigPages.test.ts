@@ -12,7 +12,8 @@ import * as path from "node:path"
 import { type RunningEmulator, startEmulator } from "@chainetl/emulator"
 import type { RunReport } from "../../src/Runner.ts"
 import { fetchAll, query, runInProcess } from "../support/spine.ts"
-import { campaignJob, tempDir } from "./campaign.ts"
+import { campaignJob } from "./campaign.ts"
+import { tempFolders } from "../support/fixtures.ts"
 import { DELEGATORS, type Proxy, type ProxyDecision, forward, startProxy } from "../support/proxy.ts"
 
 const PAD = "x".repeat(400_000)
@@ -31,6 +32,7 @@ const padded = (text: string): string => {
 }
 
 describe("a 40 MB page arriving over 4 s, a body cap, a stalled body", () => {
+  const bigDir = tempFolders("big")
   let emu: RunningEmulator
   let proxy: Proxy
   let mode: "slow" | "stall" = "slow"
@@ -50,7 +52,7 @@ describe("a 40 MB page arriving over 4 s, a body cap, a stalled body", () => {
     expect(built.size).toBe(1)
     const job = campaignJob(emu)
     const once = async (name: "slow" | "capped" | "stall", source: Record<string, number>) => {
-      const out = await tempDir(`big-${name}`)
+      const out = await bigDir()
       const started = Date.now()
       const report = await runInProcess(out, emu, { datasets: ["delegators"], job, urls: { baseUrl: proxy.url }, source: { timeoutMs: 2_000, maxRetries: 1, ...source } })
       runs[name] = { report, ms: Date.now() - started, out }

@@ -16,7 +16,8 @@ import * as path from "node:path"
 import { type RunningEmulator, startEmulator } from "@chainetl/emulator"
 import type { Job } from "../../src/Job.ts"
 import type { RunReport } from "../../src/Runner.ts"
-import { campaignJob, tempDir } from "./campaign.ts"
+import { campaignJob } from "./campaign.ts"
+import { tempFolders } from "../support/fixtures.ts"
 import { compareCatalogs, filesBelow } from "./compare.ts"
 import { runCli } from "./cli.ts"
 import { runInProcess } from "../support/spine.ts"
@@ -24,6 +25,7 @@ import { runInProcess } from "../support/spine.ts"
 const DATASETS = ["staking_transactions", "delegators", "utxos", "token_transfers", "chain_metrics"]
 
 describe("garbled, truncated and ill-typed checkpoints, and a cursor its listing cannot read", () => {
+  const ckptDir = tempFolders("ckpt")
   let emu: RunningEmulator
   let job: Partial<Job>
   let out: string
@@ -38,8 +40,8 @@ describe("garbled, truncated and ill-typed checkpoints, and a cursor its listing
   beforeAll(async () => {
     emu = await startEmulator({ seed: 1 })
     job = campaignJob(emu, 3)
-    out = await tempDir("ckpt")
-    reference = await tempDir("ckpt-ref")
+    out = await ckptDir()
+    reference = await ckptDir()
     expect((await runInProcess(reference, emu, { datasets: DATASETS, job })).status).toBe("succeeded")
     expect((await runInProcess(out, emu, { datasets: DATASETS, job })).status).toBe("succeeded")
     const root = path.join(out, "_state", "checkpoints")
@@ -94,7 +96,7 @@ describe("garbled, truncated and ill-typed checkpoints, and a cursor its listing
   })
 
   it("given a garbled window checkpoint, when the CLI runs its dataset, then the run's last line names the broken file and the fix, not only its report", async () => {
-    const copy = await tempDir("ckpt-cli")
+    const copy = await ckptDir()
     await fs.cp(reference, copy, { recursive: true })
     const dir = path.join(copy, "_state", "checkpoints", "staking_transactions")
     const window = path.join(dir, (await fs.readdir(dir)).filter((f) => f.endsWith(".json")).sort()[0]!)

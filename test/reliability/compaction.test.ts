@@ -9,7 +9,8 @@ import * as path from "node:path"
 import { beforeAll, describe, expect, it } from "vitest"
 import { defaultNow } from "@chainetl/emulator"
 import { readManifest } from "../../src/compact/Manifest.ts"
-import { CAMPAIGN_DATASETS, tempDir, writeCampaignJob } from "./campaign.ts"
+import { CAMPAIGN_DATASETS, writeCampaignJob } from "./campaign.ts"
+import { tempFolders } from "../support/fixtures.ts"
 import { type CliExit, runArgs, runCli } from "./cli.ts"
 import { type DatasetDiff, compareCatalogs, filesBelow, leftovers } from "./compare.ts"
 
@@ -35,6 +36,7 @@ const expectEqual = (diffs: ReadonlyArray<DatasetDiff>) => {
 }
 
 describe("chainetl compact, end to end", () => {
+  const compactDir = tempFolders("compact")
   let dir: string
   let job: string
   const out = () => path.join(dir, "compacted")
@@ -43,7 +45,7 @@ describe("chainetl compact, end to end", () => {
   let first: { crawl: CliExit; compact: CliExit; before: Map<string, number>; after: Map<string, number>; diffs: DatasetDiff[] }
 
   beforeAll(async () => {
-    dir = await tempDir("compact")
+    dir = await compactDir()
     job = path.join(dir, "job.json")
     await writeCampaignJob(SEED, job)
     const crawled = await crawl(out())

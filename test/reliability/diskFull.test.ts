@@ -12,7 +12,8 @@ import { execFileSync, spawn, spawnSync } from "node:child_process"
 import { promises as fs } from "node:fs"
 import * as path from "node:path"
 import { type RunningEmulator, startEmulator } from "@chainetl/emulator"
-import { campaignJob, tempDir } from "./campaign.ts"
+import { campaignJob } from "./campaign.ts"
+import { tempFolders } from "../support/fixtures.ts"
 import { BIN, type CliExit, REPO, cliEnv, runArgs, runCli } from "./cli.ts"
 import { compareCatalogs, filesBelow, leftovers, readCheckpoints } from "./compare.ts"
 import { runInProcess } from "../support/spine.ts"
@@ -95,17 +96,19 @@ const expectConsistent = async (out: string) => {
 }
 
 describe("a full or read-only output disk", () => {
+  // removed after the tmpfs describe has unmounted its folder
+  const diskDir = tempFolders("disk")
   let emu: RunningEmulator
   let jobFile: string
   let env: Record<string, string>
   let cleanOut: string
   beforeAll(async () => {
     emu = await startEmulator({ seed: 1 })
-    const dir = await tempDir("disk-job")
+    const dir = await diskDir()
     jobFile = path.join(dir, "job.json")
     await fs.writeFile(jobFile, JSON.stringify(campaignJob(emu)))
     env = { CHAINETL_BASE_URL: emu.baseUrl, CHAINETL_METRICS_URL: emu.metricsUrl, CHAINETL_NODE_URL: emu.nodeUrl }
-    cleanOut = await tempDir("disk-clean")
+    cleanOut = await diskDir()
     await runInProcess(cleanOut, emu, { datasets: DATASETS, job: campaignJob(emu) })
   })
   afterAll(async () => {
@@ -126,7 +129,7 @@ describe("a full or read-only output disk", () => {
     let mnt: string
     beforeAll(async () => {
       if (noTmpfs !== undefined) return
-      mnt = await tempDir("disk-mnt")
+      mnt = await diskDir()
       execFileSync("mount", ["-t", "tmpfs", "-o", "size=400k", "tmpfs", mnt])
     })
     afterAll(() => {
@@ -171,7 +174,7 @@ describe("a full or read-only output disk", () => {
 
   describe("under a file size limit (ulimit -f), which needs no privilege", () => {
     it("given parts larger than the limit allows, when the run writes them, then it exits 1 saying the file is too large, what is on disk matches the checkpoints, and a run without the limit finishes to the clean result", async () => {
-      const out = path.join(await tempDir("disk-fsize"), "out")
+      const out = path.join(await diskDir(), "out")
       const args = runArgs({ datasets: DATASETS, job: jobFile, out, partRows: 20 })
       // 16 KiB a file: the small staking parts fit, a delegators page does not
       const limited = await new Promise<CliExit>((resolve, reject) => {

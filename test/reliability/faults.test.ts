@@ -11,7 +11,8 @@ import * as path from "node:path"
 import { type RunningEmulator, startEmulator } from "@chainetl/emulator"
 import type { Job } from "../../src/Job.ts"
 import type { RunReport } from "../../src/Runner.ts"
-import { CAMPAIGN_DATASETS, CI_FAULTS, FAULT_CAMPAIGN_SOURCE, campaignJob, tempDir } from "./campaign.ts"
+import { CAMPAIGN_DATASETS, CI_FAULTS, FAULT_CAMPAIGN_SOURCE, campaignJob } from "./campaign.ts"
+import { tempFolders } from "../support/fixtures.ts"
 import { runArgs, runCli } from "./cli.ts"
 import { compareCatalogs, leftovers, readCheckpoints } from "./compare.ts"
 import { DELEGATORS, startBrokenDelegators } from "../support/proxy.ts"
@@ -20,6 +21,7 @@ import { runInProcess } from "../support/spine.ts"
 const SEED = 1
 
 describe("fault campaign: transient faults on two requests in three for a whole run", () => {
+  const faultsDir = tempFolders("faults")
   let clean: RunningEmulator
   let faulty: RunningEmulator
   let job: Partial<Job>
@@ -30,8 +32,8 @@ describe("fault campaign: transient faults on two requests in three for a whole 
     clean = await startEmulator({ seed: SEED })
     faulty = await startEmulator({ seed: SEED, faults: CI_FAULTS })
     job = campaignJob(clean)
-    cleanOut = await tempDir("faults-clean")
-    faultyOut = await tempDir("faults")
+    cleanOut = await faultsDir()
+    faultyOut = await faultsDir()
     expect((await runInProcess(cleanOut, clean, { datasets: CAMPAIGN_DATASETS, job })).status).toBe("succeeded")
     report = await runInProcess(faultyOut, faulty, { datasets: CAMPAIGN_DATASETS, job, source: FAULT_CAMPAIGN_SOURCE })
   }, 240_000)
@@ -60,6 +62,7 @@ describe("fault campaign: transient faults on two requests in three for a whole 
 })
 
 describe("a fault that outlasts the retry budget", () => {
+  const budgetDir = tempFolders("budget")
   let emu: RunningEmulator
   beforeAll(async () => {
     emu = await startEmulator({ seed: SEED })
@@ -71,7 +74,7 @@ describe("a fault that outlasts the retry budget", () => {
   it("given delegators' later pages answer 503 beyond the budget, when the CLI runs, then that slice alone fails, exit 1 names it, and the next run resumes it to the clean result", async () => {
     const proxy = await startBrokenDelegators(emu.baseUrl)
     try {
-      const dir = await tempDir("budget")
+      const dir = await budgetDir()
       const jobFile = path.join(dir, "job.json")
       const job = campaignJob(emu)
       await fs.writeFile(jobFile, JSON.stringify(job))
@@ -108,7 +111,7 @@ describe("a fault that outlasts the retry budget", () => {
       expect(resumedPages.every((h) => h.url.searchParams.has("pageToken"))).toBe(true)
 
       // 3. and the result is the clean one (snapshot_date is the wall clock's day here, the run's as-of)
-      const cleanOut = await tempDir("budget-clean")
+      const cleanOut = await budgetDir()
       await runInProcess(cleanOut, emu, { datasets, job })
       const diffs = await compareCatalogs(out, cleanOut, ["snapshot_date"])
       expect(diffs.find((d) => d.dataset === "delegators")?.rowsA).toBe(330)

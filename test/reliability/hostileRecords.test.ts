@@ -19,7 +19,8 @@ import * as path from "node:path"
 import { type RunningEmulator, startEmulator } from "@chainetl/emulator"
 import type { RunReport } from "../../src/Runner.ts"
 import { fetchAll, query, runInProcess } from "../support/spine.ts"
-import { campaignJob, tempDir } from "./campaign.ts"
+import { campaignJob } from "./campaign.ts"
+import { tempFolders } from "../support/fixtures.ts"
 import { DELEGATORS, type Proxy, forward, pageCounter, startProxy } from "../support/proxy.ts"
 
 const BLOCKS = "/v1/networks/mainnet/blockchains/p-chain/blocks"
@@ -75,6 +76,7 @@ const spoilAll = (records: Rec[], spoils: ReadonlyArray<readonly [number, (r: Re
   )
 
 describe("hostile records: invalid UTF-8, deep nesting, values out of range, wrong types", () => {
+  const hostileDir = tempFolders("hostile")
   let emu: RunningEmulator
   let proxy: Proxy
   let out: string
@@ -135,7 +137,7 @@ describe("hostile records: invalid UTF-8, deep nesting, values out of range, wro
         }
       }
     })
-    out = await tempDir("hostile")
+    out = await hostileDir()
     report = await runInProcess(out, emu, { datasets: ["delegators", "primary_blocks"], job: campaignJob(emu), urls: { baseUrl: proxy.url }, partRows: 1000 })
   }, 180_000)
   afterAll(async () => {

@@ -8,7 +8,8 @@ import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type RunningEmulator, startEmulator } from "@chainetl/emulator"
 import type { RunReport } from "../../src/Runner.ts"
-import { campaignJob, tempDir } from "./campaign.ts"
+import { campaignJob } from "./campaign.ts"
+import { tempFolders } from "../support/fixtures.ts"
 import { runArgs, runCli, startCli } from "./cli.ts"
 
 const reportsIn = async (out: string): Promise<RunReport[]> => {
@@ -18,13 +19,14 @@ const reportsIn = async (out: string): Promise<RunReport[]> => {
 }
 
 describe("a run whose process died", () => {
+  const interruptedDir = tempFolders("interrupted")
   let emu: RunningEmulator
   let jobFile: string
   let env: Record<string, string>
   beforeAll(async () => {
     // slow pages, so that the run is still crawling when it is killed
     emu = await startEmulator({ seed: 1, faults: { latencyMs: 300 } })
-    const dir = await tempDir("interrupted-job")
+    const dir = await interruptedDir()
     jobFile = path.join(dir, "job.json")
     await fs.writeFile(jobFile, JSON.stringify(campaignJob(emu)))
     env = { CHAINETL_BASE_URL: emu.baseUrl, CHAINETL_METRICS_URL: emu.metricsUrl, CHAINETL_NODE_URL: emu.nodeUrl }
@@ -34,7 +36,7 @@ describe("a run whose process died", () => {
   })
 
   it("given a local run SIGKILLed after writing its report, when the same command runs again, then the killed run's report, status and the HTML report say interrupted, naming the run that found it", async () => {
-    const out = path.join(await tempDir("interrupted"), "out")
+    const out = path.join(await interruptedDir(), "out")
     const args = runArgs({ datasets: ["staking_transactions", "delegators"], job: jobFile, out })
     const killed = startCli(args, env)
     let begun: RunReport | undefined

@@ -14,7 +14,8 @@ import { type RunningEmulator, startEmulator } from "@chainetl/emulator"
 import type { RunReport } from "../../src/Runner.ts"
 import { expectWithinBudgets, withLoopStalls } from "../support/keyWindows.ts"
 import { type RunningPostgres, startPostgres } from "../support/postgres.ts"
-import { campaignJob, tempDir } from "./campaign.ts"
+import { campaignJob } from "./campaign.ts"
+import { tempFolders } from "../support/fixtures.ts"
 import { type CliExit, runCli, startCli } from "./cli.ts"
 import { compareCatalogs, filesBelow } from "./compare.ts"
 
@@ -26,13 +27,14 @@ const JITTER_MS = 150
 // 48 hourly windows of P-chain blocks: at least 48 chain-data requests, 4 slices at a time
 const backfillArgs = (job: string, out: string) => ["backfill", "primary_blocks", "--from", "2024-06-01", "--to", "2024-06-03", "--window", "1h", "--concurrency", "4", "--part-rows", "200", "--job", job, "--out", out]
 
+const keysDir = tempFolders("keys")
 let emu: RunningEmulator
 let pg: RunningPostgres
 let dir: string
 let jobFile: string
 beforeAll(async () => {
   ;[emu, pg] = await Promise.all([startEmulator({ seed: 1, recordKeyArrivals: true, auth: { mode: "required", validKeys: [ALPHA, BETA] } }), startPostgres()])
-  dir = await tempDir("keys")
+  dir = await keysDir()
   jobFile = path.join(dir, "job.json")
   await fs.writeFile(jobFile, JSON.stringify({ ...campaignJob(emu), apiKeys: budgets }))
   await fs.writeFile(path.join(dir, "job-refused.json"), JSON.stringify(campaignJob(emu)))
@@ -95,7 +97,7 @@ describe("chainetl run with two API keys and their budgets", () => {
 
   it("given the run, when its rows are compared with the same backfill on CHAINETL_API_KEY alone (as before several keys), then they are equal (EXCEPT ALL both ways)", async () => {
     const single = path.join(dir, "single")
-    const plain = await tempDir("keys-plain-job")
+    const plain = await keysDir()
     await fs.writeFile(path.join(plain, "job.json"), JSON.stringify(campaignJob(emu)))
     const { CHAINETL_API_KEYS: _, ...rest } = env({ CHAINETL_API_KEY: ALPHA })
     const one = await runCli(backfillArgs(path.join(plain, "job.json"), single), rest)
