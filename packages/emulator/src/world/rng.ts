@@ -4,6 +4,7 @@
  * --scale) and two emulators with one seed agree byte for byte.
  */
 import { sha256 } from "./cb58.ts"
+import { MAX_COUNTED, sha256AsciiCounted } from "./sha256.ts"
 
 const mix32 = (h: number): number => {
   h ^= h >>> 16
@@ -42,9 +43,15 @@ export const pick = <T>(seed: number, list: ReadonlyArray<T>, ...keys: ReadonlyA
 
 /** n pseudo-random bytes (sha256 in counter mode): ids, hashes, addresses, keys. */
 export const bytes = (seed: number, n: number, ...keys: ReadonlyArray<string | number | bigint>): Uint8Array => {
+  const prefix = `${seed}|${keys.join("|")}|`
+  const blocks = Math.ceil(n / 32)
+  if (blocks <= MAX_COUNTED) {
+    // all the counters' digests at once (a signature's 65 bytes are three): their shared start is hashed once
+    const all = new Uint8Array(blocks * 32)
+    if (sha256AsciiCounted(prefix, blocks, all)) return all.length === n ? all : all.slice(0, n)
+  }
   const out = new Uint8Array(n)
   let filled = 0
-  const prefix = `${seed}|${keys.join("|")}|`
   for (let counter = 0; filled < n; counter++) {
     const h = sha256(prefix + counter)
     const take = Math.min(h.length, n - filled)

@@ -68,24 +68,41 @@ const compress = (offset: number): void => {
   h[7] = (h[7]! + k) | 0
 }
 
-/** Pads the `length` message bytes already in `block`, hashes them and writes the digest into `out`. */
-const finish = (length: number, out: Uint8Array): Uint8Array => {
+/** Pads the `length` message bytes in `block` (the bytes after them are overwritten); returns the padded length. */
+const pad = (length: number): number => {
   const padded = (length + 9 + 63) & ~63
   block[length] = 0x80
   block.fill(0, length + 1, padded - 4)
   // the bit length fits in 32 bits at these sizes
   blockView.setUint32(padded - 4, length * 8)
-  h.set(H0)
-  for (let offset = 0; offset < padded; offset += 64) compress(offset)
-  for (let i = 0, o = 0; i < 8; i++, o += 4) {
+  return padded
+}
+
+/** Writes the state as a digest into out at `at`. */
+const digest = (out: Uint8Array, at: number): void => {
+  for (let i = 0, o = at; i < 8; i++, o += 4) {
     const x = h[i]!
     out[o] = x >>> 24
     out[o + 1] = x >>> 16
     out[o + 2] = x >>> 8
     out[o + 3] = x
   }
+}
+
+/** Hashes the `length` message bytes already in `block` and writes the digest into `out`. */
+const finish = (length: number, out: Uint8Array): Uint8Array => {
+  const padded = pad(length)
+  h.set(H0)
+  for (let offset = 0; offset < padded; offset += 64) compress(offset)
+  digest(out, 0)
   return out
 }
+
+/** The state after a message's first block, shared by messages that begin alike. */
+const midstate = new Int32Array(8)
+
+/** Counters 0 … 9: one decimal digit each. */
+export const MAX_COUNTED = 10
 
 /** sha256 of bytes no longer than SMALL_INPUT, into `out` (32 bytes). */
 export const sha256Bytes = (data: Uint8Array, out: Uint8Array): Uint8Array => {
@@ -107,5 +124,37 @@ export const sha256Ascii = (s: string, out: Uint8Array): boolean => {
     block[i] = c
   }
   finish(n, out)
+  return true
+}
+
+/**
+ * The digests of ASCII `prefix` followed by each counter 0 … count-1 in decimal (sha256 in
+ * counter mode, as rng.ts draws bytes), one after the other into `out` (32 bytes each). The
+ * messages differ only in their last character, so a first block they share is hashed once.
+ * False (nothing written) when the prefix is not ASCII, the messages are too long or count is over
+ * MAX_COUNTED.
+ */
+export const sha256AsciiCounted = (prefix: string, count: number, out: Uint8Array): boolean => {
+  const n = prefix.length
+  if (count > MAX_COUNTED || n + 1 > SMALL_INPUT) return false
+  for (let i = 0; i < n; i++) {
+    const c = prefix.charCodeAt(i)
+    if (c > 0x7f) return false
+    block[i] = c
+  }
+  // the counter's digit sits at n, the padding after it is the same for every counter
+  const padded = pad(n + 1)
+  const shared = n >= 64
+  if (shared) {
+    h.set(H0)
+    compress(0)
+    midstate.set(h)
+  }
+  for (let counter = 0; counter < count; counter++) {
+    block[n] = 0x30 + counter
+    h.set(shared ? midstate : H0)
+    for (let offset = shared ? 64 : 0; offset < padded; offset += 64) compress(offset)
+    digest(out, counter * 32)
+  }
   return true
 }

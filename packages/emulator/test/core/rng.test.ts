@@ -1,5 +1,6 @@
+import { createHash } from "node:crypto"
 import { describe, expect, it } from "vitest"
-import { hash32, hashKey } from "../../src/world/rng.ts"
+import { bytes, hash32, hashKey } from "../../src/world/rng.ts"
 import { makeWorld } from "../primary/support.ts"
 
 describe("the world's 32-bit key hash", () => {
@@ -28,6 +29,23 @@ describe("the world's 32-bit key hash", () => {
       const keys = ["bg-change", "P", h, h % 3] as const
       const v = (BigInt(hash32(seedN, ...keys, "hi")) << 32n) | BigInt(hash32(seedN, ...keys, "lo"))
       expect(ctx.big(lo, hi, ...keys)).toBe(lo + (v % (hi - lo + 1n)))
+    }
+  })
+})
+
+describe("the world's pseudo-random bytes", () => {
+  /** sha256 in counter mode over the key path's text, as the bytes are defined. */
+  const reference = (seed: number, n: number, keys: ReadonlyArray<string | number | bigint>): string => {
+    const prefix = `${seed}|${keys.join("|")}|`
+    let all = Buffer.alloc(0)
+    for (let counter = 0; all.length < n; counter++) all = Buffer.concat([all, createHash("sha256").update(prefix + counter).digest()])
+    return all.subarray(0, n).toString("hex")
+  }
+
+  it("given lengths from none to past ten digests and key paths short, long and not ASCII, when drawn, then the bytes are sha256 in counter mode over the path", () => {
+    const paths: Array<ReadonlyArray<string | number | bigint>> = [[], ["sig", "2JrAk5H7ekn95aB1VbVjJuGY6ouTRURqFAPj1fg4KDs5Nrb8Zz", 0, 1], ["id", "mainnet", 32, 2n ** 60n], ["x".repeat(150)], ["naïve", 3]]
+    for (const keys of paths) {
+      for (const n of [0, 1, 20, 24, 32, 33, 65, 96, 320, 321, 400]) expect(Buffer.from(bytes(12_345, n, ...keys)).toString("hex")).toBe(reference(12_345, n, keys))
     }
   })
 })

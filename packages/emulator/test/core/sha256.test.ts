@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from "node:crypto"
 import { describe, expect, it } from "vitest"
 import { sha256 } from "../../src/world/cb58.ts"
-import { SMALL_INPUT, sha256Ascii, sha256Bytes } from "../../src/world/sha256.ts"
+import { MAX_COUNTED, SMALL_INPUT, sha256Ascii, sha256AsciiCounted, sha256Bytes } from "../../src/world/sha256.ts"
 
 const reference = (b: Uint8Array | string): Buffer => createHash("sha256").update(b).digest()
 
@@ -61,5 +61,24 @@ describe("sha256 in JavaScript (short inputs)", () => {
     const kept = first.toString("hex")
     sha256(new Uint8Array([4, 5, 6]))
     expect(first.toString("hex")).toBe(kept)
+  })
+
+  it("given ASCII prefixes of every length up to the limit and up to ten counters, when hashed in counter mode, then each digest equals node:crypto's of the prefix and the counter", () => {
+    for (let n = 0; n < SMALL_INPUT; n++) {
+      const prefix = randomBytes(n).toString("hex").slice(0, n).padEnd(n, "|")
+      for (const count of [1, 3, MAX_COUNTED]) {
+        const out = new Uint8Array(count * 32)
+        expect(sha256AsciiCounted(prefix, count, out)).toBe(true)
+        for (let c = 0; c < count; c++) expect(Buffer.from(out.subarray(c * 32, c * 32 + 32)).toString("hex")).toBe(reference(prefix + c).toString("hex"))
+      }
+    }
+  })
+
+  it("given a prefix that is not ASCII, too long, or more than ten counters, when hashed in counter mode, then it declines and writes nothing", () => {
+    const out = new Uint8Array(11 * 32)
+    expect(sha256AsciiCounted("seed|é|", 1, out)).toBe(false)
+    expect(sha256AsciiCounted("x".repeat(SMALL_INPUT), 1, out)).toBe(false)
+    expect(sha256AsciiCounted("seed|", MAX_COUNTED + 1, out)).toBe(false)
+    expect(out.every((x) => x === 0)).toBe(true)
   })
 })
