@@ -93,6 +93,11 @@ export class NetCtx {
     this.rewards = rewards
   }
 
+  /** The staker of the r-th reward of the staking schedule, in chain order. */
+  rewardRef(r: number): RewardRef {
+    return this.rewardIndex().at(r).ref
+  }
+
   private rewardIndex(): RewardIndex {
     if (this.rewards === undefined) throw new Error("P-chain heights asked for before the staking schedule's rewards were bound")
     return this.rewards

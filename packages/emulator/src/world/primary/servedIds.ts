@@ -22,9 +22,10 @@
  */
 import type { PrimaryNetwork, PxChain } from "./network.ts"
 import { BlockIdStore } from "./blockIdStore.ts"
-import { blockBytes, parentBytes } from "./codec/blockBytes.ts"
+import { blockBytes, blockBytesOf, parentBytes } from "./codec/blockBytes.ts"
 import { TxBytes } from "./codec/txBytes.ts"
-import { rememberIdBytes } from "./codec/idBytes.ts"
+import { idBytes, rememberIdBytes } from "./codec/idBytes.ts"
+import { RewardIds } from "./rewardIds.ts"
 import { sha256 } from "../cb58.ts"
 import { Kind, cb58 } from "./ids.ts"
 import type { TxRecord } from "./types.ts"
@@ -81,8 +82,12 @@ export class ServedIds {
   private readonly outOfTurn = new Lru<string, TxRecord | undefined>(OUT_OF_TURN_MEMO)
   /** Heights up to which `resolve` caught up with the tips. */
   private readonly caughtUp: Record<PxChain, number> = { P: -1, X: -1 }
+  /** The P-chain's RewardValidatorTxs, hashed from their proposal blocks' place alone (rewardIds.ts). */
+  private readonly rewards: RewardIds
 
-  constructor(private readonly net: PrimaryNetwork) {}
+  constructor(private readonly net: PrimaryNetwork) {
+    this.rewards = new RewardIds(net)
+  }
 
   /**
    * A tx hashed outside its block's turn (a spend chain of the other chain's exports, a tx asked
@@ -131,6 +136,17 @@ export class ServedIds {
     const blocks = this.net.chain(chain)
     const parent = h > 0 ? store.bytes(h - 1) : parentBytes(blocks.block(h), ids)
     store.push(sha256(blockBytes(blocks.header(h), parent, txs, kept)))
+  }
+
+  /**
+   * Hashes P-chain proposal block h, whose one tx is reward r: from the served id of the staker it
+   * rewards, without building the tx (whose served id the reward table keeps).
+   */
+  private hashProposal(h: number, r: number): void {
+    const store = this.blocks.P
+    if (store.count !== h || h === 0) throw new Error(`P-chain block ${h} hashed out of order (${store.count} are)`)
+    const tx = this.rewards.hash(r, idBytes(this.of(this.rewards.rewardedOf(r))))
+    store.push(sha256(blockBytesOf(this.net.chain("P").header(h), store.bytes(h - 1), [tx])))
   }
 
   /** Hashes `root` and every id it needs that is not hashed yet. */
@@ -193,6 +209,11 @@ export class ServedIds {
       const height = this.next[chain]++
       // blocks are built a page at a time (one pass over the generators instead of one per block)
       if (height % PREFETCH === 0) blocks.prefetch(height, height + PREFETCH - 1)
+      const at = chain === "P" ? this.net.ctx.pLayout.at(height) : undefined
+      if (at?.kind === "proposal" && at.reward === this.rewards.count) {
+        this.hashProposal(height, at.reward)
+        continue
+      }
       const txs = blocks.txs(height)
       for (const tx of txs) this.inHand.set(tx.id, tx)
       for (const tx of txs) this.compute(tx.id)
@@ -239,7 +260,7 @@ export class ServedIds {
 
   /** The world id behind a served id already hashed, without hashing anything new. */
   known(id: string): string | undefined {
-    return this.world.get(id) ?? this.blockNamed(id)
+    return this.world.get(id) ?? this.blockNamed(id) ?? this.rewards.worldIdOf(id)
   }
 
   /** The world id behind a served id; anything else (unknown, or already a world id) unchanged. */

@@ -40,6 +40,15 @@ export class StakingTxs {
     return this.ctx.id(Kind.DelegationReward, d.validation.node.index, d.validation.j, d.k)
   }
 
+  /** The staker add a reward of the schedule closes (rewardIndex.ts), by its ref: the same ids as validationTxId and delegationTxId. */
+  rewardedTxIdOf(ref: RewardRef): string {
+    return ref.k === VALIDATION ? this.ctx.id(Kind.Validation, ref.i, ref.j) : this.ctx.id(Kind.Delegation, ref.i, ref.j, ref.k)
+  }
+  /** The RewardValidatorTx of a reward of the schedule, by its ref: the same ids as validationRewardTxId and delegationRewardTxId. */
+  rewardTxIdOf(ref: RewardRef): string {
+    return ref.k === VALIDATION ? this.ctx.id(Kind.ValidationReward, ref.i, ref.j) : this.ctx.id(Kind.DelegationReward, ref.i, ref.j, ref.k)
+  }
+
   private change(kind: "v" | "d", i: number, j: number, k: number): bigint {
     return this.ctx.big(100_000_000n, 50_000_000_000n, "stake-change", kind, i, j, k)
   }

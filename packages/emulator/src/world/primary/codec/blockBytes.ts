@@ -81,10 +81,17 @@ export type BlockHeader = Pick<BlockRecord, "blockType" | "height" | "timestamp"
  * A block's bytes written straight into one buffer. `parent` is the parent's served id as bytes
  * (servedIds.ts keeps them by height; `parentBytes` for a block record).
  */
-export const blockBytes = (b: BlockHeader, parent: Uint8Array, txs: ReadonlyArray<TxRecord>, txBytes: Pick<TxBytes, "bytes">): Uint8Array => {
+export const blockBytes = (b: BlockHeader, parent: Uint8Array, txs: ReadonlyArray<TxRecord>, txBytes: Pick<TxBytes, "bytes">): Uint8Array =>
+  blockBytesOf(
+    b,
+    parent,
+    txs.map((t) => txBytes.bytes(t))
+  )
+
+/** The same from the txs' signed bytes (each with its codec version, as TxBytes makes them). */
+export const blockBytesOf = (b: BlockHeader, parent: Uint8Array, signed: ReadonlyArray<Uint8Array>): Uint8Array => {
   const type = b.blockType
   if (type === "EVMBlock") throw new Error("C-chain blocks are the EVM world's")
-  const signed = txs.map((t) => txBytes.bytes(t))
   return withWriter((w) => {
     const list = (some: ReadonlyArray<Uint8Array>): void => {
       w.u32(some.length)

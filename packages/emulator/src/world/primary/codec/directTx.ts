@@ -169,6 +169,18 @@ const unsigned = (w: Writer, net: PrimaryNetwork, tx: TxRecord, ids: IdMap): boo
 }
 
 /**
+ * A RewardValidatorTx's signed bytes (codec version included) from the served id of the tx it
+ * rewards: its only field, and no credentials. The same bytes as `writeTx` writes for its record.
+ */
+export const rewardTxBytes = (rewarded: Uint8Array): Uint8Array => {
+  const out = new Uint8Array(2 + 4 + 32 + 4)
+  const view = new DataView(out.buffer)
+  view.setUint32(2, P_TX.RewardValidatorTx)
+  out.set(rewarded, 6)
+  return out
+}
+
+/**
  * Writes tx's signed bytes without the codec version (as a block holds them): the unsigned tx,
  * then its credentials. False, with the writer as it was, for a tx this encoder does not cover.
  */
