@@ -28,7 +28,7 @@ import type { RunReport } from "../../src/Runner.ts"
 import { buildCatalog } from "../../src/sink/Catalog.ts"
 import { fileSet, readManifest } from "../../src/compact/Manifest.ts"
 import { keyId } from "../../src/ApiKeys.ts"
-import { tempDir } from "../reliability/campaign.ts"
+import { tempFolders } from "../support/fixtures.ts"
 import { queryPg } from "../support/pgQuery.ts"
 import { until } from "../support/until.ts"
 import { type CliExit, type CliProcess, runCli, startCli } from "../reliability/cli.ts"
@@ -50,6 +50,7 @@ const SECRETS = [ALPHA, BETA, S3_SECRET, PG_PASSWORD, encodeURIComponent(PG_PASS
 let pg: RunningPostgres
 let s3: RunningS3
 let emu: RunningEmulator
+const workersDir = tempFolders("bucket-workers")
 let dir: string
 let jobFile: string
 beforeAll(async () => {
@@ -57,7 +58,7 @@ beforeAll(async () => {
     startPostgres(),
     startS3(),
     startEmulator({ seed: 1, scale: 20, recordKeyArrivals: true, auth: { mode: "required", validKeys: [ALPHA, BETA] } }),
-    tempDir("bucket-workers")
+    workersDir()
   ])
   jobFile = path.join(dir, "job.json")
   await fs.writeFile(jobFile, JSON.stringify({ networks: ["mainnet"], primaryBlockchains: ["c-chain"], apiKeys: BUDGETS }))
@@ -66,7 +67,6 @@ afterAll(async () => {
   await emu?.close()
   await s3?.stop()
   await pg?.stop()
-  if (dir !== undefined) await fs.rm(dir, { recursive: true, force: true })
 })
 
 const query = queryPg(() => pg.url)

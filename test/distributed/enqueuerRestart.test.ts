@@ -12,7 +12,7 @@ import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type RunningEmulator, startEmulator } from "@chainetl/emulator"
 import type { RunReport } from "../../src/Runner.ts"
-import { tempDir } from "../reliability/campaign.ts"
+import { tempFolders } from "../support/fixtures.ts"
 import { type CliProcess, runCli, startCli } from "../reliability/cli.ts"
 import { compareCatalogs } from "../reliability/compare.ts"
 import { forward, startProxy, type Proxy } from "../support/proxy.ts"
@@ -76,9 +76,11 @@ const readReports = async (out: string): Promise<RunReport[]> => {
   return Promise.all((await fs.readdir(dir)).filter((f) => f.endsWith(".json")).map(async (f) => JSON.parse(await fs.readFile(path.join(dir, f), "utf8")) as RunReport))
 }
 
+const restartDir = tempFolders("enqueuer-restart")
+
 describe("an enqueuer SIGKILLed mid-run and started again with the same command", () => {
   it("given two workers crawling a distributed backfill, when its enqueuer is SIGKILLed with jobs queued and running and the same command is run again, then the rerun takes over at once saying so, joins those jobs, closes the killed run as interrupted, and the rows equal an untouched backfill", async () => {
-    const dir = await tempDir("enqueuer-restart")
+    const dir = await restartDir()
     const jobFile = path.join(dir, "job.json")
     await fs.writeFile(jobFile, JSON.stringify({ networks: ["mainnet"], primaryBlockchains: ["c-chain"] }))
     const out = path.join(dir, "out")

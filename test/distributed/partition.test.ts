@@ -32,7 +32,7 @@ import type { CheckpointState } from "../../src/crawl/Checkpoint.ts"
 import { queueName } from "../../src/distributed/SliceJob.ts"
 import { type RunningEmulator, startEmulator } from "@chainetl/emulator"
 import { readOutputId } from "../../src/state/OutputId.ts"
-import { tempDir } from "../reliability/campaign.ts"
+import { tempFolders } from "../support/fixtures.ts"
 import { type CliExit, type CliProcess, runCli, startCli } from "../reliability/cli.ts"
 import { compareCatalogs, filesBelow } from "../reliability/compare.ts"
 import { forward, type Proxy, startProxy } from "../support/proxy.ts"
@@ -56,7 +56,8 @@ let emu: RunningEmulator
 let pgProxy: PgPartition
 let httpProxy: Proxy
 const processes: CliProcess[] = []
-const dirs: string[] = []
+// removed after the afterAll below has stopped the processes writing there
+const partitionDir = tempFolders("dist-partition")
 
 /** A's block pages after the first PAGES_BEFORE_CUT: held until `open()`, then answered altered. */
 let open: () => void = () => undefined
@@ -94,7 +95,6 @@ afterAll(async () => {
   await pgProxy?.close()
   await emu?.close()
   await pg?.stop()
-  await Promise.all(dirs.map((d) => fs.rm(d, { recursive: true, force: true })))
 })
 
 const query = queryPg(() => pg.url)
@@ -134,8 +134,7 @@ const changedSince = (before: ReadonlyMap<string, string>, after: ReadonlyMap<st
 
 describe("chainetl worker cut off from PostgreSQL", () => {
   it("given a worker whose PostgreSQL connections are cut (the server drops its sessions, the worker hears nothing) mid-slice, when another worker takes the slice over and the run finishes, then nothing the cut-off worker fetches afterwards reaches the output: it equals a local backfill and every slice has one checkpoint, done", async () => {
-    const dir = await tempDir("dist-partition")
-    dirs.push(dir)
+    const dir = await partitionDir()
     const jobFile = path.join(dir, "job.json")
     await fs.writeFile(jobFile, JSON.stringify({ networks: ["mainnet"], primaryBlockchains: ["c-chain"] }))
     const out = path.join(dir, "out")

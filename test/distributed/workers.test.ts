@@ -18,7 +18,7 @@ import { type RunningEmulator, startEmulator } from "@chainetl/emulator"
 import type { RunReport } from "../../src/Runner.ts"
 import { queueName } from "../../src/distributed/SliceJob.ts"
 import { readOutputId } from "../../src/state/OutputId.ts"
-import { tempDir } from "../reliability/campaign.ts"
+import { tempFolders } from "../support/fixtures.ts"
 import { queryPg } from "../support/pgQuery.ts"
 import { until } from "../support/until.ts"
 import { type CliProcess, runCli, startCli } from "../reliability/cli.ts"
@@ -78,9 +78,11 @@ const envOf = () => ({
 
 type Held = { pid: number; dataset: string; slice: string }
 
+const distDir = tempFolders("dist")
+
 /** A job of the mainnet C-chain's blocks in a fresh folder, and `n` workers serving its output one slice at a time. */
-const startWorkers = async (name: string, n: number) => {
-  const dir = await tempDir(name)
+const startWorkers = async (n: number) => {
+  const dir = await distDir()
   const jobFile = path.join(dir, "job.json")
   await fs.writeFile(jobFile, JSON.stringify({ networks: ["mainnet"], primaryBlockchains: ["c-chain"] }))
   const out = path.join(dir, "out")
@@ -116,7 +118,7 @@ const equalsLocal = async (jobFile: string, out: string, localOut: string, range
 
 describe("chainetl worker: distributed slices", () => {
   it("given --distributed without CHAINETL_STATE_URL, or with --emulator, when it starts, then it is refused (exit 2) naming what is missing, and nothing is created", async () => {
-    const dir = await tempDir("dist-bad")
+    const dir = await distDir()
     const out = path.join(dir, "out")
     const noUrl = await runCli(["run", "delegators", "--out", out, "--distributed"], { CHAINETL_BASE_URL: emu.baseUrl })
     expect(noUrl.code).toBe(2)
@@ -131,7 +133,7 @@ describe("chainetl worker: distributed slices", () => {
   }, 60_000)
 
   it("given three workers and a distributed backfill, when one worker is SIGKILLed mid-slice, then its slice is taken over within the lease, every slice is committed once and the rows equal a local backfill", async () => {
-    const { dir, jobFile, out, workers } = await startWorkers("dist", 3)
+    const { dir, jobFile, out, workers } = await startWorkers(3)
     const env = envOf()
     try {
       // --part-mb travels with each job: a worker has no command line of the run
@@ -207,7 +209,7 @@ describe("chainetl worker: distributed slices", () => {
 
   it("given a worker stalled past its lease (SIGSTOP) mid-slice, when its job goes to another worker, then that worker cannot crawl the slice while the stalled one holds its lock, and once the stalled one resumes it stops and the slice is finished once", async () => {
     const range = ["2025-01-01", "2025-01-02", "12h"] as const
-    const { dir, jobFile, out, workers } = await startWorkers("dist-stall", 2)
+    const { dir, jobFile, out, workers } = await startWorkers(2)
     const env = envOf()
     const enqueuer = startCli(backfillArgs(jobFile, out, ["--distributed"], range), env)
     try {

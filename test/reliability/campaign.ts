@@ -351,6 +351,11 @@ export const crawlRowGroupBase = async (seed: number, dir: string): Promise<{ re
   return { out, exit: await startCli(args).exited }
 }
 
+/**
+ * A folder for `npm run chaos` (scripts/chaos.ts), which keeps a failed campaign's output to be
+ * looked at; a test file takes its folders from tempFolders (test/support/fixtures.ts) instead,
+ * which removes them after the file.
+ */
 export const tempDir = (prefix: string) => fsp.mkdtemp(path.join(os.tmpdir(), `chainetl-${prefix}-`))
 
 /**

@@ -13,7 +13,8 @@ import { catalogEntries } from "../../src/catalogEntries.ts"
 import { buildCatalog } from "../../src/sink/Catalog.ts"
 import { fileSet } from "../../src/compact/Manifest.ts"
 import { pgDatabase } from "../../src/state/PgDatabase.ts"
-import { CAMPAIGN_DATASETS, tempDir, writeCampaignJob } from "../reliability/campaign.ts"
+import { CAMPAIGN_DATASETS, writeCampaignJob } from "../reliability/campaign.ts"
+import { tempFolders } from "../support/fixtures.ts"
 import { type CliExit, runArgs, runCli, startCli } from "../reliability/cli.ts"
 import { compareCatalogs, type DatasetDiff } from "../reliability/compare.ts"
 import { PG_PASSWORD, type RunningPostgres, startPostgres } from "../support/postgres.ts"
@@ -25,6 +26,7 @@ const query = <A>(f: (sql: SqlClient.SqlClient) => Effect.Effect<ReadonlyArray<A
   Effect.runPromise(Effect.flatMap(SqlClient.SqlClient, f).pipe(Effect.provide(pgDatabase(Redacted.make(pg.url)))) as Effect.Effect<ReadonlyArray<A>, never>)
 const API_KEY = "k-s3-test-ApiKey-5b9e2d"
 
+const s3Dir = tempFolders("s3-output")
 let pg: RunningPostgres
 let s3: RunningS3
 let dir: string
@@ -81,7 +83,7 @@ const killWhenStored = async (args: ReadonlyArray<string>, key: RegExp, nth: num
 }
 
 beforeAll(async () => {
-  ;[pg, s3, dir] = await Promise.all([startPostgres(), startS3(), tempDir("s3-output")])
+  ;[pg, s3, dir] = await Promise.all([startPostgres(), startS3(), s3Dir()])
   job = path.join(dir, "job.json")
   await writeCampaignJob(SEED, job)
   reference = path.join(dir, "folder")
@@ -94,7 +96,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await s3?.stop()
   await pg?.stop()
-  if (dir !== undefined) await fs.rm(dir, { recursive: true, force: true })
 })
 
 describe("chainetl run --out s3://…", () => {
