@@ -16,7 +16,7 @@ import { sourceLayerWith } from "../../src/source/SourceLayer.ts"
 import { emulatorIncremental } from "../support/emulatorJob/primary.ts"
 import { concurrently } from "../support/concurrently.ts"
 import { tempFolders } from "../support/fixtures.ts"
-import { fastRetry, fetchAll, filesUnder, query, runSpine } from "../support/spine.ts"
+import { emulatorRetry, fetchAll, filesUnder, query, runSpine } from "../support/spine.ts"
 
 /** This file's temporary folders, removed after its last test. */
 const tempOut = tempFolders("spine")
@@ -215,7 +215,7 @@ const runWithKill = (out: string, emu: RunningEmulator, opts: { job: Job; datase
     CheckpointStore,
     Effect.map(CheckpointStore, (real) => ({ ...real, save: (s: CheckpointState) => Effect.tap(real.save(s), () => tick) }))
   ).pipe(Layer.provide(CheckpointStore.layer(out)))
-  const layers = Layer.mergeAll(sourceLayerWith({ baseUrl: emu.baseUrl, metricsUrl: emu.metricsUrl, nodeUrl: emu.nodeUrl, out, retry: fastRetry }), sink, store, WriterLock.file, CommittedKeys.layer(out), OutputReader.layer(out, catalogEntries()))
+  const layers = Layer.mergeAll(sourceLayerWith({ baseUrl: emu.baseUrl, metricsUrl: emu.metricsUrl, nodeUrl: emu.nodeUrl, out, retry: emulatorRetry }), sink, store, WriterLock.file, CommittedKeys.layer(out), OutputReader.layer(out, catalogEntries()))
   return Effect.gen(function* () {
     const report = yield* run({ out, job: opts.job, datasets: opts.datasets, partRows: opts.partRows, sliceConcurrency: 1, asOf: emu.clock.now() })
     const stats = yield* (yield* SourceStats).snapshot

@@ -15,7 +15,7 @@ import { sourceLayerWith } from "../../src/source/SourceLayer.ts"
 import { decoder, UnixSeconds } from "../../src/transform/Decode.ts"
 import { defineSchema, float64, ts } from "../../schemas/common.ts"
 import { tempFolders } from "../support/fixtures.ts"
-import { fastRetry, query } from "../support/spine.ts"
+import { emulatorRetry, query } from "../support/spine.ts"
 
 /** This file's temporary folders, removed after its last test. */
 const tempOut = tempFolders("tokenExpiry")
@@ -69,7 +69,7 @@ describe("expired metrics page tokens", () => {
     const dataset = metricsDataset(emu, 4)
     const slice = makeSlice(dataset.name, { chain: "43114" })
     const layers = Layer.mergeAll(
-      sourceLayerWith({ ...emu, out, retry: fastRetry }),
+      sourceLayerWith({ ...emu, out, retry: emulatorRetry }),
       ParquetSink.layer(out),
       CheckpointStore.layer(out),
       CommittedKeys.layer(out)

@@ -26,7 +26,7 @@ import { ParquetSink } from "../../src/sink/ParquetSink.ts"
 import type { RestClient } from "../../src/source/RestClient.ts"
 import { sourceLayerWith } from "../../src/source/SourceLayer.ts"
 import { defineSchema, str } from "../../schemas/common.ts"
-import { fastRetry, query } from "../support/spine.ts"
+import { emulatorRetry, query } from "../support/spine.ts"
 import { tempFolders } from "../support/fixtures.ts"
 import { filesBelow } from "./compare.ts"
 import { type Proxy, forward, startProxy } from "../support/proxy.ts"
@@ -121,7 +121,7 @@ describe("hostile values from a service as partition values and slice parameters
       crawlSlice(dataset, slice, { runId: "r1", asOf: emu.clock.now(), ingestedAt: new Date(), partRows: 1000 }).pipe(
         Effect.provide(
           Layer.mergeAll(
-            sourceLayerWith({ baseUrl: proxy.url, metricsUrl: emu.metricsUrl, nodeUrl: emu.nodeUrl, out, retry: fastRetry }),
+            sourceLayerWith({ baseUrl: proxy.url, metricsUrl: emu.metricsUrl, nodeUrl: emu.nodeUrl, out, retry: emulatorRetry }),
             ParquetSink.layer(out),
             CheckpointStore.layer(out),
             CommittedKeys.layer(out)

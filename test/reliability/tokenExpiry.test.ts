@@ -25,7 +25,7 @@ import { sourceLayerWith } from "../../src/source/SourceLayer.ts"
 import { UnixSeconds, decoder } from "../../src/transform/Decode.ts"
 import { chainMetricsDataset } from "../../pipelines/chain_metrics.ts"
 import { defineSchema, float64, ts } from "../../schemas/common.ts"
-import { fastRetry } from "../support/spine.ts"
+import { emulatorRetry } from "../support/spine.ts"
 import { tempFolders } from "../support/fixtures.ts"
 import { compareCatalogs, leftovers } from "./compare.ts"
 import { type Proxy, type ProxyDecision, forward, startProxy } from "../support/proxy.ts"
@@ -94,7 +94,7 @@ const crawl = (out: string, emu: RunningEmulator, metricsUrl: string, dataset: D
       Effect.timeoutFail({ duration: Duration.seconds(60), onTimeout: () => new Error("the slice was still crawling after 60 s: it loops") }),
       Effect.provide(
         Layer.mergeAll(
-          sourceLayerWith({ baseUrl: emu.baseUrl, metricsUrl, nodeUrl: emu.nodeUrl, out, retry: fastRetry }),
+          sourceLayerWith({ baseUrl: emu.baseUrl, metricsUrl, nodeUrl: emu.nodeUrl, out, retry: emulatorRetry }),
           ParquetSink.layer(out),
           CheckpointStore.layer(out),
           CommittedKeys.layer(out)

@@ -3,7 +3,8 @@ import { Layer } from "effect"
 import type { SourceSettingsInput } from "../../src/Config.ts"
 import { sourceLayerWith } from "../../src/source/SourceLayer.ts"
 
-export const fastRetry = {
+/** Retries for tests against a stub server (testSettings); crawls of the emulator take spine.ts's emulatorRetry. */
+export const stubServerRetry = {
   baseDelayMs: 5,
   maxDelayMs: 20,
   retryAfterMinMs: 50,
@@ -21,7 +22,7 @@ export const testSettings = (url: string, overrides: SourceSettingsInput = {}): 
   rateLimit: 1_000,
   concurrency: 16,
   ...overrides,
-  retry: { ...fastRetry, ...overrides.retry }
+  retry: { ...stubServerRetry, ...overrides.retry }
 })
 
 export const testSource = (url: string, overrides: SourceSettingsInput = {}) =>

@@ -25,12 +25,12 @@ export interface Urls {
   readonly clock?: { now(): number }
 }
 
-/** Fast retries so fault tests stay short; the policy is the production one. */
-export const fastRetry = { baseDelayMs: 5, maxDelayMs: 50, retryAfterMinMs: 250, retryAfterMaxMs: 2000, maxRateLimitedRetries: 30 }
+/** Fast retries for crawls of the emulator (or a proxy in front of it), so fault tests stay short; the policy is the production one. */
+export const emulatorRetry = { baseDelayMs: 5, maxDelayMs: 50, retryAfterMinMs: 250, retryAfterMaxMs: 2000, maxRateLimitedRetries: 30 }
 
 export const spineLayers = (out: string, urls: Urls, extra: Partial<Parameters<typeof sourceLayerWith>[0]> = {}) =>
   Layer.mergeAll(
-    sourceLayerWith({ baseUrl: urls.baseUrl, metricsUrl: urls.metricsUrl, nodeUrl: urls.nodeUrl, out, retry: fastRetry, rateLimit: 1000, concurrency: 8, maxRetries: 12, ...extra }),
+    sourceLayerWith({ baseUrl: urls.baseUrl, metricsUrl: urls.metricsUrl, nodeUrl: urls.nodeUrl, out, retry: emulatorRetry, rateLimit: 1000, concurrency: 8, maxRetries: 12, ...extra }),
     ParquetSink.layer(out),
     CheckpointStore.layer(out),
     WriterLock.file,

@@ -13,7 +13,7 @@ import { buildCatalog } from "../../../src/sink/Catalog.ts"
 import { ParquetSink } from "../../../src/sink/ParquetSink.ts"
 import { sourceLayerWith } from "../../../src/source/SourceLayer.ts"
 import { tempFolders } from "../../support/fixtures.ts"
-import { fastRetry, filesUnder, query, runSpine } from "../../support/spine.ts"
+import { emulatorRetry, filesUnder, query, runSpine } from "../../support/spine.ts"
 import { CHAINS, DAY_ONLY, allowedSeries, monthOf, windowOf } from "../../support/metricsRules.ts"
 import { columnTypes } from "../../support/catalogReads.ts"
 import { metricsJob } from "../../support/emulatorJob/groups.ts"
@@ -182,7 +182,7 @@ describe("chain_metrics when page tokens expire mid-listing", () => {
       listing: { ...dataset.listing, fetch: (s, c) => Effect.tap(dataset.listing.fetch(s, c), () => Effect.sync(() => ++pagesSeen === 4 && emu.advance(2 * 86_400))) }
     }
     const slice = makeSlice("chain_metrics", { chain_id: "43114", metric: "txCount", time_interval: "hour", month: "2025-01" })
-    const layers = Layer.mergeAll(sourceLayerWith({ ...emu, out, retry: fastRetry }), ParquetSink.layer(out), CheckpointStore.layer(out), CommittedKeys.layer(out))
+    const layers = Layer.mergeAll(sourceLayerWith({ ...emu, out, retry: emulatorRetry }), ParquetSink.layer(out), CheckpointStore.layer(out), CommittedKeys.layer(out))
     const result = await Effect.runPromise(crawlSlice(advancing, slice, { runId: "r1", asOf: emu.clock.now(), ingestedAt: new Date(), partRows: PAGE * 2 }).pipe(Effect.provide(layers)))
     expect(result.error).toBeUndefined()
     expect(result).toMatchObject({ status: "done", restarts: 1 })
