@@ -41,6 +41,7 @@ import { refetchDeleted } from "./crawl/Refetch.ts"
 import { makeSliceGate } from "./SliceGate.ts"
 import { type RunPace, withCrawlPace } from "./CrawlPace.ts"
 import { crawlPlan } from "./CrawlPlan.ts"
+import { cutBackfill } from "./crawl/SplitListings.ts"
 import type { PlannedDataset, SliceExecution, SliceRun, TookOver } from "./SliceExecution.ts"
 import { closeInterrupted } from "./InterruptedRuns.ts"
 import { type CompactionReport, finishCompaction, recoverCompaction } from "./compact/Compaction.ts"
@@ -62,6 +63,11 @@ export interface RunOptions {
   readonly backfill?: Backfill
   /** Compaction after the crawl (`--no-compact`: undefined); minFiles is the nightly threshold. */
   readonly compact?: CompactSettings
+  /**
+   * A backfill of time windows cuts its long listings before the crawl (src/crawl/SplitListings.ts)
+   * at this rate (requests/s the run is allowed); absent: windows are crawled as planned.
+   */
+  readonly cutListings?: { readonly rate: number; readonly minSeconds?: number }
 }
 
 /** Nightly: a partition is compacted once it holds this many small files compaction may merge. */
@@ -210,10 +216,11 @@ const prepareRun = (options: RunOptions, started: Date, shared: boolean) =>
       if (Either.isLeft(cleared)) unprepared.set(dataset.name, cleared.left)
     }
     // 3.
-    const plan = (yield* planRun(selected, options.job, asOf, options.backfill)).map((p) => {
+    const planned = (yield* planRun(selected, options.job, asOf, options.backfill)).map((p) => {
       const error = unprepared.get(p.dataset.name) ?? p.error
       return error === undefined ? p : { ...p, slices: [], error }
     })
+    const plan = options.cutListings === undefined || options.backfill?.unit !== "time" ? planned : yield* cutBackfill(planned, options.cutListings.rate, options.cutListings.minSeconds)
     return { selected, asOf, plan }
   })
 

@@ -1,131 +1,22 @@
 /**
  * What `--dry-run` says of a run's pace: the requests it will make (at least, likely, at most),
  * the allowance it will use and the wall time that follows (src/pace/Estimate.ts). Unless
- * `--offline`, it asks windows spread over each windowed listing's time (network, chain…; the
- * newest whole one among them) for their first page, up to PROBES per dataset: the least answer's
- * time is the round trip, and the time a page's records cover says how many pages its window
- * takes. The other windows are likely what the probed ones around them were, at most the densest.
- * Nothing is written; the pages are read and dropped.
+ * `--offline`, it asks windows spread over each windowed listing's time for their first page
+ * (src/crawl/Probe.ts): the round trip, and how many pages each window takes. A backfill's long
+ * listings are cut as the backfill will cut them (src/crawl/SplitListings.ts). Nothing is written;
+ * the pages are read and dropped.
  */
-import { Type } from "apache-arrow/enum"
-import { Clock, Effect, Either } from "effect"
+import { Effect } from "effect"
 import { allowedRate, type SourceSettings } from "../Config.ts"
 import type { AnyDataset, SourceClients } from "../crawl/Dataset.ts"
 import type { Slice } from "../crawl/Slice.ts"
-import { baseOf, windowOf } from "../crawl/Windows.ts"
 import { coreShare } from "../pace/CoreShare.ts"
-import { type DatasetGuess, type Estimate, estimate, interpolate, likelyPages, pagesFromFirstPage, type PagesGuess, spread } from "../pace/Estimate.ts"
-import { stagesOf, startOrder } from "../pace/Order.ts"
+import { type DatasetGuess, type Estimate, estimate } from "../pace/Estimate.ts"
+import { stagesOf } from "../pace/Order.ts"
+import { guessPages } from "../crawl/Probe.ts"
+import { MIN_LISTING_SECONDS } from "../crawl/Split.ts"
+import { capOf, cutPlan, newestWindows, worthCutting } from "../crawl/SplitListings.ts"
 import type { DryRun } from "./dryRun.ts"
-
-/** First pages asked per dataset at most. */
-export const PROBES = 32
-
-/** Seconds since the epoch of a row's time column (a Date, microseconds, or ISO text). */
-const secondsOf = (v: unknown): number | undefined => {
-  if (v instanceof Date) return v.getTime() / 1000
-  if (typeof v === "bigint") return Number(v) / 1e6
-  if (typeof v === "number") return v > 1e14 ? v / 1e6 : v > 1e11 ? v / 1e3 : v
-  if (typeof v === "string") {
-    const t = Date.parse(v)
-    return Number.isNaN(t) ? undefined : t / 1000
-  }
-  return undefined
-}
-
-/** The row's time: block_timestamp where there is one, else the schema's first timestamp column. */
-const timeColumn = (dataset: AnyDataset): string | undefined => {
-  const times = dataset.schema.fields.filter((f) => f.type.typeId === Type.Timestamp).map((f) => f.name)
-  return times.includes("block_timestamp") ? "block_timestamp" : times[0]
-}
-
-const windowSeconds = (slice: Slice): number | undefined => {
-  const w = windowOf(slice.params)
-  return w === undefined ? undefined : w.to - w.from
-}
-
-interface Probe {
-  readonly ms: number
-  readonly pages: PagesGuess
-}
-
-/** The first page of `slice`: its round trip and what it says of the window's pages. */
-const probe = (dataset: AnyDataset, slice: Slice) =>
-  Effect.gen(function* () {
-    const t0 = yield* Clock.currentTimeMillis
-    const page = yield* dataset.listing.fetch(slice, undefined)
-    const ms = (yield* Clock.currentTimeMillis) - t0
-    const column = timeColumn(dataset)
-    const times = column === undefined
-      ? []
-      : page.records.flatMap((r) => {
-          const row = Either.try(() => dataset.toRow(r, slice))
-          const t = Either.isRight(row) ? secondsOf(row.right[column]) : undefined
-          return t === undefined ? [] : [t]
-        })
-    const covered = times.length < 2 ? undefined : Math.max(...times) - Math.min(...times)
-    return { ms, pages: pagesFromFirstPage(page.next !== undefined, windowSeconds(slice), covered) } satisfies Probe
-  })
-
-/** Per dataset the slices the run crawls, guessed from the probes (or from the plan alone when offline). */
-const guess = (planned: ReadonlyArray<{ readonly dataset: AnyDataset; readonly slices: ReadonlyArray<Slice> }>, dry: DryRun, offline: boolean) =>
-  Effect.gen(function* () {
-    const roundTrips: number[] = []
-    const failures: string[] = []
-    const datasets: DatasetGuess[] = []
-    // the run crawls its datasets side by side, a reader of another's output after it
-    const stages = stagesOf(planned.map((p) => p.dataset))
-    for (const [d, { dataset, slices }] of planned.entries()) {
-      const crawled = new Map(dry.slices.filter((s) => s.dataset === dataset.name && s.state !== "final").map((s) => [s.slice, s.atLeastRequests]))
-      const mine = slices.filter((s) => crawled.has(s.id))
-      const byListing = new Map<string, Slice[]>()
-      for (const i of startOrder(mine)) {
-        const s = mine[i]!
-        const key = baseOf(s.params)
-        const ws = byListing.get(key)
-        if (ws === undefined) byListing.set(key, [s])
-        else ws.push(s)
-      }
-      // windows spread over each listing's time (its newest whole one among them), PROBES in all
-      const listingsInTime = [...byListing.values()].map((ws) => [...ws].reverse())
-      const longestOf = listingsInTime.map((ws) => Math.max(...ws.map((w) => windowSeconds(w) ?? 0)))
-      const perListing = Math.max(1, Math.floor(PROBES / Math.max(1, listingsInTime.length)))
-      const picks = offline || dataset.windows === undefined
-        ? []
-        : listingsInTime.flatMap((ws, l) => {
-            const longest = longestOf[l]!
-            const whole = ws.flatMap((w, i) => ((windowSeconds(w) ?? 0) === longest ? [i] : []))
-            return spread(whole.length, perListing).map((j) => ws[whole[j]!]!)
-          }).slice(0, PROBES)
-      const probed = new Map<string, Probe>()
-      const results = yield* Effect.forEach(picks, (s) => Effect.either(probe(dataset, s)), { concurrency: "unbounded" })
-      results.forEach((r, i) => {
-        if (Either.isRight(r)) {
-          probed.set(picks[i]!.id, r.right)
-          roundTrips.push(r.right.ms)
-        } else failures.push(`${dataset.name}: ${r.left.message}`)
-      })
-      // a listing not probed is guessed as the densest probed window of its dataset at most
-      const densest = Math.max(1, ...[...probed.values()].map((p) => p.pages.high))
-      const listings = listingsInTime.flatMap((ws, l) => {
-        const here = new Map(ws.flatMap((w, i) => { const p = probed.get(w.id); return p === undefined ? [] : [[i, p.pages] as const] }))
-        const high = here.size > 0 ? Math.max(...[...here.values()].map((p) => p.high)) : probed.size > 0 ? densest : 1
-        const longest = longestOf[l]!
-        const between = interpolate(ws.length, new Map([...here].map(([i, p]) => [i, likelyPages(p)])))
-        return ws.map((w, i): PagesGuess => {
-          const asked = here.get(i)
-          if (asked !== undefined) return asked
-          const low = Math.max(crawled.get(w.id) ?? 0, 0)
-          const near = between[i]
-          // a window shorter than the listing's others (a range's last) by its share of their length
-          const share = longest > 0 ? (windowSeconds(w) ?? longest) / longest : 1
-          return near === undefined ? { low, high: Math.max(low, high) } : { low, high: Math.max(low, high), likely: Math.min(Math.max(low, high), Math.max(low, Math.round(near * share))) }
-        })
-      })
-      datasets.push({ dataset: dataset.name, listings, stage: stages[d]! })
-    }
-    return { datasets, roundTrips, failures }
-  })
 
 export interface DryRunPace {
   readonly estimate: Estimate
@@ -134,22 +25,42 @@ export interface DryRunPace {
   /** Probes that failed (the estimate then leans on the others, or on the plan alone). */
   readonly failures: ReadonlyArray<string>
   readonly offline: boolean
+  /** Windows whose listing alone would set the wall time, cut before the crawl, and the windows they became. */
+  readonly cut: { readonly windows: number; readonly into: number }
 }
 
-/** The estimate of the planned run; the rate is CHAINETL_RATE_LIMIT, or the API keys' budgets together. */
+/**
+ * The estimate of the planned run; the rate is CHAINETL_RATE_LIMIT, or the API keys' budgets
+ * together. `cuts`: the run is a backfill of time windows, which cuts its long listings
+ * (src/crawl/SplitListings.ts): the estimate is of the pieces.
+ */
 export const dryRunPace = (
   planned: ReadonlyArray<{ readonly dataset: AnyDataset; readonly slices: ReadonlyArray<Slice> }>,
   dry: DryRun,
   settings: SourceSettings,
-  offline: boolean
+  offline: boolean,
+  cuts = false
 ): Effect.Effect<DryRunPace, never, SourceClients> =>
   Effect.gen(function* () {
-    const { datasets, roundTrips, failures } = yield* guess(planned, dry, offline)
     const rate = allowedRate(settings)
-    // the least probe: the first request of a connection also pays for setting it up
-    const rt = roundTrips.length === 0 ? null : Math.min(...roundTrips)
+    const listed = (name: string) => new Map(dry.slices.filter((s) => s.dataset === name && s.state !== "final").map((s) => [s.slice, s.atLeastRequests]))
+    const guessed = yield* guessPages(planned, listed, offline)
+    const roundTripMs = guessed.roundTrips.length === 0 ? null : Math.min(...guessed.roundTrips)
+    // the backfill's cut (src/crawl/SplitListings.ts): its new windows, gated by each listing's newest
+    const fresh = (name: string) => new Set(dry.slices.filter((s) => s.dataset === name && s.state === "new").map((s) => s.slice))
+    const newest = planned.flatMap((p) => [...newestWindows(p.slices, fresh(p.dataset.name))].flatMap((id) => guessed.bySlice.get(id) ?? []))
+    const split = cuts && roundTripMs !== null && worthCutting(newest, roundTripMs, MIN_LISTING_SECONDS)
+      ? cutPlan(planned, guessed.bySlice, fresh, capOf(guessed.bySlice, rate, roundTripMs, MIN_LISTING_SECONDS))
+      : { plan: planned, guesses: guessed.bySlice, cut: 0, into: 0 }
+    const stages = stagesOf(planned.map((p) => p.dataset))
+    const datasets = split.plan.map((p, d): DatasetGuess => ({
+      dataset: p.dataset.name,
+      listings: p.slices.flatMap((s) => split.guesses.get(s.id) ?? []),
+      stage: stages[d]!
+    }))
     // after the probes: the busy loops would have delayed their answers, taken for round trips
-    return { estimate: estimate(datasets, rate, rt, yield* coreShare), probes: roundTrips, failures, offline }
+    const e = estimate(datasets, rate, roundTripMs, yield* coreShare)
+    return { estimate: e, probes: guessed.roundTrips, failures: guessed.failures, offline, cut: { windows: split.cut, into: split.into } }
   })
 
 const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`
@@ -164,6 +75,7 @@ export const paceLines = (p: DryRunPace): ReadonlyArray<string> => {
     `allowance: ${e.rate} requests/s; ${rt}`,
     `wall time of the crawl: likely ${s(e.wallMs.likely)} (${s(e.wallMs.low)} – ${s(e.wallMs.high)}), bound by the ${e.by === "rate" ? "rate" : e.by === "CPU" ? "CPU" : "round trip of the longest listing"}, using ${Math.round(e.share * 100)} % of the allowance`,
     `CPU of the crawl: likely ${s(e.cpuMs)} (${e.requests.likely} requests, ${e.slices} slices); at the ${Math.round(e.coreShare * 100)} % of a core this process gets now, ${s(e.cpuMs / e.coreShare)} of wall time`,
-    `a listing is sequential (each page's token comes from the page before): its longest, likely ${e.longestListing.likely} page(s), takes at least that many round trips however many requests are in flight`
+    `a listing is sequential (each page's token comes from the page before): its longest, likely ${e.longestListing.likely} page(s), takes at least that many round trips however many requests are in flight`,
+    ...(p.cut.windows === 0 ? [] : [`${p.cut.windows} window(s) whose listing alone would set the wall time are cut into ${p.cut.into} smaller ones before the crawl (the figures above are of those)`])
   ]
 }

@@ -6,7 +6,7 @@
  */
 import { Effect, Either, Layer } from "effect"
 import { fileURLToPath } from "node:url"
-import { allServices, loadSourceSettings, SourceConfig, type SourceSettingsInput } from "../Config.ts"
+import { allowedRate, allServices, loadSourceSettings, SourceConfig, type SourceSettingsInput } from "../Config.ts"
 import { sourceLayer } from "../source/SourceLayer.ts"
 import { OutputReader } from "../crawl/OutputReader.ts"
 import { catalogEntries } from "../catalogEntries.ts"
@@ -156,7 +156,7 @@ const runOnFolder = (args: RunArgs) =>
         // the pace: the first page of each windowed listing's newest window (unless --offline),
         // read and dropped; services whose URL is not set are not asked (dryRunPace.ts)
         const settings = yield* loadSourceSettings(overrides, labels, [])
-        const pace = yield* dryRunPace(planned, dry, settings, args.offline === true).pipe(
+        const pace = yield* dryRunPace(planned, dry, settings, args.offline === true, args.backfill?.unit === "time").pipe(
           Effect.provide(Layer.merge(sourceLayer.pipe(Layer.provide(SourceConfig.layerOf(settings))), OutputReader.layer(out, catalogEntries())))
         )
         printPlan(dry, args.json === true, pace)
@@ -175,7 +175,9 @@ const runOnFolder = (args: RunArgs) =>
         sliceConcurrency: args.concurrency,
         ...(args.noCompact === true ? {} : { compact: NIGHTLY_COMPACT }),
         ...(asOf === undefined ? {} : { asOf }),
-        ...(args.backfill === undefined ? {} : { backfill: args.backfill })
+        ...(args.backfill === undefined ? {} : { backfill: args.backfill }),
+        // a backfill's long listings are cut into windows of their own (src/crawl/SplitListings.ts)
+        ...(args.backfill?.unit === "time" ? { cutListings: { rate: allowedRate(settings) } } : {})
       }
       const layers = Layer.merge(runLayers(out, settings, args.store), progress)
       const report =
