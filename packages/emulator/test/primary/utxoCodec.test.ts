@@ -1,4 +1,7 @@
+import { randomBytes } from "node:crypto"
 import { describe, expect, it } from "vitest"
+import { avax } from "../../src/world/primary/avax.ts"
+import { cb58 } from "../../src/world/primary/ids.ts"
 import { readReferenceJson } from "../../../../test/support/reference.ts"
 import { parseAddress } from "../../src/world/primary/ids.ts"
 import { decodeUtxoHex, utxoHex, utxoId, type UtxoChain } from "../../src/world/primary/utxoCodec.ts"
@@ -90,3 +93,15 @@ describe("UTXO codec against the node's documented vectors", () => {
     expect(decodeUtxoHex("P", hex).stakeableLocktime).toBe(1_800_000_000n)
   })
 })
+
+describe("UTXO ids computed by the emulator", () => {
+  it("given random tx ids (some with leading zero bytes) and output indices up to 2^32 - 1, when named, then each id equals avalanchejs' UTXOID.ID()", () => {
+    for (let i = 0; i < 2000; i++) {
+      const b = new Uint8Array(randomBytes(32))
+      b.fill(0, 0, i % 3)
+      const txId = cb58(b)
+      for (const index of [0, 1, i, 255, 256, 65_536, 2 ** 32 - 1]) expect(utxoId(txId, index)).toBe(avax.avaxSerial.UTXOID.fromNative(txId, index).ID())
+    }
+  })
+})
+

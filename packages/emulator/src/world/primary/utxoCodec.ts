@@ -5,6 +5,8 @@
  * uint64 BE ‖ txID), avalanchego's txID.Prefix(index) — checked against the shared vectors.
  */
 import { avax, type UtxoT } from "./avax.ts"
+import { cb58, sha256 } from "../cb58.ts"
+import { idBytes } from "./codec/idBytes.ts"
 
 const { Address, BigIntPr, Id, Int, OutputOwners, TransferOutput, Utxo, pvmSerial, utils } = avax
 const { UTXOID } = avax.avaxSerial
@@ -39,7 +41,8 @@ const toUtxo = (f: UtxoFields): UtxoT => {
   )
   const transfer = new TransferOutput(new BigIntPr(f.amount), owners)
   const output = f.stakeableLocktime > 0n ? new pvmSerial.StakeableLockOut(new BigIntPr(f.stakeableLocktime), transfer) : transfer
-  return new Utxo(new UTXOID(Id.fromString(f.txId), new Int(f.outputIndex)), Id.fromString(f.assetId), output)
+  // the ids' bytes as Id.fromString reads them, from the memo the tx encoders share (its base58 decoding was most of a page's cost)
+  return new Utxo(new UTXOID(new Id(idBytes(f.txId)), new Int(f.outputIndex)), new Id(idBytes(f.assetId)), output)
 }
 
 /** Codec version + Utxo bytes, without checksum. */
@@ -53,7 +56,17 @@ export const encodeUtxo = (chain: UtxoChain, f: UtxoFields): Uint8Array => {
 export const utxoHex = (chain: UtxoChain, f: UtxoFields): string => utils.bufferToHex(utils.addChecksum(encodeUtxo(chain, f)))
 
 /** cb58 UTXO id of (txId, outputIndex). */
-export const utxoId = (txId: string, outputIndex: number): string => UTXOID.fromNative(txId, outputIndex).ID()
+/**
+ * UTXOID.fromNative(txId, outputIndex).ID(), computed with the emulator's own sha256 and cb58 (each
+ * UTXO of a page's txs is named so; avalanchejs' base58 is the slower part), checked against it by
+ * packages/emulator/test/primary/utxoCodec.test.ts.
+ */
+export const utxoId = (txId: string, outputIndex: number): string => {
+  const b = new Uint8Array(8 + 32)
+  new DataView(b.buffer).setBigUint64(0, BigInt(outputIndex))
+  b.set(idBytes(txId), 8)
+  return cb58(sha256(b))
+}
 
 /** Reads a node hex UTXO back into its fields (checksum verified); throws on malformed input. */
 export const decodeUtxoHex = (chain: UtxoChain, hex: string): UtxoFields & { readonly utxoId: string } => {
