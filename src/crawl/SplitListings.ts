@@ -88,13 +88,16 @@ export const cutBackfill = <P extends Planned>(plan: ReadonlyArray<P>, rate: num
     const first = yield* guessPages(plan, (d) => newest.get(d) ?? new Map(), false)
     const firstTrip = first.roundTrips.length === 0 ? null : Math.min(...first.roundTrips)
     if (!worthCutting(first.bySlice.values(), firstTrip, minSeconds)) return plan
-    const listed = (d: string) => new Map([...(fresh.get(d) ?? none)].map((id) => [id, 1]))
+    // the windows asked first are not asked again: their answers stand beside the spread's
+    const asked = new Set(first.bySlice.keys())
+    const listed = (d: string) => new Map([...(fresh.get(d) ?? none)].filter((id) => !asked.has(id)).map((id) => [id, 1]))
     const spread = yield* guessPages(plan, listed, false)
+    const guesses = new Map([...spread.bySlice, ...first.bySlice])
     const roundTripMs = Math.min(firstTrip!, ...spread.roundTrips)
-    const c = cutPlan(plan, spread.bySlice, (d) => fresh.get(d) ?? none, capOf(spread.bySlice, rate, roundTripMs, minSeconds))
+    const c = cutPlan(plan, guesses, (d) => fresh.get(d) ?? none, capOf(guesses, rate, roundTripMs, minSeconds))
     if (c.cut > 0) {
-      const asked = first.roundTrips.length + spread.roundTrips.length
-      yield* Effect.logInfo(`${c.cut} window(s) whose listing alone would set the wall time (round trip ${Math.round(roundTripMs)} ms) cut into ${c.into} before the crawl; ${asked} first page(s) asked to tell`)
+      const pages = first.roundTrips.length + spread.roundTrips.length
+      yield* Effect.logInfo(`${c.cut} window(s) whose listing alone would set the wall time (round trip ${Math.round(roundTripMs)} ms) cut into ${c.into} before the crawl; ${pages} first page(s) asked to tell`)
     }
     return c.plan
   })
