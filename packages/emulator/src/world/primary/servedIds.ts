@@ -104,9 +104,9 @@ export class ServedIds {
     if (held) return { kind: "tx", chain: held.chain }
     const loc = this.net.ctx.locate(id)
     if (!loc) {
-      // the adopted L1's subnet and chain: txs of this world named by the EVM world's ids
-      const adopted = this.net.l1s.bySubnetId(id) ?? this.net.l1s.byChainId(id)
-      return adopted ? { kind: "tx", chain: "P" } : undefined
+      // the adopted L1's subnet and chain: txs of this world named by the EVM world's ids (any
+      // other L1's are locators; asking bySubnetId and byChainId decoded the id twice more)
+      return this.net.l1s.isAdopted(id) ? { kind: "tx", chain: "P" } : undefined
     }
     const chain = BLOCK_KINDS.get(loc.kind)
     if (chain) return loc.b === 0 && loc.c === 0 ? { kind: "block", chain, height: loc.a } : undefined
