@@ -8,9 +8,9 @@ describe("time indexes of the generators", () => {
     const timeline = net.ctx.slotTimelines[chain]
     const top = timeline.heightAt(net.ctx.anchor + 20 * 86_400)
     const out: Array<readonly [number, number]> = []
-    for (let h = 0; h <= top; h += 5 + (h % 13)) out.push(timeline.window(h))
+    for (let h = 0; h <= top; h += 23 + (h % 13)) out.push(timeline.window(h))
     // a page's worth of blocks, windows straddling the horizon and wholly past it (the scan)
-    for (let h = 0; h <= top; h += 97) out.push([timeline.time(h), timeline.time(Math.min(top, h + 100))])
+    for (let h = 0; h <= top; h += 193) out.push([timeline.time(h), timeline.time(Math.min(top, h + 100))])
     out.push([net.ctx.anchor + 59 * 86_400, net.ctx.anchor + 61 * 86_400], [net.ctx.anchor + 70 * 86_400, net.ctx.anchor + 75 * 86_400])
     return out
   }
