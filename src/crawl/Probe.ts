@@ -10,8 +10,9 @@
 import { Type } from "apache-arrow/enum"
 import { Clock, Effect, Either } from "effect"
 import type { AnyDataset } from "./Dataset.ts"
-import type { Slice } from "./Slice.ts"
-import { baseOf, windowOf } from "./Windows.ts"
+import { isoSeconds } from "../Time.ts"
+import { makeSlice, type Slice } from "./Slice.ts"
+import { baseOf, FROM, TO, windowOf } from "./Windows.ts"
 import { type DatasetGuess, interpolate, likelyPages, pagesFromFirstPage, type PagesGuess, spread } from "../pace/Estimate.ts"
 import { stagesOf, startOrder } from "../pace/Order.ts"
 
@@ -46,22 +47,45 @@ interface Probe {
   readonly pages: PagesGuess
 }
 
-/** The first page of `slice`: its round trip and what it says of the window's pages. */
+/** The rows' times of a page of `slice`, where its rows have a time column. */
+const timesOf = (dataset: AnyDataset, slice: Slice, records: ReadonlyArray<unknown>): ReadonlyArray<number> => {
+  const column = timeColumn(dataset)
+  if (column === undefined) return []
+  return records.flatMap((r) => {
+    const row = Either.try(() => dataset.toRow(r, slice))
+    const t = Either.isRight(row) ? secondsOf(row.right[column]) : undefined
+    return t === undefined ? [] : [t]
+  })
+}
+
+/** A first page covering less than this share of its window has the window's other end asked too. */
+const OTHER_END_BELOW = 0.5
+
+/**
+ * The first page of `slice`: its round trip and what it says of the window's pages. When it covers
+ * less than half its window, the window's other end is asked for its first page over as long a
+ * stretch (a second request): a dense end alone would say the whole window is as dense.
+ */
 const probe = (dataset: AnyDataset, slice: Slice) =>
   Effect.gen(function* () {
     const t0 = yield* Clock.currentTimeMillis
     const page = yield* dataset.listing.fetch(slice, undefined)
     const ms = (yield* Clock.currentTimeMillis) - t0
-    const column = timeColumn(dataset)
-    const times = column === undefined
-      ? []
-      : page.records.flatMap((r) => {
-          const row = Either.try(() => dataset.toRow(r, slice))
-          const t = Either.isRight(row) ? secondsOf(row.right[column]) : undefined
-          return t === undefined ? [] : [t]
-        })
+    const times = timesOf(dataset, slice, page.records)
     const covered = times.length < 2 ? undefined : Math.max(...times) - Math.min(...times)
-    return { ms, pages: pagesFromFirstPage(page.next !== undefined, windowSeconds(slice), covered) } satisfies Probe
+    const w = windowOf(slice.params)
+    const windowS = windowSeconds(slice)
+    if (page.next === undefined || w === undefined || covered === undefined || covered <= 0 || covered >= (w.to - w.from) * OTHER_END_BELOW) {
+      return { ms, pages: pagesFromFirstPage(page.next !== undefined, windowS, covered) } satisfies Probe
+    }
+    // the first page lies at the window's end nearer its times: the other stretch is at the far end
+    const atEnd = w.to - Math.max(...times) <= Math.min(...times) - w.from
+    const span = Math.ceil(covered)
+    const other = atEnd ? { from: w.from, to: w.from + span } : { from: w.to - span, to: w.to }
+    const far = { ...makeSlice(slice.dataset, { ...slice.params, [FROM]: isoSeconds(other.from), [TO]: isoSeconds(other.to) }), fetchFrom: other.from }
+    const answer = yield* Effect.either(dataset.listing.fetch(far, undefined))
+    const ratio = Either.isLeft(answer) ? undefined : timesOf(dataset, far, answer.right.records).filter((t) => t >= other.from && t < other.to).length / times.length
+    return { ms, pages: pagesFromFirstPage(true, windowS, covered, ratio) } satisfies Probe
   })
 
 /**
