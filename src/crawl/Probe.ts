@@ -64,9 +64,10 @@ const OTHER_END_BELOW = 0.5
 /**
  * The first page of `slice`: its round trip and what it says of the window's pages. When it covers
  * less than half its window, the window's other end is asked for its first page over as long a
- * stretch (a second request): a dense end alone would say the whole window is as dense.
+ * stretch (a second request, unless `otherEnd` is false): a dense end alone would say the whole
+ * window is as dense.
  */
-const probe = (dataset: AnyDataset, slice: Slice) =>
+const probe = (dataset: AnyDataset, slice: Slice, otherEnd: boolean) =>
   Effect.gen(function* () {
     const t0 = yield* Clock.currentTimeMillis
     const page = yield* dataset.listing.fetch(slice, undefined)
@@ -75,7 +76,7 @@ const probe = (dataset: AnyDataset, slice: Slice) =>
     const covered = times.length < 2 ? undefined : Math.max(...times) - Math.min(...times)
     const w = windowOf(slice.params)
     const windowS = windowSeconds(slice)
-    if (page.next === undefined || w === undefined || covered === undefined || covered <= 0 || covered >= (w.to - w.from) * OTHER_END_BELOW) {
+    if (!otherEnd || page.next === undefined || w === undefined || covered === undefined || covered <= 0 || covered >= (w.to - w.from) * OTHER_END_BELOW) {
       return { ms, pages: pagesFromFirstPage(page.next !== undefined, windowS, covered) } satisfies Probe
     }
     // the first page lies at the window's end nearer its times: the other stretch is at the far end
@@ -96,7 +97,8 @@ const probe = (dataset: AnyDataset, slice: Slice) =>
 export const guessPages = (
   planned: ReadonlyArray<{ readonly dataset: AnyDataset; readonly slices: ReadonlyArray<Slice> }>,
   crawled: (dataset: string) => ReadonlyMap<string, number>,
-  offline: boolean
+  offline: boolean,
+  otherEnd = true
 ) =>
   Effect.gen(function* () {
     const roundTrips: number[] = []
@@ -128,7 +130,7 @@ export const guessPages = (
             return spread(whole.length, perListing).map((j) => ws[whole[j]!]!)
           }).slice(0, PROBES)
       const probed = new Map<string, Probe>()
-      const results = yield* Effect.forEach(picks, (s) => Effect.either(probe(dataset, s)), { concurrency: "unbounded" })
+      const results = yield* Effect.forEach(picks, (s) => Effect.either(probe(dataset, s, otherEnd)), { concurrency: "unbounded" })
       results.forEach((r, i) => {
         if (Either.isRight(r)) {
           probed.set(picks[i]!.id, r.right)

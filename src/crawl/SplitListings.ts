@@ -69,8 +69,9 @@ export const capOf = (guesses: ReadonlyMap<string, PagesGuess>, rate: number, ro
  * A backfill's plan with its new windows cut where their first page says their listing alone
  * would set the wall time (Runner.ts, before the crawl); a window a checkpoint names keeps its
  * bounds. The probes' pages are dropped, so they are asked in two steps: the newest new window of
- * each listing first, and windows spread over the range (up to Probe.ts's PROBES a dataset) only
- * when worthCutting says so: a backfill whose listings are short pays one request a listing.
+ * each listing first (its first page alone), and windows spread over the range (up to Probe.ts's
+ * PROBES a dataset, a long window's other end too) only when worthCutting says so: a backfill whose
+ * listings are short pays one request a listing.
  */
 export const cutBackfill = <P extends Planned>(plan: ReadonlyArray<P>, rate: number, minSeconds = MIN_LISTING_SECONDS) =>
   Effect.gen(function* () {
@@ -85,14 +86,13 @@ export const cutBackfill = <P extends Planned>(plan: ReadonlyArray<P>, rate: num
       newest.set(dataset.name, new Map([...newestWindows(slices, mine)].map((id) => [id, 1])))
     }
     const none = new Set<string>()
-    const first = yield* guessPages(plan, (d) => newest.get(d) ?? new Map(), false)
+    // one request a listing: its first page alone, which if anything overstates the window
+    const first = yield* guessPages(plan, (d) => newest.get(d) ?? new Map(), false, false)
     const firstTrip = first.roundTrips.length === 0 ? null : Math.min(...first.roundTrips)
     if (!worthCutting(first.bySlice.values(), firstTrip, minSeconds)) return plan
-    // the windows asked first are not asked again: their answers stand beside the spread's
-    const asked = new Set(first.bySlice.keys())
-    const listed = (d: string) => new Map([...(fresh.get(d) ?? none)].filter((id) => !asked.has(id)).map((id) => [id, 1]))
+    const listed = (d: string) => new Map([...(fresh.get(d) ?? none)].map((id) => [id, 1]))
     const spread = yield* guessPages(plan, listed, false)
-    const guesses = new Map([...spread.bySlice, ...first.bySlice])
+    const guesses = spread.bySlice
     const roundTripMs = Math.min(firstTrip!, ...spread.roundTrips)
     const c = cutPlan(plan, guesses, (d) => fresh.get(d) ?? none, capOf(guesses, rate, roundTripMs, minSeconds))
     if (c.cut > 0) {

@@ -89,25 +89,24 @@ export const estimate = (datasets: ReadonlyArray<DatasetGuess>, rate: number, ro
   return { requests, longestListing, rate, roundTripMs, wallMs, share, slices, cpuMs: crawlCpuMs(requests.likely, slices), coreShare, by: likely.by }
 }
 
-/** (a − b) / ln(a / b): the mean of a quantity growing by a constant factor from b to a; a itself when equal, 0 when either is. */
-export const logMean = (a: number, b: number): number => (a <= 0 || b <= 0 ? 0 : Math.abs(a - b) < 1e-9 * a ? a : (a - b) / Math.log(a / b))
-
 /**
  * Pages of a probed listing from its first page: one when it has no next page; else the window's
  * length over the time its first page covers (records in time order), at least two. `coveredS`
  * zero or unknown: at least two, no more known. `otherEnd`: the records of the window's other end
  * over as long a stretch, as a share of the first page's (a listing's first page covers its newest
  * or its oldest days, which are not the window's mean): the likely pages are then the two ends'
- * logarithmic mean, and the most the denser end's.
+ * mean, and the most the denser end's.
  */
 export const pagesFromFirstPage = (hasNext: boolean, windowS: number | undefined, coveredS: number | undefined, otherEnd?: number): PagesGuess => {
   if (!hasNext) return { low: 1, high: 1, likely: 1 }
   if (windowS === undefined || coveredS === undefined || coveredS <= 0) return { low: 2, high: 2 }
   const pages = Math.max(2, Math.ceil(windowS / coveredS))
   if (otherEnd === undefined) return { low: 2, high: pages, likely: pages }
-  // the density between the two ends taken to grow by a constant factor over time (a chain's use
-  // grows that way more than by steps): the window holds their logarithmic mean
-  const likely = Math.max(2, Math.ceil(pages * logMean(1, otherEnd)))
+  // the density between the two ends taken to change evenly: the window holds their mean. (Their
+  // logarithmic mean, for a use growing by a constant factor, came within 15 % on the pace bench's
+  // 365-day windows but guessed 2 pages for an 8-page C-chain window whose far stretch was quiet:
+  // the even mean never guesses under half the first page's count, which a cut can rely on)
+  const likely = Math.max(2, Math.ceil((pages * (1 + otherEnd)) / 2))
   return { low: 2, high: Math.max(likely, Math.ceil(pages * Math.max(1, otherEnd))), likely }
 }
 

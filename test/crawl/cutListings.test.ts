@@ -1,8 +1,8 @@
 /**
  * A backfill cuts its long listings (src/crawl/SplitListings.ts) before the crawl: four weeks of
  * C-chain blocks in 14-day windows (the emulator of seed 3, 3 windows of up to ~11 pages), crawled
- * once as planned and once with every listing over its cap cut (no minimum listing time, so the
- * emulator's short round trips cut them too). The pieces tile the windows, the rows are the same,
+ * once as planned and once with every listing over its cap cut (no minimum listing time and a rate so high that the
+ * cap is one page: every window of more pages is cut). The pieces tile the windows, the rows are the same,
  * and a second backfill over the same range leaves the pieces as they are.
  */
 import { Effect } from "effect"
@@ -48,14 +48,14 @@ describe("a backfill's long listings cut into windows of their own", () => {
     const plain = await outs()
     whole = { out: plain, report: await backfill(plain) }
     const into = await outs()
-    const report = await backfill(into, { rate: 150, minSeconds: 0 })
-    cut = { out: into, report, again: await backfill(into, { rate: 150, minSeconds: 0 }) }
+    const report = await backfill(into, { rate: 1_000_000, minSeconds: 0 })
+    cut = { out: into, report, again: await backfill(into, { rate: 1_000_000, minSeconds: 0 }) }
   }, 180_000)
   afterAll(async () => {
     await emu?.close()
   })
 
-  it("given windows of up to ~11 pages and a cap the emulator's round trip makes small, when backfilled, then each long window is crawled as pieces that tile it exactly", () => {
+  it("given windows of up to ~11 pages and a cap of one page, when backfilled, then each long window is crawled as pieces that tile it exactly", () => {
     const windows = whole.report.slices.map((s) => windowOf(s.params)!).sort((a, b) => a.from - b.from)
     const pieces = cut.report.slices.map((s) => windowOf(s.params)!).sort((a, b) => a.from - b.from)
     expect(whole.report.status).toBe("succeeded")
