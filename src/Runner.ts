@@ -220,7 +220,10 @@ const prepareRun = (options: RunOptions, started: Date, shared: boolean) =>
       const error = unprepared.get(p.dataset.name) ?? p.error
       return error === undefined ? p : { ...p, slices: [], error }
     })
-    const plan = options.cutListings === undefined || options.backfill?.unit !== "time" ? planned : yield* cutBackfill(planned, options.cutListings.rate, options.cutListings.minSeconds)
+    // a run that joins workers' jobs (shared) leaves its windows as they are: a window queued
+    // before may have no checkpoint yet, and its pieces would overlap the job crawling it whole
+    const cuts = options.cutListings !== undefined && options.backfill?.unit === "time" && !shared
+    const plan = cuts ? yield* cutBackfill(planned, options.cutListings!.rate, options.cutListings!.minSeconds) : planned
     return { selected, asOf, plan }
   })
 
