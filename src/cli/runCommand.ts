@@ -153,7 +153,7 @@ const runOnFolder = (args: RunArgs) =>
         // --quiet prints nothing, so no estimate is wanted: nothing is sent (the plan above still
         // reads the checkpoints, and its errors still set the exit code)
         if (args.quiet === true) return
-        // the pace: the first page of each windowed listing's newest window (unless --offline),
+        // the pace: first pages of windows spread over each windowed listing (unless --offline),
         // read and dropped; services whose URL is not set are not asked (dryRunPace.ts)
         const settings = yield* loadSourceSettings(overrides, labels, [])
         const pace = yield* dryRunPace(planned, dry, settings, args.offline === true, args.backfill?.unit === "time").pipe(
