@@ -159,7 +159,7 @@ export const planRun = (datasets: ReadonlyArray<AnyDataset>, job: Job, asOf: num
         ...(checkpoints === undefined ? {} : { checkpoints }),
         ...(backfill === undefined ? {} : { backfill })
       })
-      plan.push({ dataset, slices })
+      plan.push({ dataset, slices, ...(checkpoints === undefined ? {} : { checkpointed: new Set(checkpoints.map((c) => c.slice)) }) })
     }
     return plan
   })

@@ -22,6 +22,8 @@ export interface PlannedDataset {
   readonly dataset: AnyDataset
   readonly slices: ReadonlyArray<Slice>
   readonly error?: CheckpointError | SinkError
+  /** The slices its checkpoints name, when it was planned from them (windows, heights). */
+  readonly checkpointed?: ReadonlySet<string>
 }
 
 /** What step 4 is given: the plan and what every slice of the run shares. */

@@ -8,14 +8,13 @@
  */
 import { Effect } from "effect"
 import { likelyPages, type PagesGuess } from "../pace/Estimate.ts"
-import { CheckpointStore } from "./Checkpoint.ts"
 import type { AnyDataset } from "./Dataset.ts"
 import { guessPages } from "./Probe.ts"
 import type { Slice } from "./Slice.ts"
 import { cutLongListings, listingCap, MIN_LISTING_SECONDS } from "./Split.ts"
 import { baseOf, windowOf } from "./Windows.ts"
 
-type Planned = { readonly dataset: AnyDataset; readonly slices: ReadonlyArray<Slice> }
+type Planned = { readonly dataset: AnyDataset; readonly slices: ReadonlyArray<Slice>; readonly checkpointed?: ReadonlySet<string> }
 
 export interface PlanCut<P> {
   readonly plan: ReadonlyArray<P>
@@ -44,16 +43,16 @@ export const worthCutting = (guesses: Iterable<PagesGuess>, roundTripMs: number 
 
 /** `planned` with the listed new windows past the cap cut (pure); `fresh`: a dataset's new windows. */
 export const cutPlan = <P extends Planned>(planned: ReadonlyArray<P>, guesses: ReadonlyMap<string, PagesGuess>, fresh: (dataset: string) => ReadonlySet<string>, cap: number): PlanCut<P> => {
-  const all = new Map(guesses)
+  // each dataset's cut takes the guesses as the ones before left them (their slices are its own)
+  let all = guesses
   let cut = 0
   let into = 0
   const plan = planned.map((p) => {
     const mine = fresh(p.dataset.name)
     const known = new Set(p.slices.filter((s) => !mine.has(s.id)).map((s) => s.id))
-    const c = cutLongListings(p.slices, guesses, cap, known)
+    const c = cutLongListings(p.slices, all, cap, known)
     if (c.cut === 0) return p
-    for (const s of p.slices) if (!c.guesses.has(s.id)) all.delete(s.id)
-    for (const [id, g] of c.guesses) all.set(id, g)
+    all = c.guesses
     cut += c.cut
     into += c.into
     return { ...p, slices: c.slices }
@@ -68,19 +67,18 @@ export const capOf = (guesses: ReadonlyMap<string, PagesGuess>, rate: number, ro
 /**
  * A backfill's plan with its new windows cut where their first page says their listing alone
  * would set the wall time (Runner.ts, before the crawl); a window a checkpoint names keeps its
- * bounds. The probes' pages are dropped, so they are asked in two steps: the newest new window of
+ * bounds (`checkpointed`, read when the plan was made). The probes' pages are dropped, so they are asked in two steps: the newest new window of
  * each listing first (its first page alone), and windows spread over the range (up to Probe.ts's
  * PROBES a dataset, a long window's other end too) only when worthCutting says so: a backfill whose
  * listings are short pays one request a listing.
  */
 export const cutBackfill = <P extends Planned>(plan: ReadonlyArray<P>, rate: number, minSeconds = MIN_LISTING_SECONDS) =>
   Effect.gen(function* () {
-    const store = yield* CheckpointStore
     const fresh = new Map<string, ReadonlySet<string>>()
     const newest = new Map<string, ReadonlyMap<string, number>>()
-    for (const { dataset, slices } of plan) {
+    for (const { dataset, slices, checkpointed } of plan) {
       if (dataset.windows === undefined) continue
-      const named = new Set((yield* Effect.orElseSucceed(store.list(dataset.name), () => [])).map((c) => c.slice))
+      const named = checkpointed ?? new Set<string>()
       const mine = new Set(slices.filter((s) => !named.has(s.id) && windowOf(s.params) !== undefined).map((s) => s.id))
       fresh.set(dataset.name, mine)
       newest.set(dataset.name, new Map([...newestWindows(slices, mine)].map((id) => [id, 1])))
