@@ -109,12 +109,12 @@ export class L1s {
     }
   }
 
-  /** The L1 whose subnet id this is. */
   /** Whether an id is the adopted L1's subnet or chain: the EVM world names them, not a locator. */
   isAdopted(id: string): boolean {
     return this.adopted !== undefined && (id === this.adopted.subnetId || id === this.adopted.blockchainId)
   }
 
+  /** The L1 whose subnet id this is. */
   bySubnetId(subnetId: string): L1Params | undefined {
     if (this.adopted && subnetId === this.adopted.subnetId) return this.l1(0)
     const loc = this.ctx.locate(subnetId)

@@ -55,11 +55,10 @@ export const encodeUtxo = (chain: UtxoChain, f: UtxoFields): Uint8Array => {
 /** The node's hex form: 0x + bytes + checksum. */
 export const utxoHex = (chain: UtxoChain, f: UtxoFields): string => utils.bufferToHex(utils.addChecksum(encodeUtxo(chain, f)))
 
-/** cb58 UTXO id of (txId, outputIndex). */
 /**
- * UTXOID.fromNative(txId, outputIndex).ID(), computed with the emulator's own sha256 and cb58 (each
- * UTXO of a page's txs is named so; avalanchejs' base58 is the slower part), checked against it by
- * packages/emulator/test/primary/utxoCodec.test.ts.
+ * The cb58 UTXO id of (txId, outputIndex): UTXOID.fromNative(txId, outputIndex).ID(), computed
+ * with the emulator's own sha256 and cb58 (each UTXO of a page's txs is named so; avalanchejs'
+ * base58 is the slower part), checked against it by packages/emulator/test/primary/utxoCodec.test.ts.
  */
 export const utxoId = (txId: string, outputIndex: number): string => {
   const b = new Uint8Array(8 + 32)
