@@ -40,4 +40,21 @@ describe("P-chain layout, heights asked in any order", () => {
       if (at.kind === "main") expect(pLayout.time(h)).toBe(pLayout.main.time(at.slot))
     }
   })
+
+  it("given times before, inside and after the world's history, when the time of the block holding each is asked, then it is the time of that block's height", () => {
+    const { pLayout } = layouts(2)
+    const first = pLayout.genesisTime - 86_400
+    const last = pLayout.mainGenesisTime + 500 * 86_400
+    let archive = 0
+    let main = 0
+    for (let i = 0; i < 2_000; i++) {
+      const t = first + Math.floor(((last - first) * ((i * 7_919) % 2_000)) / 2_000)
+      const h = pLayout.mainAt(t)
+      if (pLayout.at(h).kind === "archive") archive++
+      else main++
+      expect(pLayout.mainTimeAt(t)).toBe(pLayout.time(h))
+    }
+    expect(archive).toBeGreaterThan(10)
+    expect(main).toBeGreaterThan(10)
+  })
 })

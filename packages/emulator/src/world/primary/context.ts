@@ -24,6 +24,16 @@ const BLOCK_KIND: Readonly<Record<PxChain, Kind>> = { P: Kind.PBlock, X: Kind.XB
 /** Tx ids that name no tx of a chain (fundings from before the history, L1 validations): served as they are made. */
 const SERVED_AS_MADE: ReadonlySet<Kind> = new Set([Kind.ExternalTx, Kind.GenesisAllocation, Kind.L1Validation])
 
+/**
+ * A memo key for a locator: one number where its coordinates fit 6 + 27 + 12 + 8 bits (nearly every
+ * locator: a kind below 64, b and c small), so a lookup hashes a number instead of building and
+ * hashing a string; the string otherwise (both kinds of key never collide in one Map).
+ */
+const locatorKey = (kind: Kind, a: number, b: number, c: number): number | string =>
+  a === (a & 0x7ffffff) && b === (b & 0xfff) && c === (c & 0xff) && kind === (kind & 0x3f)
+    ? ((kind * 0x8000000 + a) * 0x1000 + b) * 0x100 + c
+    : `${kind}.${a}.${b}.${c}`
+
 /** Height ↔ time of a chain: the X-chain's Timeline, the P-chain's PLayout. */
 export interface ChainTimes {
   /** Block time of a height. */
@@ -52,18 +62,19 @@ export class NetCtx {
   /** Before it, validators use AddValidatorTx; from it, the permissionless txs with BLS keys. */
   readonly durangoTime: number
   private readonly seedN: number
-  private readonly blockIds = new Lru<string, string>(8192)
+  /** Block ids by height (the P-chain's ≥ 0, the X-chain's -1 - height, as `refs`). */
+  private readonly blockIds = new Lru<number | string, string>(8192)
   /** Block refs by height (the P-chain's ≥ 0, the X-chain's -1 - height). */
   private readonly refs = new Lru<number, BlockRef>(8192)
   /** Ids are recomputed constantly (spend references, block lists); a bounded memo saves the hashing. */
-  private readonly ids = new Lru<string, string>(32_768)
+  private readonly ids = new Lru<number | string, string>(32_768)
   /**
    * The reverse of `ids` for the ids made lately: they are the ones looked up again (a block's txs
    * name the txs they spend, hashing asks what each id names), and decoding one costs 4 hashes.
    */
   private readonly made = new Lru<string, Locator>(32_768)
   /** Wallets' addresses (at most 4 a wallet). */
-  private readonly addresses = new Lru<string, Uint8Array>(65_536)
+  private readonly addresses = new Lru<number | string, Uint8Array>(65_536)
 
   constructor(
     readonly seed: number,
@@ -131,7 +142,7 @@ export class NetCtx {
     return encodeId(this.seed, this.name, { kind, a, b, c }, 32)
   }
   id(kind: Kind, a: number, b = 0, c = 0): string {
-    return this.ids.get(`${kind}.${a}.${b}.${c}`, () => {
+    return this.ids.get(locatorKey(kind, a, b, c), () => {
       const bytes = this.idBytes(kind, a, b, c)
       const id = cb58(bytes)
       this.made.set(id, { kind, a, b, c })
@@ -155,7 +166,8 @@ export class NetCtx {
   }
 
   blockId(chain: PxChain, height: number): string {
-    return this.blockIds.get(`${chain}${height}`, () => this.id(BLOCK_KIND[chain], height))
+    const key = height >= 0 ? (chain === "P" ? height : -1 - height) : `${chain}${height}`
+    return this.blockIds.get(key, () => this.id(BLOCK_KIND[chain], height))
   }
   /** The block of `chain` that includes something timed at `t` (clamped to genesis); not a RewardValidatorTx (rewardBlock). */
   blockAt(chain: PxChain, t: number): BlockRef {
@@ -195,7 +207,8 @@ export class NetCtx {
   address(wallet: number, index: number): Uint8Array {
     // drawn once (two hashes each): every output names its owner. A copy out, so no caller can
     // change what the next one reads
-    return this.addresses.get(`${wallet}.${index}`, () => this.shortId(Kind.Address, wallet, index)).slice()
+    const key = index === (index & 3) && wallet === (wallet & 0x3fffffff) ? wallet * 4 + index : `${wallet}.${index}`
+    return this.addresses.get(key, () => this.shortId(Kind.Address, wallet, index)).slice()
   }
   /** "P-avax1…" form of a 20-byte address (the node's form). */
   chainAddressOf(chain: "P" | "X" | "C", address: Uint8Array): string {

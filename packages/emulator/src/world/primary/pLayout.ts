@@ -134,6 +134,12 @@ export class PLayout {
     return m < 0 ? Math.max(0, this.archiveHeightAt(t)) : this.heightOfSlot(m)
   }
 
+  /** The time of block mainAt(t), without the slot's height (a binary search over the rewards). */
+  mainTimeAt(t: number): number {
+    const m = this.main.heightAt(t)
+    return m < 0 ? this.time(Math.max(0, this.archiveHeightAt(t))) : this.main.time(m)
+  }
+
   private archiveHeightAt(t: number): number {
     const archive = this.archive()
     let h = -1

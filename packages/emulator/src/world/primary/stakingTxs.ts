@@ -53,7 +53,7 @@ export class StakingTxs {
     return this.ctx.big(100_000_000n, 50_000_000_000n, "stake-change", kind, i, j, k)
   }
 
-  private genesisFunding(i: number, j: number, c: number, amount: bigint, owner: Owners, spentBy: string, at: number): UtxoRecord {
+  private genesisFunding(i: number, j: number, c: number, amount: bigint, owner: Owners, spentBy: string, spentIn: BlockRef): UtxoRecord {
     const genesis = this.ctx.blockRef("P", 0)
     return {
       txId: this.ctx.id(Kind.GenesisAllocation, i, j, c),
@@ -66,7 +66,7 @@ export class StakingTxs {
       consumedOn: "P",
       created: genesis,
       listed: genesis,
-      spent: { txId: spentBy, block: this.ctx.blockAt("P", at) },
+      spent: { txId: spentBy, block: spentIn },
       kind: "transfer"
     }
   }
@@ -96,6 +96,12 @@ export class StakingTxs {
     const next = this.staking.validation(n, v.j + 1)
     const parts = n.stakeOutputs
     const share = v.stake / BigInt(parts)
+    // the parts' blocks are the same ones: found once
+    const created = this.ctx.blockAt("P", v.issue)
+    // returned by the reward tx, in its proposal block
+    const listed = this.validationRewardBlock(v)
+    const spentBy = next && this.validationTxId(next)
+    const spentIn = next && this.ctx.blockAt("P", next.issue)
     return Array.from({ length: parts }, (_, k) => ({
       txId,
       outputIndex: 1 + k,
@@ -105,10 +111,9 @@ export class StakingTxs {
       stakeableLocktime: 0n,
       createdOn: "P",
       consumedOn: "P",
-      created: this.ctx.blockAt("P", v.issue),
-      // returned by the reward tx, in its proposal block
-      listed: this.validationRewardBlock(v),
-      spent: next && { txId: this.validationTxId(next), block: this.ctx.blockAt("P", next.issue) },
+      created,
+      listed,
+      spent: next && { txId: spentBy as string, block: spentIn as BlockRef },
       kind: "stake",
       staking: { start: v.start, end: v.end }
     }))
@@ -134,19 +139,24 @@ export class StakingTxs {
     const change = this.change("v", n.index, v.j, 0)
     const prev = this.staking.validation(n, v.j - 1)
     const restaked = prev ? this.validationStake(prev) : []
-    const funding = this.genesisFunding(n.index, v.j, 0, fee + change + (prev ? 0n : v.stake), owner, id, v.issue)
+    const block = ctx.blockAt("P", v.issue)
+    const funding = this.genesisFunding(n.index, v.j, 0, fee + change + (prev ? 0n : v.stake), owner, id, block)
     const txs = this
     let rewardTxId: string | undefined
+    let rewards: UtxoRecord[] | undefined
     return {
       id,
       chain: "P",
       type: v.permissionless ? "AddPermissionlessValidatorTx" : "AddValidatorTx",
-      block: ctx.blockAt("P", v.issue),
+      block,
       issueTime: v.issue,
       inputs: [...restaked, funding],
-      outputs: [this.plain(id, 0, change, owner, v.issue)],
+      outputs: [this.plain(id, 0, change, owner, block)],
       stake: this.validationStake(v),
-      rewards: this.validationRewards(v),
+      // made when read, as rewardTxId: the bytes name no reward output, and each names the reward's block
+      get rewards(): UtxoRecord[] {
+        return (rewards ??= txs.validationRewards(v))
+      },
       staking: {
         role: "validator",
         nodeId: n.nodeId,
@@ -176,24 +186,31 @@ export class StakingTxs {
     const owner = this.staking.delegatorOwner(d)
     const fee = ctx.cfg.txFee
     const change = this.change("d", v.node.index, v.j, d.k)
+    // the tx's block and its reward's, each found once for the outputs that name them
+    const block = ctx.blockAt("P", d.issue)
+    const paid = this.delegationRewardBlock(d)
     const stake: UtxoRecord = {
-      ...this.plain(id, 1, d.amount, owner, d.issue),
-      listed: this.delegationRewardBlock(d),
+      ...this.plain(id, 1, d.amount, owner, block),
+      listed: paid,
       kind: "stake",
       staking: { start: d.start, end: d.end }
     }
     const txs = this
     let rewardTxId: string | undefined
+    let rewards: UtxoRecord[] | undefined
     return {
       id,
       chain: "P",
       type: d.permissionless ? "AddPermissionlessDelegatorTx" : "AddDelegatorTx",
-      block: ctx.blockAt("P", d.issue),
+      block,
       issueTime: d.issue,
-      inputs: [this.genesisFunding(v.node.index, v.j, 1 + d.k, fee + change + d.amount, owner, id, d.issue)],
-      outputs: [this.plain(id, 0, change, owner, d.issue)],
+      inputs: [this.genesisFunding(v.node.index, v.j, 1 + d.k, fee + change + d.amount, owner, id, block)],
+      outputs: [this.plain(id, 0, change, owner, block)],
       stake: [stake],
-      rewards: [{ ...this.plain(id, 2, d.netReward, owner, this.delegationRewardBlock(d)), kind: "reward", rewardType: "DELEGATOR" }],
+      // made when read (validationTx says why)
+      get rewards(): UtxoRecord[] {
+        return (rewards ??= [{ ...txs.plain(id, 2, d.netReward, owner, paid), kind: "reward", rewardType: "DELEGATOR" }])
+      },
       staking: {
         role: "delegator",
         nodeId: v.node.nodeId,

@@ -65,7 +65,8 @@ export class StakingView {
   ) {}
 
   private blockTime(t: number): number {
-    return this.ctx.blockAt("P", t).timestamp
+    // blockAt("P", t).timestamp, without the block's height or ref
+    return this.ctx.pLayout.mainTimeAt(t)
   }
 
   /** The primary-network node a NodeID names; undefined for malformed or foreign ids. */
