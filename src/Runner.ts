@@ -42,6 +42,7 @@ import { makeSliceGate } from "./SliceGate.ts"
 import { type RunPace, withCrawlPace } from "./CrawlPace.ts"
 import { crawlPlan } from "./CrawlPlan.ts"
 import { cutBackfill } from "./crawl/SplitListings.ts"
+import { ProbedPages } from "./crawl/ProbedPages.ts"
 import type { PlannedDataset, SliceExecution, SliceRun, TookOver } from "./SliceExecution.ts"
 import { closeInterrupted } from "./InterruptedRuns.ts"
 import { type CompactionReport, finishCompaction, recoverCompaction } from "./compact/Compaction.ts"
@@ -223,8 +224,10 @@ const prepareRun = (options: RunOptions, started: Date, shared: boolean) =>
     // a run that joins workers' jobs (shared) leaves its windows as they are: a window queued
     // before may have no checkpoint yet, and its pieces would overlap the job crawling it whole
     const cuts = options.cutListings !== undefined && options.backfill?.unit === "time" && !shared
-    const plan = cuts ? yield* cutBackfill(planned, options.cutListings!.rate, options.cutListings!.minSeconds) : planned
-    return { selected, asOf, plan }
+    // the probes' first pages, kept for the slices crawled whole (crawl/ProbedPages.ts)
+    const probed = cuts ? new ProbedPages() : undefined
+    const plan = cuts ? yield* cutBackfill(planned, options.cutListings!.rate, options.cutListings!.minSeconds, probed) : planned
+    return { selected, asOf, plan, probed }
   })
 
 /** The report a run writes when it starts (status running, no slice yet). */
@@ -342,7 +345,9 @@ export const localSlices = (sliceConcurrency: number): SliceExecution<SinkError,
           const stop = yield* makeRunStop
           // slices at once follow the hosts' round trips and rates, --concurrency the cap (SliceGate.ts)
           const gate = yield* makeSliceGate(sliceConcurrency)
-          const crawl: CrawlOptions = { runId: run.runId, asOf: run.asOf, ingestedAt: run.started, partRows: run.partRows, ...(run.partBytes === undefined ? {} : { partBytes: run.partBytes }) }
+          // the probed pages of slices the plan no longer holds (cut windows) go before the crawl
+          run.probed?.keepOnly(run.plan)
+          const crawl: CrawlOptions = { runId: run.runId, asOf: run.asOf, ingestedAt: run.started, partRows: run.partRows, ...(run.partBytes === undefined ? {} : { partBytes: run.partBytes }), ...(run.probed === undefined ? {} : { probed: run.probed }) }
           // every dataset's slices from one pool, a reader of another's output after it (CrawlPlan.ts)
           const crawlAll = Effect.gen(function* () {
             const crawled = (dataset: AnyDataset, slice: Slice) => Effect.map(stop.unlessStopped(crawlSlice(dataset, slice, crawl)), (r) => r ?? notRun(slice))
@@ -365,7 +370,7 @@ export const runWith = <E, R>(options: RunOptions, execution: SliceExecution<E, 
       // 1.
       yield* refuseOutputLinks(options)
       const held = yield* execution.hold(options.out, runId)
-      const { selected, asOf, plan } = yield* prepareRun(options, started, held.shared)
+      const { selected, asOf, plan, probed } = yield* prepareRun(options, started, held.shared)
       // the output is this run's: a report still `running` is a dead run's
       yield* closeInterrupted(options.out, runId, held.tookOver)
       const planned = plan.reduce((n, p) => n + p.slices.length, 0)
@@ -375,7 +380,7 @@ export const runWith = <E, R>(options: RunOptions, execution: SliceExecution<E, 
       // 4.
       const previous: Array<ReadonlySet<string>> = []
       for (const { dataset } of plan) previous.push(yield* replacingBefore(dataset))
-      const crawled = yield* held.crawl({ runId, asOf, started, partRows: options.partRows, ...(options.partBytes === undefined ? {} : { partBytes: options.partBytes }), plan })
+      const crawled = yield* held.crawl({ runId, asOf, started, partRows: options.partRows, ...(options.partBytes === undefined ? {} : { partBytes: options.partBytes }), plan, ...(probed === undefined ? {} : { probed }) })
       const results = plan.flatMap(({ dataset, error }, i): RunSlice[] => [
         ...(error === undefined ? [] : [notPlanned(dataset.name, error)]),
         ...markReplacing(previous[i]!, crawled.results[i] ?? [])

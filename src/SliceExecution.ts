@@ -12,6 +12,7 @@
  */
 import type { Effect, Scope } from "effect"
 import type { AnyDataset } from "./crawl/Dataset.ts"
+import type { ProbedPages } from "./crawl/ProbedPages.ts"
 import type { Slice } from "./crawl/Slice.ts"
 import type { SliceResult } from "./crawl/SliceResult.ts"
 import type { RunPace } from "./CrawlPace.ts"
@@ -35,6 +36,8 @@ export interface SliceRun {
   readonly partRows: number
   readonly partBytes?: number
   readonly plan: ReadonlyArray<PlannedDataset>
+  /** First pages the backfill's probes asked (crawl/ProbedPages.ts): a local crawl hands them to their slices. */
+  readonly probed?: ProbedPages
 }
 
 export interface CrawledSlices {

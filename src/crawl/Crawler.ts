@@ -217,6 +217,8 @@ export const crawlSlice = <R>(
       // whatever the crawl leaves staged and uncommitted (a failure, a kill) must not hold its
       // DuckDB connection, nor reach a later part
       Effect.ensuring(discardStaged(crawl)),
+      // a probed first page the slice did not take (it never fetched) is dropped with it
+      Effect.ensuring(Effect.sync(() => options.probed?.drop(dataset.name, slice.id))),
       Effect.locally(statsScope, scope)
     )
     const outcome = yield* over(crawl, end)

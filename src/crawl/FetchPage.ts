@@ -6,15 +6,17 @@
  * The fetched rows live only inside this effect: nothing holds them while the next page is
  * fetched.
  */
-import { Clock, Effect } from "effect"
+import { Clock, Effect, Option } from "effect"
 import type { SinkError } from "../Errors.ts"
 import { SourceError } from "../Errors.ts"
 import { asListingPage } from "../source/ListingPage.ts"
+import { SourceStats } from "../source/SourceStats.ts"
 import { forgetText } from "../source/SourceText.ts"
 import { rejectsKey } from "../transform/Rejects.ts"
 import { toRows } from "../transform/ToRows.ts"
 import { keyOf } from "./CommittedKeys.ts"
 import { withPageSources } from "./PageSources.ts"
+import { probeScope } from "./ProbedPages.ts"
 import type { BufferedPage, FetchedPage, SliceCrawl } from "./SliceCrawl.ts"
 import type { Pass } from "./SliceState.ts"
 
@@ -25,13 +27,38 @@ const expired: PageOutcome = { _tag: "Expired" }
 
 const isExpiry = (e: unknown): e is SourceError => e instanceof SourceError && e.reason === "TokenExpired"
 
+/**
+ * The first page the backfill's probe asked for this slice (ProbedPages.ts), its requests now the
+ * slice's: only at the run's first pass, first page, no cursor, and while its next token is within
+ * the listing's TTL. Whatever the pass, the slice's probed page is gone after its first fetch.
+ */
+const probedFirst = <R>(crawl: SliceCrawl<R>, pass: Pass) =>
+  Effect.gen(function* () {
+    const { dataset, slice, options } = crawl
+    const probed = options.probed?.take(dataset.name, slice)
+    if (probed === undefined || pass.no !== 0 || pass.pages !== 0 || pass.cursor !== undefined) return undefined
+    const now = yield* Clock.currentTimeMillis
+    if (probed.page.next !== undefined && crawl.ttlMs !== undefined && now - probed.receivedAt > crawl.ttlMs) return undefined
+    const stats = yield* Effect.serviceOption(SourceStats)
+    if (Option.isSome(stats)) yield* stats.value.claim(probeScope(dataset.name, slice))
+    return probed
+  })
+
+/** The pass's next page with the answers it was made from, and when it was received. */
+const pageOf = <R>(crawl: SliceCrawl<R>, pass: Pass) =>
+  Effect.gen(function* () {
+    const probed = yield* probedFirst(crawl, pass)
+    if (probed !== undefined) return probed
+    // with the answers it was made from: a reject's raw text is cut from theirs (PageSources.ts);
+    // its requests go before those of listings less far along (source/ListingPage.ts)
+    const [page, sources] = yield* withPageSources(asListingPage(pass.pageNo)(crawl.dataset.listing.fetch(crawl.slice, pass.cursor)))
+    return { page, sources, receivedAt: yield* Clock.currentTimeMillis }
+  })
+
 const fetchPage = <R>(crawl: SliceCrawl<R>, pass: Pass) =>
   Effect.gen(function* () {
     const { dataset, slice, options } = crawl
-    // with the answers it was made from: a reject's raw text is cut from theirs (PageSources.ts);
-    // its requests go before those of listings less far along (source/ListingPage.ts)
-    const [page, sources] = yield* withPageSources(asListingPage(pass.pageNo)(dataset.listing.fetch(slice, pass.cursor)))
-    const receivedAt = yield* Clock.currentTimeMillis
+    const { page, sources, receivedAt } = yield* pageOf(crawl, pass)
     const mapped = toRows(dataset, slice, page.records, { runId: options.runId, ingestedAt: options.ingestedAt, page: pass.pageNo }, sources)
     // the rejects have their raw text: the bodies' text (or bytes) need not wait for the collector
     forgetText(sources)

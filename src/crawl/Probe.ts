@@ -3,9 +3,10 @@
  * listing's time (network, chain…; the newest whole one among them) are asked for their first
  * page, up to PROBES per dataset. The least answer's time is the round trip, and the time a page's
  * records cover says how many pages its window takes; the other windows are likely what the probed
- * ones around them were, at most the densest (src/pace/Estimate.ts). The pages are read and dropped. Used by
- * the dry run's estimate (src/cli/dryRunPace.ts) and by a backfill that cuts its long listings
- * (SplitListings.ts).
+ * ones around them were, at most the densest (src/pace/Estimate.ts). Used by the dry run's
+ * estimate (src/cli/dryRunPace.ts), which drops the pages, and by a backfill that cuts its long
+ * listings (SplitListings.ts), which keeps each window's first page for its crawl (ProbedPages.ts);
+ * a window's other end is asked over a stretch no slice lists, so that page is always dropped.
  */
 import { Type } from "apache-arrow/enum"
 import { Clock, Effect, Either } from "effect"
@@ -15,6 +16,9 @@ import { makeSlice, type Slice } from "./Slice.ts"
 import { baseOf, FROM, TO, windowOf } from "./Windows.ts"
 import { type DatasetGuess, interpolate, likelyPages, pagesFromFirstPage, type PagesGuess, spread } from "../pace/Estimate.ts"
 import { stagesOf, startOrder } from "../pace/Order.ts"
+import { statsScope } from "../source/SourceStats.ts"
+import { withPageSources } from "./PageSources.ts"
+import { type ProbedPages, probeScope } from "./ProbedPages.ts"
 
 /** First pages asked per dataset at most. */
 export const PROBES = 32
@@ -45,6 +49,8 @@ const windowSeconds = (slice: Slice): number | undefined => {
 interface Probe {
   readonly ms: number
   readonly pages: PagesGuess
+  /** Whether its first page was asked now (not one `keep` held from an earlier probe). */
+  readonly asked: boolean
 }
 
 /** The rows' times of a page of `slice`, where its rows have a time column. */
@@ -65,19 +71,34 @@ const OTHER_END_BELOW = 0.5
  * The first page of `slice`: its round trip and what it says of the window's pages. When it covers
  * less than half its window, the window's other end is asked for its first page over as long a
  * stretch (a second request, unless `otherEnd` is false): a dense end alone would say the whole
- * window is as dense.
+ * window is as dense. With `keep`, the first page is kept for the slice's crawl, its request
+ * counted under the probe's own scope (ProbedPages.ts), and a page it already holds is not asked
+ * again.
  */
-const probe = (dataset: AnyDataset, slice: Slice, otherEnd: boolean) =>
+const firstPage = (dataset: AnyDataset, slice: Slice, keep: ProbedPages | undefined) =>
   Effect.gen(function* () {
+    const held = keep?.peek(dataset.name, slice)
+    if (held !== undefined) return { page: held.page, ms: held.ms, asked: false }
     const t0 = yield* Clock.currentTimeMillis
-    const page = yield* dataset.listing.fetch(slice, undefined)
-    const ms = (yield* Clock.currentTimeMillis) - t0
+    if (keep === undefined) {
+      const page = yield* dataset.listing.fetch(slice, undefined)
+      return { page, ms: (yield* Clock.currentTimeMillis) - t0, asked: true }
+    }
+    const [page, sources] = yield* withPageSources(dataset.listing.fetch(slice, undefined)).pipe(Effect.locally(statsScope, probeScope(dataset.name, slice)))
+    const receivedAt = yield* Clock.currentTimeMillis
+    keep.put(dataset.name, slice, { page, sources, receivedAt, ms: receivedAt - t0 })
+    return { page, ms: receivedAt - t0, asked: true }
+  })
+
+const probe = (dataset: AnyDataset, slice: Slice, otherEnd: boolean, keep: ProbedPages | undefined) =>
+  Effect.gen(function* () {
+    const { page, ms, asked } = yield* firstPage(dataset, slice, keep)
     const times = timesOf(dataset, slice, page.records)
     const covered = times.length < 2 ? undefined : Math.max(...times) - Math.min(...times)
     const w = windowOf(slice.params)
     const windowS = windowSeconds(slice)
     if (!otherEnd || page.next === undefined || w === undefined || covered === undefined || covered <= 0 || covered >= (w.to - w.from) * OTHER_END_BELOW) {
-      return { ms, pages: pagesFromFirstPage(page.next !== undefined, windowS, covered) } satisfies Probe
+      return { ms, asked, pages: pagesFromFirstPage(page.next !== undefined, windowS, covered) } satisfies Probe
     }
     // the first page lies at the window's end nearer its times: the other stretch is at the far end
     const atEnd = w.to - Math.max(...times) <= Math.min(...times) - w.from
@@ -86,19 +107,21 @@ const probe = (dataset: AnyDataset, slice: Slice, otherEnd: boolean) =>
     const far = { ...makeSlice(slice.dataset, { ...slice.params, [FROM]: isoSeconds(other.from), [TO]: isoSeconds(other.to) }), fetchFrom: other.from }
     const answer = yield* Effect.either(dataset.listing.fetch(far, undefined))
     const ratio = Either.isLeft(answer) ? undefined : timesOf(dataset, far, answer.right.records).filter((t) => t >= other.from && t < other.to).length / times.length
-    return { ms, pages: pagesFromFirstPage(true, windowS, covered, ratio) } satisfies Probe
+    return { ms, asked, pages: pagesFromFirstPage(true, windowS, covered, ratio) } satisfies Probe
   })
 
 /**
  * Per dataset the slices the run crawls, guessed from the probes (or from the plan alone when
  * offline). `crawled`: the slices of a dataset the run will list, with the requests each makes at
- * least (a final window, not listed, is absent).
+ * least (a final window, not listed, is absent). `keep`: where the probed first pages go for the
+ * crawl (ProbedPages.ts); without it they are dropped. `roundTrips` has the first pages asked now.
  */
 export const guessPages = (
   planned: ReadonlyArray<{ readonly dataset: AnyDataset; readonly slices: ReadonlyArray<Slice> }>,
   crawled: (dataset: string) => ReadonlyMap<string, number>,
   offline: boolean,
-  otherEnd = true
+  otherEnd = true,
+  keep?: ProbedPages
 ) =>
   Effect.gen(function* () {
     const roundTrips: number[] = []
@@ -130,11 +153,11 @@ export const guessPages = (
             return spread(whole.length, perListing).map((j) => ws[whole[j]!]!)
           }).slice(0, PROBES)
       const probed = new Map<string, Probe>()
-      const results = yield* Effect.forEach(picks, (s) => Effect.either(probe(dataset, s, otherEnd)), { concurrency: "unbounded" })
+      const results = yield* Effect.forEach(picks, (s) => Effect.either(probe(dataset, s, otherEnd, keep)), { concurrency: "unbounded" })
       results.forEach((r, i) => {
         if (Either.isRight(r)) {
           probed.set(picks[i]!.id, r.right)
-          roundTrips.push(r.right.ms)
+          if (r.right.asked) roundTrips.push(r.right.ms)
         } else failures.push(`${dataset.name}: ${r.left.message}`)
       })
       // a listing not probed is guessed as the densest probed window of its dataset at most

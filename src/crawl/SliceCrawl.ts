@@ -15,6 +15,7 @@ import type { DatasetDef, PartitionKey, Row } from "./Dataset.ts"
 import { withGrain } from "../transform/Grain.ts"
 import { DEFAULT_PART_MB, MB } from "./PartSize.ts"
 import { DEFAULT_GUARD_LIMITS, type GuardLimits, ListingGuard } from "./ListingGuard.ts"
+import type { ProbedPages } from "./ProbedPages.ts"
 import type { Slice } from "./Slice.ts"
 
 export interface CrawlOptions {
@@ -28,6 +29,8 @@ export interface CrawlOptions {
   readonly partBytes?: number
   /** The ListingGuard's bounds (tests shrink them). */
   readonly guard?: Partial<GuardLimits>
+  /** First pages a backfill's probes asked before the crawl, each its slice's to take (ProbedPages.ts). */
+  readonly probed?: ProbedPages
 }
 
 /** A table whose rows are staged in the sink as pages arrive: the dataset's and each child's. */

@@ -10,6 +10,7 @@ import { Effect } from "effect"
 import { likelyPages, type PagesGuess } from "../pace/Estimate.ts"
 import type { AnyDataset } from "./Dataset.ts"
 import { guessPages } from "./Probe.ts"
+import type { ProbedPages } from "./ProbedPages.ts"
 import type { Slice } from "./Slice.ts"
 import { cutLongListings, listingCap, MIN_LISTING_SECONDS } from "./Split.ts"
 import { baseOf, windowOf } from "./Windows.ts"
@@ -67,12 +68,15 @@ export const capOf = (guesses: ReadonlyMap<string, PagesGuess>, rate: number, ro
 /**
  * A backfill's plan with its new windows cut where their first page says their listing alone
  * would set the wall time (Runner.ts, before the crawl); a window a checkpoint names keeps its
- * bounds (`checkpointed`, read when the plan was made). The probes' pages are dropped, so they are asked in two steps: the newest new window of
- * each listing first (its first page alone), and windows spread over the range (up to Probe.ts's
- * PROBES a dataset, a long window's other end too) only when worthCutting says so: a backfill whose
- * listings are short pays one request a listing.
+ * bounds (`checkpointed`, read when the plan was made). The probes are asked in two steps: the
+ * newest new window of each listing first (its first page alone), and windows spread over the
+ * range (up to Probe.ts's PROBES a dataset, a long window's other end too) only when worthCutting
+ * says so. With `keep`, each window's first page is kept for its crawl (ProbedPages.ts; a window
+ * cut into pieces has its page dropped when the crawl starts) and the spread step does not ask a
+ * window the first step asked again: a backfill whose listings are short then pays nothing
+ * beyond the probes' round trip. Without it the pages are dropped (one request a listing more).
  */
-export const cutBackfill = <P extends Planned>(plan: ReadonlyArray<P>, rate: number, minSeconds = MIN_LISTING_SECONDS) =>
+export const cutBackfill = <P extends Planned>(plan: ReadonlyArray<P>, rate: number, minSeconds = MIN_LISTING_SECONDS, keep?: ProbedPages) =>
   Effect.gen(function* () {
     const fresh = new Map<string, ReadonlySet<string>>()
     const newest = new Map<string, ReadonlyMap<string, number>>()
@@ -85,11 +89,11 @@ export const cutBackfill = <P extends Planned>(plan: ReadonlyArray<P>, rate: num
     }
     const none = new Set<string>()
     // one request a listing: its first page alone, which if anything overstates the window
-    const first = yield* guessPages(plan, (d) => newest.get(d) ?? new Map(), false, false)
+    const first = yield* guessPages(plan, (d) => newest.get(d) ?? new Map(), false, false, keep)
     const firstTrip = first.roundTrips.length === 0 ? null : Math.min(...first.roundTrips)
     if (!worthCutting(first.bySlice.values(), firstTrip, minSeconds)) return plan
     const listed = (d: string) => new Map([...(fresh.get(d) ?? none)].map((id) => [id, 1]))
-    const spread = yield* guessPages(plan, listed, false)
+    const spread = yield* guessPages(plan, listed, false, true, keep)
     const guesses = spread.bySlice
     const roundTripMs = Math.min(firstTrip!, ...spread.roundTrips)
     const c = cutPlan(plan, guesses, (d) => fresh.get(d) ?? none, capOf(guesses, rate, roundTripMs, minSeconds))

@@ -52,6 +52,8 @@ export const queuedSlices = (
       if (hold.tookOver !== undefined) yield* say(tookOverLine(hold.tookOver, hold.joined))
       const crawl = (run: SliceRun) =>
         Effect.gen(function* () {
+          // the backfill's probed first pages stay in this process: workers ask their own
+          run.probed?.keepOnly([])
           // 4. the job's key budgets travel with each job (workers read no job file); the rows
           // already have them, written when this process's layers were built
           const keyBudgets = jobKeyBudgets(options, (yield* SourceConfig).apiKeys)

@@ -54,6 +54,11 @@ export class SourceStats extends Context.Tag("chainetl/SourceStats")<
     readonly snapshot: Effect.Effect<StatsSnapshot>
     /** What the requests of one slice (`dataset/slice`) cost, all hosts together. */
     readonly ofSlice: (scope: string) => Effect.Effect<HostStats>
+    /**
+     * Moves what the requests of scope `from` cost into the fiber's slice (a page asked before
+     * the crawl and handed to it: src/crawl/ProbedPages.ts); the hosts counted them once already.
+     */
+    readonly claim: (from: string) => Effect.Effect<void>
   }
 >() {
   static readonly layer: Layer.Layer<SourceStats> = Layer.effect(
@@ -71,7 +76,14 @@ export class SourceStats extends Context.Tag("chainetl/SourceStats")<
             })
           ),
         snapshot: Ref.get(hosts),
-        ofSlice: (scope) => Effect.sync(() => slices.get(scope) ?? emptyHostStats)
+        ofSlice: (scope) => Effect.sync(() => slices.get(scope) ?? emptyHostStats),
+        claim: (from) =>
+          Effect.map(FiberRef.get(statsScope), (scope) => {
+            const cost = slices.get(from)
+            if (scope === undefined || scope === from || cost === undefined) return
+            slices.delete(from)
+            slices.set(scope, plus(slices.get(scope) ?? emptyHostStats, cost))
+          })
       })
     })
   )
