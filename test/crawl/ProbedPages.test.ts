@@ -5,11 +5,15 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import * as arrow from "apache-arrow"
-import { Clock, Effect, Exit, TestClock } from "effect"
+import { Clock, Effect, Either, Exit, Layer, TestClock } from "effect"
 import { crawlSlice } from "../../src/crawl/Crawler.ts"
-import type { DatasetDef, Page } from "../../src/crawl/Dataset.ts"
+import type { AnyDataset, DatasetDef, Page } from "../../src/crawl/Dataset.ts"
+import { guessPages } from "../../src/crawl/Probe.ts"
 import { ProbedPages, probeScope } from "../../src/crawl/ProbedPages.ts"
 import { makeSlice, type Slice } from "../../src/crawl/Slice.ts"
+import { RecordError } from "../../src/crawl/Dataset.ts"
+import { parseJson } from "../../src/source/Response.ts"
+import { RestClient } from "../../src/source/RestClient.ts"
 import { SourceStats, statsScope } from "../../src/source/SourceStats.ts"
 import { KillSwitch, layers, newDisk, rowsOf } from "./fakes.ts"
 
@@ -162,4 +166,44 @@ describe("a probed first page handed to the crawl", () => {
       })
     )
   )
+
+  it.effect("given a first page whose second record is malformed, probed through the REST client, when its slice is crawled, then the reject's raw text is the record as the service sent it", () => {
+    const bad = '{ "id" : "r1",  "n": "1.0e3" }'
+    const text = `{"items": [ {"id":"r0","n":0} ,${bad}], "next": null}`
+    let asked = 0
+    // the service: one answer, parsed as the REST client parses a 2xx body (its text registered beside it)
+    const rest = Layer.succeed(RestClient, {
+      get: () => Effect.sync(() => (asked++, Either.getOrThrow(parseJson("GET data /items", 200, new TextEncoder().encode(text))))),
+      post: () => Effect.die("no POST")
+    })
+    const things: DatasetDef<RestClient> = {
+      name: "things",
+      description: "test",
+      schema: new arrow.Schema([]),
+      partitionBy: [{ key: "all", type: "VARCHAR", value: () => "all" }],
+      key: ["id"],
+      // a windowed dataset: the probes ask its windows
+      windows: {} as NonNullable<DatasetDef<RestClient>["windows"]>,
+      slices: () => [],
+      listing: { fetch: () => Effect.map(Effect.flatMap(RestClient, (c) => c.get("data", "/items")), (body) => ({ records: (body as { items: unknown[] }).items, next: undefined })) },
+      toRow: (raw) => {
+        const r = raw as { id: string; n: unknown }
+        if (typeof r.n !== "number") throw new RecordError(`n: expected a number, got ${JSON.stringify(r.n)}`)
+        return { id: r.id, n: r.n }
+      }
+    }
+    return Effect.gen(function* () {
+      const pages = new ProbedPages()
+      // the backfill's probe (Probe.ts) of the one window, its page kept
+      // (typed for every client a dataset may use; this listing asks the REST client alone)
+      type Guessed = Effect.Effect<Effect.Effect.Success<ReturnType<typeof guessPages>>, never, RestClient>
+      const guessed = yield* (guessPages([{ dataset: things as AnyDataset, slices: [slice] }], () => new Map([[slice.id, 1]]), false, false, pages) as Guessed)
+      expect(guessed.roundTrips.length).toBe(1)
+      const disk = newDisk()
+      const result = yield* crawlSlice(things, slice, { ...options, probed: pages }).pipe(Effect.provide(layers(disk, new KillSwitch(undefined))))
+      expect(result).toMatchObject({ status: "done", pages: 1, rows: 1, rejects: 1 })
+      expect(asked).toBe(1)
+      expect(rowsOf(disk, "_rejects", "raw").map((r) => r["raw"])).toEqual([bad])
+    }).pipe(Effect.provide(Layer.mergeAll(SourceStats.layer, rest)))
+  })
 })
