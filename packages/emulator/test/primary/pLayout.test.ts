@@ -57,4 +57,27 @@ describe("P-chain layout, heights asked in any order", () => {
     expect(archive).toBeGreaterThan(10)
     expect(main).toBeGreaterThan(10)
   })
+
+  it("given refs to the blocks holding times and rewards, made in a scattered order, then each carries its height's time", () => {
+    const net = makeWorld(7, 2).primary.network("mainnet")
+    const { ctx } = net
+    const { pLayout } = ctx
+    const tip = Number(net.height("P"))
+    const t0 = pLayout.genesisTime - 3_600
+    const span = pLayout.time(tip) - t0
+    let rewards = 0
+    for (let i = 0; i < 3_000; i++) {
+      const at = ctx.blockAt("P", t0 + Math.floor((span * ((i * 7_919) % 3_000)) / 3_000))
+      expect(at.timestamp).toBe(pLayout.time(Number(at.height)))
+      const h = (i * 104_729) % (tip + 1)
+      const slot = pLayout.at(h)
+      if (slot.kind !== "proposal") continue
+      const r = ctx.rewardRef(slot.reward)
+      const block = ctx.rewardBlock(pLayout.time(h), r)
+      expect(Number(block.height)).toBe(h)
+      expect(block.timestamp).toBe(pLayout.time(h))
+      rewards++
+    }
+    expect(rewards).toBeGreaterThan(100)
+  })
 })

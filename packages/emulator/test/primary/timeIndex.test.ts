@@ -43,4 +43,32 @@ describe("time indexes of the generators", () => {
       }
     })
   }
+
+  for (const [network, scale] of [["mainnet", 4], ["fuji", 2]] as const) {
+    it(`given ${network} at scale ${scale}, when day-long and longer windows are asked for L1 txs, then the index finds what asking every validator finds`, () => {
+      const net = makeWorld(7, scale).primary.network(network)
+      const l1 = net.l1Txs as unknown as { scanTxsIn(a: number, b: number): Array<{ id: string; issueTime: number }> }
+      const start = net.ctx.slotTimelines.P.genesisTime
+      const types = new Set<string>()
+      let found = 0
+      const windows: Array<readonly [number, number]> = []
+      for (let t = start; t < net.ctx.anchor + 75 * 86_400; t += 86_400) windows.push([t, t + 86_400])
+      for (let t = start + 3_600; t < net.ctx.anchor + 75 * 86_400; t += 9 * 86_400) windows.push([t, t + 9 * 86_400 + 7])
+      windows.push([net.ctx.anchor + 59 * 86_400, net.ctx.anchor + 61 * 86_400])
+      for (const [from, to] of windows) {
+        const got = net.l1Txs.txsIn(from, to)
+        const scanned = l1.scanTxsIn(from, to)
+        expect(ids(got)).toEqual(ids(scanned))
+        for (const tx of got) {
+          expect(tx.issueTime >= from && tx.issueTime < to).toBe(true)
+          types.add(tx.type)
+        }
+        found += got.length
+      }
+      expect(found).toBeGreaterThan(50)
+      expect([...types].sort()).toEqual(
+        ["ConvertSubnetToL1Tx", "CreateChainTx", "CreateSubnetTx", "DisableL1ValidatorTx", "IncreaseL1ValidatorBalanceTx", "RegisterL1ValidatorTx", "SetL1ValidatorWeightTx"]
+      )
+    })
+  }
 })

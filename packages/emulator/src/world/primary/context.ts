@@ -171,12 +171,17 @@ export class NetCtx {
   }
   /** The block of `chain` that includes something timed at `t` (clamped to genesis); not a RewardValidatorTx (rewardBlock). */
   blockAt(chain: PxChain, t: number): BlockRef {
-    return this.blockRef(chain, chain === "P" ? this.pLayout.mainAt(t) : Math.max(0, this.timelines.X.heightAt(t)))
+    if (chain === "X") return this.blockRef(chain, Math.max(0, this.timelines.X.heightAt(t)))
+    const h = this.pLayout.mainAt(t)
+    // its time from t's slot: a far height's time is a search over the layout's slots
+    return this.refs.find(h) ?? this.newRef("P", h, this.pLayout.mainTimeAt(t))
   }
 
   /** The BanffProposalBlock of the schedule's reward `ref`, timed at `t` (the staker's end). */
   rewardBlock(t: number, ref: RewardRef): BlockRef {
-    return this.blockRef("P", this.pLayout.rewardHeight(this.rewardIndex().indexOf(t, ref)))
+    const h = this.pLayout.rewardHeight(this.rewardIndex().indexOf(t, ref))
+    // a proposal block is timed at its reward's time, which indexOf found to be t
+    return this.refs.find(h) ?? this.newRef("P", h, t)
   }
   /**
    * Every UTXO and staking record names blocks (where it was made, listed, spent, rewarded), but
@@ -185,18 +190,23 @@ export class NetCtx {
    * a block's ref is shared by the records built around the same time (one object, one id).
    */
   blockRef(chain: PxChain, height: number): BlockRef {
-    return this.refs.get(chain === "P" ? height : -1 - height, () => {
-      const ctx = this
-      let id: string | undefined
-      return {
-        chain,
-        height: BigInt(height),
-        get blockId() {
-          return (id ??= ctx.blockId(chain, height))
-        },
-        timestamp: this.timelines[chain].time(height)
-      }
-    })
+    return this.refs.find(chain === "P" ? height : -1 - height) ?? this.newRef(chain, height, this.timelines[chain].time(height))
+  }
+
+  /** A new ref to block `height` timed at `timestamp` (its chain's time of that height), held for the next ask. */
+  private newRef(chain: PxChain, height: number, timestamp: number): BlockRef {
+    const ctx = this
+    let id: string | undefined
+    const ref: BlockRef = {
+      chain,
+      height: BigInt(height),
+      get blockId() {
+        return (id ??= ctx.blockId(chain, height))
+      },
+      timestamp
+    }
+    this.refs.set(chain === "P" ? height : -1 - height, ref)
+    return ref
   }
 
   // — wallets' addresses —

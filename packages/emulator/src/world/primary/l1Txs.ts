@@ -5,6 +5,7 @@
 import type { NetCtx } from "./context.ts"
 import { Kind } from "./ids.ts"
 import { L1Event, SUBNET_EVM_VM_ID, type L1Params, type L1Validator, type L1s } from "./l1.ts"
+import { INDEX_HORIZON, TimeIndexBuilder, type TimeIndex } from "./timeIndex.ts"
 import type { L1TxInfo, PTxType, TxRecord, UtxoRecord } from "./types.ts"
 
 /**
@@ -25,6 +26,9 @@ export const balanceDeposit = (info: L1TxInfo): bigint => {
 }
 
 export class L1Txs {
+  /** The L1 txs by time, built on first use (undefined: not built; null: not buildable). */
+  private index: TimeIndex | null | undefined
+
   constructor(
     private readonly ctx: NetCtx,
     readonly l1s: L1s
@@ -173,8 +177,54 @@ export class L1Txs {
     return this.tx(val.l1, val.v, L1Event.TopUp + q, "IncreaseL1ValidatorBalanceTx", at, info)
   }
 
-  /** Every L1 tx timed in [from, to). */
+  /**
+   * Every L1 tx timed in [from, to). From the time index (one pass over the L1s' validators, once),
+   * or, past its horizon, by asking every validator of every L1: a pass that regenerated each
+   * validator for every window of the chain, most of which hold no L1 tx at all.
+   */
   txsIn(from: number, to: number): TxRecord[] {
+    const index = this.timeIndex()
+    if (index === undefined || !index.covers(to)) return this.scanTxsIn(from, to)
+    const out: TxRecord[] = []
+    index.forEachIn(from, to, (l, v, code) => {
+      const tx = this.txByLocator(l, v, code)
+      if (tx === undefined) throw new Error(`L1 time index: no tx of L1 ${l} validator ${v} event ${code}`)
+      out.push(tx)
+    })
+    return out
+  }
+
+  /** The L1 txs' times (the ones scanTxsIn finds) up to the horizon; undefined when they do not fit an index. */
+  private timeIndex(): TimeIndex | undefined {
+    if (this.index === undefined) {
+      const builder = new TimeIndexBuilder(this.ctx.anchor + INDEX_HORIZON)
+      for (let l = 0; l < this.l1s.count; l++) {
+        const p = this.l1s.l1(l) as L1Params
+        builder.add(p.createSubnetAt, l, 0, L1Event.CreateSubnet)
+        builder.add(p.createChainAt, l, 0, L1Event.CreateChain)
+        builder.add(p.convertAt, l, 0, L1Event.Convert)
+        const created = this.l1s.validatorCount(p, builder.horizon - 1)
+        for (let v = 0; v < created; v++) {
+          const val = this.l1s.validator(p, v)
+          if (val === undefined) break
+          if (v >= p.initialValidators) builder.add(val.createdAt, l, v, L1Event.Register)
+          if (val.weightChange) builder.add(val.weightChange.at, l, v, L1Event.SetWeight)
+          if (val.disableAt !== undefined) builder.add(val.disableAt, l, v, L1Event.Disable)
+          if (!val.topUp) continue
+          for (let q = 0; q < 240; q++) {
+            const at = val.createdAt + (q + 1) * val.topUp.every
+            if (at >= builder.horizon || (val.disableAt !== undefined && at >= val.disableAt)) break
+            builder.add(at, l, v, L1Event.TopUp + q)
+          }
+        }
+      }
+      this.index = builder.build() ?? null
+    }
+    return this.index ?? undefined
+  }
+
+  /** The same txs by asking every L1 and validator (windows past the index's horizon). */
+  private scanTxsIn(from: number, to: number): TxRecord[] {
     const out: TxRecord[] = []
     const inside = (t: number): boolean => t >= from && t < to
     for (let l = 0; l < this.l1s.count; l++) {
