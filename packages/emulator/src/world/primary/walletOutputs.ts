@@ -6,7 +6,7 @@ import { DAY } from "./config.ts"
 import type { NetCtx } from "./context.ts"
 import type { Assets } from "./assets.ts"
 import type { Owners } from "./types.ts"
-import type { WalletEvent } from "./wallets.ts"
+import type { WalletEvent } from "./walletStreams.ts"
 
 export const MAX_SPEND_OFFSET = 10
 

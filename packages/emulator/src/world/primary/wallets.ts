@@ -17,17 +17,9 @@ import { Lru } from "./lru.ts"
 import { INDEX_HORIZON, TimeIndexBuilder, type TimeIndex } from "./timeIndex.ts"
 import { MAX_SPEND_OFFSET, drawOutSpecs, exportSpecs, type OutSpec } from "./walletOutputs.ts"
 import type { BlockRef, Owners, TxRecord, UtxoRecord } from "./types.ts"
+import { StreamTiming, type StreamChain, type WalletEvent } from "./walletStreams.ts"
 
-export type StreamChain = "P" | "X"
-export type WalletEventType = "BaseTx" | "ExportTx"
-
-export interface WalletEvent {
-  readonly wallet: number
-  readonly chain: StreamChain
-  readonly e: number
-  readonly time: number
-  readonly type: WalletEventType
-}
+export type { StreamChain, WalletEvent, WalletEventType } from "./walletStreams.ts"
 
 const MAX_IMPORT_DELAY = 2 * DAY
 const OTHER: Readonly<Record<StreamChain, StreamChain>> = { P: "X", X: "P" }
@@ -39,13 +31,16 @@ export class Wallets {
    * Per chain, by time: its stream events, and the imports onto it (by import time) of the other
    * chain's exports. Built on first use (null: not buildable, the windows are scanned).
    */
-  private readonly specMemo = new Lru<string, OutSpec[]>(32_768)
+  private readonly specMemo = new Lru<number | string, OutSpec[]>(32_768)
+  private readonly timing: StreamTiming
   private readonly indexes: Partial<Record<StreamChain, { readonly events: TimeIndex; readonly imports: TimeIndex } | null>> = {}
 
   constructor(
     private readonly ctx: NetCtx,
     private readonly assets: Assets
-  ) {}
+  ) {
+    this.timing = new StreamTiming(ctx, this.count)
+  }
 
   get count(): number {
     return this.ctx.cfg.wallets
@@ -66,40 +61,18 @@ export class Wallets {
     return loc.a
   }
 
-  // — stream timing —
-
-  private interval(w: number, chain: StreamChain): number {
-    const events = chain === "P" ? this.ctx.int(14, 30, "p-events", w) : this.ctx.int(30, 70, "x-events", w)
-    return Math.floor(this.ctx.cfg.spanSeconds / events)
-  }
-
-  private firstTime(w: number, chain: StreamChain): number {
-    return this.ctx.start + Math.floor(this.ctx.unit("first", chain, w) * this.interval(w, chain))
-  }
+  // — stream timing (walletStreams.ts) —
 
   eventTime(w: number, chain: StreamChain, e: number): number {
-    const q = this.interval(w, chain)
-    return this.firstTime(w, chain) + e * q + Math.floor(this.ctx.unit("jitter", chain, w, e) * (q / 2))
+    return this.timing.eventTime(w, chain, e)
   }
 
   event(w: number, chain: StreamChain, e: number): WalletEvent {
-    const exportShare = chain === "P" ? 0.15 : 0.14
-    const type: WalletEventType = e > 0 && this.ctx.unit("type", chain, w, e) < exportShare ? "ExportTx" : "BaseTx"
-    return { wallet: w, chain, e, time: this.eventTime(w, chain, e), type }
+    return this.timing.event(w, chain, e)
   }
 
-  /** Event indices of wallet w on chain whose time lies in [from, to). */
   private indicesIn(w: number, chain: StreamChain, from: number, to: number): number[] {
-    const q = this.interval(w, chain)
-    const first = this.firstTime(w, chain)
-    const lo = Math.max(0, Math.floor((from - first) / q) - 1)
-    const hi = Math.floor((to - first) / q)
-    const out: number[] = []
-    for (let e = lo; e <= hi; e++) {
-      const t = this.eventTime(w, chain, e)
-      if (t >= from && t < to) out.push(e)
-    }
-    return out
+    return this.timing.indicesIn(w, chain, from, to)
   }
 
   eventsIn(chain: StreamChain, from: number, to: number): WalletEvent[] {
@@ -147,7 +120,9 @@ export class Wallets {
 
   /** An event's outputs: drawn for the event's tx, and again by each of the next 10 events to find what they spend. */
   private outSpecs(ev: WalletEvent): OutSpec[] {
-    return this.specMemo.get(`${ev.chain}.${ev.wallet}.${ev.e}`, () => drawOutSpecs(this.ctx, this.assets, this.addresses(ev.wallet), ev))
+    // one number where wallet and event fit 22 + 30 bits (a string otherwise)
+    const key = ev.wallet === (ev.wallet & 0x3fffff) && ev.e === (ev.e & 0x3fffffff) ? (ev.e * 0x400000 + ev.wallet) * 2 + (ev.chain === "P" ? 0 : 1) : `${ev.chain}.${ev.wallet}.${ev.e}`
+    return this.specMemo.get(key, () => drawOutSpecs(this.ctx, this.assets, this.addresses(ev.wallet), ev))
   }
 
   private block(chain: StreamChain, t: number): BlockRef {
@@ -169,6 +144,7 @@ export class Wallets {
 
   private localUtxo(ev: WalletEvent, o: number, spec: OutSpec): UtxoRecord {
     const spender = spec.spendOffset === undefined ? undefined : this.event(ev.wallet, ev.chain, ev.e + spec.spendOffset)
+    const block = this.block(ev.chain, ev.time)
     return {
       txId: this.txId(ev),
       outputIndex: o,
@@ -178,8 +154,8 @@ export class Wallets {
       stakeableLocktime: spec.stakeableLocktime,
       createdOn: ev.chain,
       consumedOn: ev.chain,
-      created: this.block(ev.chain, ev.time),
-      listed: this.block(ev.chain, ev.time),
+      created: block,
+      listed: block,
       spent: spender && { txId: this.txId(spender), block: this.block(ev.chain, spender.time) },
       kind: "transfer"
     }
