@@ -26,16 +26,23 @@ export interface PlanCut<P> {
   readonly into: number
 }
 
-/** Each listing's newest window among `fresh` (a dataset's new windows): the one probed first. */
+/**
+ * Each listing's newest whole window among `fresh` (a dataset's new windows): the newest of its
+ * longest, the one probed first. Not a range's last window when that one is shorter (a `--to` off
+ * the windows' grid): a day's stub says little of its 14-day neighbours, and a whole window is
+ * the listing the crawl waits on longest, whose first page the probe then hands it.
+ */
 export const newestWindows = (slices: ReadonlyArray<Slice>, fresh: ReadonlySet<string>): ReadonlySet<string> => {
-  const last = new Map<string, Slice>()
+  const seconds = (s: Slice) => { const w = windowOf(s.params)!; return w.to - w.from }
+  const best = new Map<string, Slice>()
   for (const s of slices) {
     const w = windowOf(s.params)
     if (w === undefined || !fresh.has(s.id)) continue
-    const at = last.get(baseOf(s.params))
-    if (at === undefined || w.from > windowOf(at.params)!.from) last.set(baseOf(s.params), s)
+    const at = best.get(baseOf(s.params))
+    const longer = at === undefined || seconds(s) > seconds(at)
+    if (longer || (seconds(s) === seconds(at) && w.from > windowOf(at.params)!.from)) best.set(baseOf(s.params), s)
   }
-  return new Set([...last.values()].map((s) => s.id))
+  return new Set([...best.values()].map((s) => s.id))
 }
 
 /** Whether any of `guesses` (the newest windows') takes longer than `minSeconds` of round trips: then cutting may pay. */

@@ -24,6 +24,11 @@ describe("newestWindows", () => {
     const fresh = new Set([p[0]!.id, p[1]!.id, p[3]!.id, p[4]!.id])
     expect(newestWindows(p, fresh)).toEqual(new Set([p[1]!.id, p[4]!.id]))
   })
+
+  it("given 14-day windows and a range whose last window is a day long, when the newest is asked, then the newest 14-day one, not the day", () => {
+    const c = [window("c-chain", 0, 14), window("c-chain", 14, 14), window("c-chain", 28, 1)]
+    expect(newestWindows(c, new Set(c.map((s) => s.id)))).toEqual(new Set([c[1]!.id]))
+  })
 })
 
 describe("worthCutting", () => {
