@@ -149,6 +149,13 @@ export class ServedIds {
     store.push(sha256(blockBytesOf(this.net.chain("P").header(h), store.bytes(h - 1), [tx])))
   }
 
+  /** Hashes P-chain commit block h (no txs: its header and parent alone), without asking the chain for its txs. */
+  private hashCommit(h: number): void {
+    const store = this.blocks.P
+    if (store.count !== h || h === 0) throw new Error(`P-chain block ${h} hashed out of order (${store.count} are)`)
+    store.push(sha256(blockBytesOf(this.net.chain("P").header(h), store.bytes(h - 1), [])))
+  }
+
   /** Hashes `root` and every id it needs that is not hashed yet. */
   private compute(root: string): void {
     const stack = [root]
@@ -212,6 +219,10 @@ export class ServedIds {
       const at = chain === "P" ? this.net.ctx.pLayout.at(height) : undefined
       if (at?.kind === "proposal" && at.reward === this.rewards.count) {
         this.hashProposal(height, at.reward)
+        continue
+      }
+      if (at?.kind === "commit") {
+        this.hashCommit(height)
         continue
       }
       const txs = blocks.txs(height)
