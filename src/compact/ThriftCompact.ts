@@ -141,8 +141,13 @@ export class Reader {
 /** Growing output in the compact protocol. */
 export class Writer {
   private chunks: Uint8Array[] = []
-  private current = new Uint8Array(4096)
+  private current: Uint8Array
   private at = 0
+
+  /** `size`: the first buffer's bytes (a writer of small values starts small). */
+  constructor(size = 4096) {
+    this.current = new Uint8Array(size)
+  }
 
   byte(b: number): void {
     if (this.at === this.current.length) {
@@ -176,6 +181,20 @@ export class Writer {
     this.varint(v >= 0n ? v << 1n : ((-v) << 1n) - 1n)
   }
 
+  /** `varint` of a safe integer ≥ 0, without bigints (a small file's footer writes thousands). */
+  varintN(v: number): void {
+    while (v >= 0x80) {
+      this.byte((v % 0x80) | 0x80)
+      v = Math.floor(v / 0x80)
+    }
+    this.byte(v)
+  }
+
+  /** `zigzag` of a safe integer whose double is safe too. */
+  zigzagN(v: number): void {
+    this.varintN(v >= 0 ? 2 * v : -2 * v - 1)
+  }
+
   /** A field header after the field `lastId`. */
   field(lastId: number, id: number, type: number): void {
     const delta = id - lastId
@@ -194,7 +213,14 @@ export class Writer {
     }
   }
 
+  /** Bytes written so far. */
+  get length(): number {
+    return this.chunks.reduce((n, c) => n + c.length, 0) + this.at
+  }
+
+  /** What was written; a view of the writer's buffer when it is one (write nothing more after). */
   bytes(): Uint8Array {
+    if (this.chunks.length === 0) return this.current.subarray(0, this.at)
     const out = new Uint8Array(this.chunks.reduce((n, c) => n + c.length, 0) + this.at)
     let o = 0
     for (const c of this.chunks) {

@@ -33,7 +33,8 @@ import { commitFiles, takeBackFiles } from "./Committer.ts"
 import { isInside, partitionDir } from "./HivePath.ts"
 import { isFenceLost } from "./PartFence.ts"
 import type { StageInput, WritePartInput, WrittenPart } from "./PartInput.ts"
-import { type OpenPart, makePartWriter } from "./PartWriter.ts"
+import { makePartWriter } from "./PartWriter.ts"
+import { makeSmallParts } from "./SmallParts.ts"
 import { PartPublisher, type PartPublisherService, publishPart, unpublishLater } from "./Publisher.ts"
 import { type Recovery, makeRecovery } from "./Recovery.ts"
 import { openSinkDuckDB } from "./SinkDuckDB.ts"
@@ -79,12 +80,12 @@ export const makeParquetSink = (outDirInput: string, db: DuckDBInstance, publish
   const outDir = path.resolve(outDirInput)
   const stagingDir = path.join(outDir, STAGING_DIR)
   const writer = makePartWriter(db)
-  const parts = makeStagedParts(outDir, writer)
   const areas = makeStagingAreas(stagingDir)
+  const small = makeSmallParts(writer, areas)
+  const parts = makeStagedParts(outDir, writer, small)
 
-  /** The part's last rows appended, then its one bulk write, its files committed and published. */
+  /** The part's last rows added, then its one bulk write (or its small files), committed and published. */
   const writeAll = async (input: WritePartInput, target: StagedPart): Promise<ReadonlyArray<WrittenPart>> => {
-    let part: OpenPart
     let dests: string[]
     let staged: string | undefined
     try {
@@ -96,9 +97,8 @@ export const makeParquetSink = (outDirInput: string, db: DuckDBInstance, publish
         }
         return dest
       })
-      part = await target.part
       if (groupOf !== undefined) {
-        await part.append(input.rows, groupOf).catch((e: unknown) => {
+        await parts.place(target, input.rows, groupOf).catch((e: unknown) => {
           throw asSinkError("Io", dests[0]!)(e)
         })
       }
@@ -114,7 +114,7 @@ export const makeParquetSink = (outDirInput: string, db: DuckDBInstance, publish
     let emptied = false
     const renamed: string[] = []
     try {
-      const files = await part.write(groups.partitions.length, staged).catch((e: unknown) => {
+      const files = await (target.part === undefined ? small.write(target.files, staged) : target.part.then((part) => part.write(groups.partitions.length, staged!))).catch((e: unknown) => {
         throw asSinkError("Io", dests[0]!)(e)
       })
       const sizes = await commitFiles(files, dests, input.fence, renamed)

@@ -116,6 +116,8 @@ export interface PartWriter {
     groups: GroupedRows,
     stagingDir: string
   ) => Promise<ReadonlyArray<string>>
+  /** Writes a file of no rows of the compiled schema: DuckDB's Parquet schema of it (ParquetTemplate.ts). */
+  readonly template: (compiled: CompiledRows, file: string) => Promise<void>
   /** Connections lent to parts not yet written or discarded (a leak shows here). */
   readonly inUse: () => number
   readonly close: () => void
@@ -288,11 +290,29 @@ export const makePartWriter = (db: DuckDBInstance): PartWriter => {
     return part.write(groups.groupCount, stagingDir)
   }
 
+  const template: PartWriter["template"] = async (compiled, file) => {
+    const session = await acquire()
+    const t = quotedIdentifier(`template_${session.id}_${++session.parts}`)
+    let healthy = true
+    try {
+      await session.connection.run(createTableSql(`template_${session.id}_${session.parts}`, compiled))
+      await session.connection.run(`COPY (SELECT ${compiled.selectList} FROM ${t}) TO ${quotedString(file)} (${SMALL_FILES_PARQUET_OPTIONS})`)
+    } catch (e) {
+      healthy = false
+      throw e
+    } finally {
+      await session.connection.run(`DROP TABLE IF EXISTS ${t}`).catch(() => {
+        healthy = false
+      })
+      release(session, healthy)
+    }
+  }
+
   const close = () => {
     for (const s of all) s.connection.closeSync()
     all.length = 0
     idle.length = 0
   }
 
-  return { open, write, inUse: () => all.length - idle.length, close }
+  return { open, write, template, inUse: () => all.length - idle.length, close }
 }

@@ -77,6 +77,8 @@ export interface Wire {
 export interface CompiledRows {
   /** The columns written, in order (the schema's fields minus the partition keys). */
   readonly fields: ReadonlyArray<arrow.Field>
+  /** The keys rows may hold without their being written (the partition keys: the path carries them). */
+  readonly omitted: ReadonlySet<string>
   /** Per field, how it travels (see Wire). */
   readonly wires: ReadonlyArray<Wire>
   /** The SELECT list that makes the staging table's columns the file's columns, in order. */
@@ -102,6 +104,7 @@ export const compileRows = (schema: arrow.Schema, omit: ReadonlySet<string>): Co
   const wires = fields.map((f): Wire => ({ type: duckTypeOf(f.type, f.name), select: (c) => c }))
   return {
     fields,
+    omitted: omit,
     wires,
     selectList: fields.map((f) => quotedIdentifier(f.name)).join(", "),
     fill: (chunk, rows, from, to, groupOf) => {

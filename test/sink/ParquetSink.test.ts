@@ -82,11 +82,12 @@ describe("ParquetSink.writePart", () => {
     expect(codecs).toEqual([["ZSTD", 2n]])
   })
 
-  it("given a part over two partitions of fewer than 32 rows each on average when written then its files are snappy-compressed (compaction's are zstd)", async () => {
+  it("given a part of 32 rows or more over two partitions of fewer than 32 rows each on average when written then DuckDB writes its files snappy-compressed (compaction's are zstd)", async () => {
+    const heights = (from: number, n: number) => Array.from({ length: n }, (_, i) => BigInt(from + i))
     const codecs = await run(
       Effect.gen(function* () {
         const sink = yield* ParquetSink
-        yield* sink.writePart(input(1, [...rowsOf("a", [1n, 2n]), ...rowsOf("b", [3n])]))
+        yield* sink.writePart(input(1, [...rowsOf("a", heights(1, 20)), ...rowsOf("b", heights(100, 20))]))
         return yield* Effect.promise(() =>
           readAll(sink.outDir, "SELECT DISTINCT compression, count(DISTINCT file_name) FROM parquet_metadata('$OUT/blocks/**/*.parquet') GROUP BY 1")
         )
@@ -94,6 +95,24 @@ describe("ParquetSink.writePart", () => {
     )
 
     expect(codecs).toEqual([["SNAPPY", 2n]])
+  })
+
+  it("given a part of fewer than 32 rows over two partitions when written then its files are chainetl's own (no DuckDB table), uncompressed, and read back as written", async () => {
+    const { files, rows } = await run(
+      Effect.gen(function* () {
+        const sink = yield* ParquetSink
+        yield* sink.writePart(input(1, [...rowsOf("a", [1n, 2n]), ...rowsOf("b", [3n])]))
+        return {
+          files: yield* Effect.promise(() =>
+            readAll(sink.outDir, "SELECT created_by, count(*) FROM parquet_file_metadata('$OUT/blocks/**/*.parquet') GROUP BY 1")
+          ),
+          rows: yield* Effect.promise(() => readAll(sink.outDir, "SELECT DISTINCT compression FROM parquet_metadata('$OUT/blocks/**/*.parquet')"))
+        }
+      })
+    )
+
+    expect(files).toEqual([["chainetl", 2n]])
+    expect(rows).toEqual([["UNCOMPRESSED"]])
   })
 
   it("given a part over two partitions, one of them new, when written then each file is in its partition folder and its bytes are its size on disk", async () => {
@@ -373,20 +392,25 @@ describe("ParquetSink.stage", () => {
     ])
   })
 
-  it("given pages staged, when each is staged, then it says what the part holds so far: growing with rows, unchanged by an empty page, zero once written", async () => {
+  it("given pages staged, when each is staged, then it says what the part holds so far: nothing while its rows are held, then growing with rows, unchanged by an empty page, zero once written", async () => {
+    const heights = (from: number) => Array.from({ length: 40 }, (_, i) => BigInt(from + i))
     const sizes = await run(
       Effect.gen(function* () {
         const sink = yield* ParquetSink
-        const first = yield* sink.stage(stageInput(rowsOf("a", [1n, 2n])))
-        const second = yield* sink.stage(stageInput(rowsOf("b", [3n, 4n])))
+        const held = yield* sink.stage(stageInput(rowsOf("a", [1n, 2n])))
+        yield* sink.discard(dataset, slice)
+        const first = yield* sink.stage(stageInput(rowsOf("a", heights(1))))
+        const second = yield* sink.stage(stageInput(rowsOf("b", heights(100))))
         const empty = yield* sink.stage(stageInput([]))
         yield* sink.writePart(input(1, []))
         const afterWrite = yield* sink.stage(stageInput([]))
-        return { first, second, empty, afterWrite }
+        return { held, first, second, empty, afterWrite }
       })
     )
 
-    // two rows of the same columns and widths each time: the part's bytes double
+    // a small part's rows wait in JavaScript, counted by rows alone
+    expect(sizes.held).toBe(0)
+    // 40 rows of the same columns and widths each time: the part's bytes double
     expect(sizes.first).toBeGreaterThan(0)
     expect(sizes.second).toBe(2 * sizes.first)
     expect(sizes.empty).toBe(sizes.second)
