@@ -21,7 +21,7 @@
  *   keys fails (ListingGuard.ts). A restart commits what is buffered first (not a replacing
  *   listing's), and a second one that gains nothing fails the slice instead of looping.
  * - **Memory.** A page's rows are staged in the sink as it arrives and live only inside the
- *   fetch's effect; the state holds counts, rejects and hole keys of the buffered pages, the
+ *   fetch's effect (the sink keeps a part's first 31 rows in JavaScript: StagedParts.ts); the state holds counts, rejects and hole keys of the buffered pages, the
  *   guard's bounded key digests and, after a restart or a resume, the slice's committed keys.
  * - **Failure modes.** A failed effect ends the slice Failed with its checkpoint where the disk
  *   has it; staged rows are discarded whatever ends the crawl, a kill or defect included. A
