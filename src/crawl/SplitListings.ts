@@ -2,7 +2,7 @@
  * A backfill's plan with its long listings cut (Split.ts), from what the windows' first pages say
  * (Probe.ts): the round trip is the least probe's, the cap the pages a listing may take within the
  * rate's part of the run's wall time (the likely requests of the whole plan over `rate`), and never
- * under `minSeconds` of round trips. Only when the newest new window of some listing (the densest,
+ * under `minSeconds` of round trips. Only when the newest whole new window of some listing (the densest,
  * mostly) would take longer than `minSeconds` is anything cut. The dry run cuts the same way
  * (src/cli/dryRunPace.ts), so its estimate is of the plan the backfill will crawl.
  */
@@ -76,7 +76,7 @@ export const capOf = (guesses: ReadonlyMap<string, PagesGuess>, rate: number, ro
  * A backfill's plan with its new windows cut where their first page says their listing alone
  * would set the wall time (Runner.ts, before the crawl); a window a checkpoint names keeps its
  * bounds (`checkpointed`, read when the plan was made). The probes are asked in two steps: the
- * newest new window of each listing first (its first page alone), and windows spread over the
+ * newest whole new window of each listing first (its first page alone), and windows spread over the
  * range (up to Probe.ts's PROBES a dataset, a long window's other end too) only when worthCutting
  * says so. With `keep`, each window's first page is kept for its crawl (ProbedPages.ts; a window
  * cut into pieces has its page dropped when the crawl starts) and the spread step does not ask a
