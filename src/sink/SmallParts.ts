@@ -12,6 +12,15 @@ import type { CompiledRows } from "./RowEncoder.ts"
 import { type SmallParquetWriter, smallParquetWriter } from "./SmallParquet.ts"
 import type { StagingAreas } from "./StagingAreas.ts"
 
+/**
+ * An I/O error's words as the system says them ("No space left on device", "File too large"), the
+ * way DuckDB's errors for its own files read: Node's message is "ENOSPC: no space left on device, write".
+ */
+const systemText = (e: unknown): string => {
+  const m = e instanceof Error ? /^[A-Z0-9]+: ([^,]+)/.exec(e.message) : null
+  return m === null ? String(e) : m[1]!.charAt(0).toUpperCase() + m[1]!.slice(1)
+}
+
 export interface SmallParts {
   /** The writer of the compiled schema's small files. */
   readonly writerOf: (compiled: CompiledRows) => Promise<SmallParquetWriter>
@@ -51,7 +60,9 @@ export const makeSmallParts = (writer: PartWriter, areas: StagingAreas): SmallPa
       const out: string[] = []
       for (const f of files) {
         const file = path.join(staged, `small-${++written}.parquet`)
-        await fs.writeFile(file, f.bytes())
+        await fs.writeFile(file, f.bytes()).catch((e: unknown) => {
+          throw new Error(`Could not write file "${file}": ${systemText(e)}`)
+        })
         out.push(file)
       }
       return out
