@@ -62,11 +62,11 @@ export const renameInto = async (staged: string, dest: string): Promise<void> =>
   }
 }
 
-/** Writes `text` to a new file `p` and fsyncs it, on one descriptor. */
-const writeSynced = async (p: string, text: string): Promise<void> => {
+/** Writes `content` to a new file `p` and fsyncs it, on one descriptor. */
+export const writeSynced = async (p: string, content: string | Uint8Array): Promise<void> => {
   const fd = await open(p, "w")
   try {
-    await writeFd(fd, text)
+    await writeFd(fd, content)
     await fsync(fd)
   } finally {
     await close(fd)

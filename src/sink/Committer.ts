@@ -1,6 +1,7 @@
 /**
  * Makes a written part's files durable in their final places before any checkpoint may point at
- * them: every file's bytes fsynced first (all at once: the disk queues them), then each renamed
+ * them: every file's bytes fsynced first (all at once: the disk queues them; a writer that
+ * fsynced its files as it wrote them hands their sizes instead), then each renamed
  * to its final name (atomic on one filesystem; a fenced writer only within its right:
  * PartFence.ts), then each folder fsynced so the new names survive a power cut. A part that fails
  * after some of its files are in place is taken back (`takeBackFiles`), so no row past the
@@ -21,9 +22,11 @@ export const commitFiles = async (
   files: ReadonlyArray<string>,
   dests: ReadonlyArray<string>,
   fence: PartFence | undefined,
-  renamed: string[]
+  renamed: string[],
+  /** The files' sizes when their writer fsynced them already (SmallParts.ts). */
+  synced?: ReadonlyArray<number>
 ): Promise<number[]> => {
-  const sizes = await Promise.all(
+  const sizes = synced !== undefined ? [...synced] : await Promise.all(
     files.map(async (f, k) => {
       try {
         return await fsyncFile(f)

@@ -114,10 +114,14 @@ export const makeParquetSink = (outDirInput: string, db: DuckDBInstance, publish
     let emptied = false
     const renamed: string[] = []
     try {
-      const files = await (target.part === undefined ? small.write(target.files, staged) : target.part.then((part) => part.write(groups.partitions.length, staged!))).catch((e: unknown) => {
+      // a small part's files are fsynced as they are written; DuckDB's by the commit
+      const { files, sizes: synced } = await (target.part === undefined
+        ? small.write(target.files, staged)
+        : target.part.then(async (part) => ({ files: await part.write(groups.partitions.length, staged!), sizes: undefined }))
+      ).catch((e: unknown) => {
         throw asSinkError("Io", dests[0]!)(e)
       })
-      const sizes = await commitFiles(files, dests, input.fence, renamed)
+      const sizes = await commitFiles(files, dests, input.fence, renamed, synced)
       if (publisher !== undefined) await publishPart(publisher, renamed, input.fence, renamed[0] ?? outDir)
       emptied = true
       return files.map((_, k) => ({ path: dests[k]!, rows: groups.counts[k]!, bytes: sizes[k]!, partition: groups.partitions[k]! }))

@@ -4,8 +4,8 @@
  * (SmallParquet.ts), over DuckDB's schema of their table (ParquetTemplate.ts), made once per table
  * schema the first time a small part of it is staged.
  */
-import * as fs from "node:fs/promises"
 import * as path from "node:path"
+import { writeSynced } from "../files/Durable.ts"
 import { makeTemplate } from "./ParquetTemplate.ts"
 import type { PartWriter } from "./PartWriter.ts"
 import type { CompiledRows } from "./RowEncoder.ts"
@@ -24,8 +24,11 @@ const systemText = (e: unknown): string => {
 export interface SmallParts {
   /** The writer of the compiled schema's small files. */
   readonly writerOf: (compiled: CompiledRows) => Promise<SmallParquetWriter>
-  /** Writes `files` (one per group, in group order) into `staged`, a folder that exists; returns their paths. */
-  readonly write: (files: ReadonlyArray<{ readonly bytes: () => Uint8Array }>, staged: string) => Promise<string[]>
+  /**
+   * Writes `files` (one per group, in group order) into `staged`, a folder that exists, each
+   * fsynced on the descriptor that wrote it; returns their paths and sizes.
+   */
+  readonly write: (files: ReadonlyArray<{ readonly bytes: () => Uint8Array }>, staged: string) => Promise<{ readonly files: string[]; readonly sizes: number[] }>
 }
 
 export const makeSmallParts = (writer: PartWriter, areas: StagingAreas): SmallParts => {
@@ -58,14 +61,17 @@ export const makeSmallParts = (writer: PartWriter, areas: StagingAreas): SmallPa
     },
     write: async (files, staged) => {
       const out: string[] = []
+      const sizes: number[] = []
       for (const f of files) {
         const file = path.join(staged, `small-${++written}.parquet`)
-        await fs.writeFile(file, f.bytes()).catch((e: unknown) => {
+        const bytes = f.bytes()
+        await writeSynced(file, bytes).catch((e: unknown) => {
           throw new Error(`Could not write file "${file}": ${systemText(e)}`)
         })
         out.push(file)
+        sizes.push(bytes.length)
       }
-      return out
+      return { files: out, sizes }
     }
   }
 }
