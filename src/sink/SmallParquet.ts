@@ -20,16 +20,13 @@
 import * as arrow from "../ArrowTypes.ts"
 import type { Row } from "../../schemas/common.ts"
 import { type Column, Physical, fileOf, newColumn, noteStat } from "./SmallParquetFile.ts"
+import { MAX_INT64, MIN_INT64, dayOf } from "./encode/ScalarSlots.ts"
 import { EncodeIssue, describe, fail } from "./encode/Slot.ts"
 import type { SchemaNode } from "./ParquetTemplate.ts"
 
 const REQUIRED = 0
 const REPEATED = 2
 
-const MAX_INT64 = 2n ** 63n - 1n
-const MIN_INT64 = -(2n ** 63n)
-const MS_PER_DAY = 86_400_000
-const DATE_TEXT = /^(\d{4})-(\d{2})-(\d{2})$/
 
 /** How a value of a field reaches its columns (the file's, by index). */
 type Shred = (cols: ReadonlyArray<Column>, value: unknown, def: number, rep: number, row: number) => void
@@ -133,19 +130,6 @@ const leafWriter = (path: string, type: arrow.DataType, node: SchemaNode): ((col
     default:
       throw new EncodeIssue(path, `Arrow type ${String(type)} is not supported`)
   }
-}
-
-/** A DATE's day number from a Date (its UTC day) or "YYYY-MM-DD", as dateSlot reads them. */
-const dayOf = (path: string, v: unknown, row: number): number => {
-  if (v instanceof Date) {
-    const ms = v.getTime()
-    return Number.isNaN(ms) ? fail(path, v, "a valid Date", row) : Math.floor(ms / MS_PER_DAY)
-  }
-  const m = typeof v === "string" ? DATE_TEXT.exec(v) : null
-  if (m === null) return fail(path, v, 'a Date or "YYYY-MM-DD"', row)
-  const ms = Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]))
-  if (new Date(ms).toISOString().slice(0, 10) !== v) return fail(path, v, "an existing calendar day", row)
-  return ms / MS_PER_DAY
 }
 
 /**

@@ -9,8 +9,8 @@ import { type Slot, TWO_32, fail, leaf } from "./Slot.ts"
 
 const MS_PER_DAY = 86_400_000
 const DATE_TEXT = /^(\d{4})-(\d{2})-(\d{2})$/
-const MAX_INT64 = 2n ** 63n - 1n
-const MIN_INT64 = -(2n ** 63n)
+export const MAX_INT64 = 2n ** 63n - 1n
+export const MIN_INT64 = -(2n ** 63n)
 /** Epoch milliseconds whose microseconds are still exact as a JS number (±2^53 µs: 1685 to 2255). */
 const MAX_EXACT_MS = Math.floor(2 ** 53 / 1000)
 
@@ -173,6 +173,20 @@ export const timestampSlot = (path: string, nullable: boolean): Slot => {
   )
 }
 
+/** A DATE's day number from a Date (its UTC day) or "YYYY-MM-DD" (SmallParquet.ts reads them so too). */
+export const dayOf = (path: string, v: unknown, row: number): number => {
+  if (v instanceof Date) {
+    const ms = v.getTime()
+    return Number.isNaN(ms) ? fail(path, v, "a valid Date", row) : Math.floor(ms / MS_PER_DAY)
+  }
+  const m = typeof v === "string" ? DATE_TEXT.exec(v) : null
+  if (m === null) return fail(path, v, 'a Date or "YYYY-MM-DD"', row)
+  const ms = Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]))
+  // Date.UTC rolls 2024-02-30 over to March; a round trip catches it
+  if (new Date(ms).toISOString().slice(0, 10) !== v) return fail(path, v, "an existing calendar day", row)
+  return ms / MS_PER_DAY
+}
+
 /** DATE: a Date (its UTC day) or "YYYY-MM-DD". */
 export const dateSlot = (path: string, nullable: boolean): Slot => {
   let data: Int32Array
@@ -188,24 +202,16 @@ export const dateSlot = (path: string, nullable: boolean): Slot => {
       data = new Int32Array(buffer, 0, n)
     },
     (i, v, row) => {
-      if (v instanceof Date) {
-        const ms = v.getTime()
-        if (Number.isNaN(ms)) return fail(path, v, "a valid Date", row)
-        data[i] = Math.floor(ms / MS_PER_DAY)
-        return
-      }
       if (v === lastText) {
         data[i] = lastDay
         return
       }
-      const m = typeof v === "string" ? DATE_TEXT.exec(v) : null
-      if (m === null) return fail(path, v, 'a Date or "YYYY-MM-DD"', row)
-      const ms = Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]))
-      // Date.UTC rolls 2024-02-30 over to March; a round trip catches it
-      if (new Date(ms).toISOString().slice(0, 10) !== v) return fail(path, v, "an existing calendar day", row)
-      lastText = v as string
-      lastDay = ms / MS_PER_DAY
-      data[i] = lastDay
+      const day = dayOf(path, v, row)
+      if (typeof v === "string") {
+        lastText = v
+        lastDay = day
+      }
+      data[i] = day
     }
   )
 }
