@@ -50,7 +50,7 @@ const readElement = (r: Reader): Element => {
 }
 
 /** The schema's elements (depth first, as Parquet lists them) as a tree. */
-export const parseSchema = (schemaBytes: Uint8Array): SchemaNode => {
+const parseSchema = (schemaBytes: Uint8Array): SchemaNode => {
   const r = new Reader(schemaBytes)
   const { size, type } = r.listHeader()
   if (type !== TType.STRUCT) throw new Error(`a Parquet schema is a list of structs, not of type ${type}`)
@@ -74,7 +74,7 @@ export const parseSchema = (schemaBytes: Uint8Array): SchemaNode => {
 }
 
 /** The template in `file` (a Parquet file DuckDB wrote); the file is left as it is. */
-export const readTemplate = async (file: string): Promise<ParquetTemplate> => {
+const readTemplate = async (file: string): Promise<ParquetTemplate> => {
   const footer = await readFooter(file)
   return { root: parseSchema(footer.schema), schemaBytes: footer.schema }
 }

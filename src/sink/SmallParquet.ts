@@ -1,15 +1,15 @@
 /**
  * Writes a small part's Parquet file in JavaScript, without DuckDB: a slice of one page and a row
  * or two is the common case of a daily or a backfill's small windows, and DuckDB's table, appender
- * and COPY cost a fixed ~12 ms of CPU for it, whatever the rows (docs/performance.md "Cheap
- * slices"). Larger parts go through DuckDB (PartWriter.ts), which compresses and keeps statistics.
+ * and COPY were most of such a slice's CPU, whatever its rows (docs/performance.md "Cheap
+ * slices"). Larger parts go through DuckDB (PartWriter.ts), which compresses them.
  *
  * - **The same file to every reader.** The schema is not written from our types but copied byte for
  *   byte from a file DuckDB wrote for the same table (ParquetTemplate.ts): so the catalog's views,
  *   compaction (which merges files only when their schema bytes are equal: ParquetConcat.ts) and
  *   DuckDB read these files as DuckDB's own. The column chunks are Parquet's simplest: one
- *   uncompressed v1 data page each, PLAIN values, RLE levels, no statistics (optional in the
- *   format; nothing of ours reads them, and compaction rewrites small files with them).
+ *   uncompressed v1 data page each, PLAIN values, RLE levels, min/max statistics
+ *   (SmallParquetFile.ts).
  * - **The same values.** Each value is checked as RowEncoder's slots check it (a JS number in an
  *   int64 or decimal column, a decimal past its precision, a null in a non-nullable field, an
  *   unknown key), with the same EncodeIssue, so a row refused by one path is refused by the other.
@@ -26,7 +26,6 @@ import type { SchemaNode } from "./ParquetTemplate.ts"
 
 const REQUIRED = 0
 const REPEATED = 2
-
 
 /** How a value of a field reaches its columns (the file's, by index). */
 type Shred = (cols: ReadonlyArray<Column>, value: unknown, def: number, rep: number, row: number) => void
@@ -134,8 +133,8 @@ const leafWriter = (path: string, type: arrow.DataType, node: SchemaNode): ((col
 
 /**
  * The shredder of `field` over its schema element `node`, whose parent reached definition level
- * `def` and repetition level `rep` at most; its leaf columns are appended to `columns` in schema
- * order.
+ * `def` and repetition level `rep` at most; its leaf columns are appended to `leaves` in schema
+ * order, and a file's columns are found by their index there.
  */
 const compileField = (
   field: arrow.Field,
@@ -222,7 +221,6 @@ const compileInner = (field: arrow.Field, node: SchemaNode, path: string, names:
 export interface SmallFile {
   /** Adds a row (`index` names it in errors); a row refused may leave the file half-filled: drop it. */
   readonly add: (row: Row, index: number) => void
-  readonly rows: () => number
   readonly bytes: () => Uint8Array
 }
 
@@ -247,7 +245,6 @@ export const smallParquetWriter = (fields: ReadonlyArray<arrow.Field>, root: Sch
         for (let k = 0; k < fields.length; k++) shreds[k]!(columns, row[fields[k]!.name], 0, 0, index)
         count++
       },
-      rows: () => count,
       bytes: () => fileOf(columns, count, schemaBytes)
     }
   }
