@@ -20,7 +20,7 @@
 import * as arrow from "../ArrowTypes.ts"
 import type { Row } from "../../schemas/common.ts"
 import { type Column, Physical, fileOf, newColumn, noteStat } from "./SmallParquetFile.ts"
-import { MAX_INT64, MIN_INT64, dayOf } from "./encode/ScalarSlots.ts"
+import { MAX_INT64, MIN_INT64, dayOf, decimalCheck, int64Check } from "./encode/ScalarSlots.ts"
 import { EncodeIssue, describe, fail } from "./encode/Slot.ts"
 import type { SchemaNode } from "./ParquetTemplate.ts"
 
@@ -75,7 +75,8 @@ const leafWriter = (path: string, type: arrow.DataType, node: SchemaNode): ((col
     case arrow.Type.Int:
       if ((type as arrow.Int).bitWidth === 64) {
         want(Physical.INT64, "an int64")
-        return (c, v, row) => (typeof v !== "bigint" || v > MAX_INT64 || v < MIN_INT64 ? fail(path, v, "a bigint within int64", row) : int64(c, v))
+        const check = int64Check(path)
+        return (c, v, row) => int64(c, check(v, row))
       }
       want(Physical.INT32, "an int32")
       return (c, v, row) => (typeof v !== "number" || (v | 0) !== v ? fail(path, v, "an integer number within int32", row) : int32(c, v))
@@ -105,10 +106,7 @@ const leafWriter = (path: string, type: arrow.DataType, node: SchemaNode): ((col
       want(Physical.INT32, "a date")
       return (c, v, row) => int32(c, dayOf(path, v, row))
     case arrow.Type.Decimal: {
-      const { precision, scale } = type as arrow.Decimal
-      const max = 10n ** BigInt(precision) - 1n
-      const wanted = `a bigint with at most ${precision} digits${scale === 0 ? "" : ` (scaled by 10^${scale})`}`
-      const check = (v: unknown, row: number): bigint => (typeof v === "bigint" && v <= max && v >= -max ? v : fail(path, v, wanted, row))
+      const check = decimalCheck(path, type as arrow.Decimal)
       if (node.physical === Physical.FIXED_LEN_BYTE_ARRAY) {
         const width = node.typeLength ?? 0
         if (width < 1 || width > 16) throw new EncodeIssue(path, `DuckDB wrote a decimal of ${width} bytes`)

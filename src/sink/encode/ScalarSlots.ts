@@ -66,6 +66,7 @@ export const int32Slot = (path: string, nullable: boolean): Slot => {
 }
 
 export const int64Slot = (path: string, nullable: boolean): Slot => {
+  const check = int64Check(path)
   let data: BigInt64Array
   return leaf(
     path,
@@ -75,8 +76,7 @@ export const int64Slot = (path: string, nullable: boolean): Slot => {
       data = new BigInt64Array(buffer, 0, n)
     },
     (i, v, row) => {
-      if (typeof v !== "bigint" || v > MAX_INT64 || v < MIN_INT64) return fail(path, v, "a bigint within int64", row)
-      data[i] = v
+      data[i] = check(v, row)
     }
   )
 }
@@ -97,13 +97,22 @@ export const doubleSlot = (path: string, nullable: boolean): Slot => {
   )
 }
 
-/** DECIMAL(p,s): the bigint is the unscaled value; DuckDB holds it in 2, 4, 8 or 16 bytes by precision. */
-export const decimalSlot = (path: string, nullable: boolean, type: arrow.Decimal): Slot => {
+/** A DECIMAL(p,s) column's check: its value is the unscaled bigint, at most p digits (SmallParquet.ts checks so too). */
+export const decimalCheck = (path: string, type: arrow.Decimal): ((v: unknown, row: number) => bigint) => {
   const { precision, scale } = type
   const max = 10n ** BigInt(precision) - 1n
   const want = `a bigint with at most ${precision} digits${scale === 0 ? "" : ` (scaled by 10^${scale})`}`
-  const check = (v: unknown, row: number): bigint =>
-    typeof v === "bigint" && v <= max && v >= -max ? v : fail(path, v, want, row)
+  return (v, row) => (typeof v === "bigint" && v <= max && v >= -max ? v : fail(path, v, want, row))
+}
+
+/** A BIGINT column's check: a bigint within int64, never a JS number. */
+export const int64Check = (path: string) => (v: unknown, row: number): bigint =>
+  typeof v !== "bigint" || v > MAX_INT64 || v < MIN_INT64 ? fail(path, v, "a bigint within int64", row) : v
+
+/** DECIMAL(p,s): the bigint is the unscaled value; DuckDB holds it in 2, 4, 8 or 16 bytes by precision. */
+export const decimalSlot = (path: string, nullable: boolean, type: arrow.Decimal): Slot => {
+  const { precision } = type
+  const check = decimalCheck(path, type)
   if (precision > 18) {
     let words: BigInt64Array
     return leaf(
