@@ -96,7 +96,7 @@ const probe = (dataset: AnyDataset, slice: Slice, otherEnd: boolean, keep: Probe
     const times = timesOf(dataset, slice, page.records)
     const covered = times.length < 2 ? undefined : Math.max(...times) - Math.min(...times)
     const w = windowOf(slice.params)
-    const windowS = windowSeconds(slice)
+    const windowS = w === undefined ? undefined : w.to - w.from
     if (!otherEnd || page.next === undefined || w === undefined || covered === undefined || covered <= 0 || covered >= (w.to - w.from) * OTHER_END_BELOW) {
       return { ms, asked, pages: pagesFromFirstPage(page.next !== undefined, windowS, covered) } satisfies Probe
     }

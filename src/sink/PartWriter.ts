@@ -292,10 +292,11 @@ export const makePartWriter = (db: DuckDBInstance): PartWriter => {
 
   const template: PartWriter["template"] = async (compiled, file) => {
     const session = await acquire()
-    const t = quotedIdentifier(`template_${session.id}_${++session.parts}`)
+    const name = `template_${session.id}_${++session.parts}`
+    const t = quotedIdentifier(name)
     let healthy = true
     try {
-      await session.connection.run(createTableSql(`template_${session.id}_${session.parts}`, compiled))
+      await session.connection.run(createTableSql(name, compiled))
       await session.connection.run(`COPY (SELECT ${compiled.selectList} FROM ${t}) TO ${quotedString(file)} (${SMALL_FILES_PARQUET_OPTIONS})`)
     } catch (e) {
       healthy = false

@@ -62,36 +62,41 @@ const varintLength = (v: number): number => {
   return n
 }
 
-/** Each run of equal levels: its length, then its level. */
-const eachRun = (values: ReadonlyArray<number>, visit: (count: number, level: number) => void): void => {
+/** The runs of equal levels: each one's length and level, in order. */
+const runsOf = (values: ReadonlyArray<number>): Array<readonly [count: number, level: number]> => {
+  const runs: Array<readonly [number, number]> = []
   for (let i = 0; i < values.length; ) {
     let j = i + 1
     while (j < values.length && values[j] === values[i]) j++
-    visit(j - i, values[i]!)
+    runs.push([j - i, values[i]!])
     i = j
   }
+  return runs
 }
 
-/** The bytes `writeLevels` writes (none where the column has no such level). */
-const levelsLength = (values: ReadonlyArray<number>, max: number): number => {
-  if (max === 0) return 0
-  const width = Math.ceil(bitWidth(max) / 8)
-  let n = 4
-  eachRun(values, (count) => {
-    n += varintLength(2 * count) + width
-  })
-  return n
+/** A column's levels as the RLE/bit-packed hybrid writes them: runs of repeats only, each level `width` bytes. */
+interface Levels {
+  readonly runs: ReadonlyArray<readonly [count: number, level: number]>
+  readonly width: number
+  /** The bytes `writeLevels` writes, its 4-byte length included (0: the column has no such level). */
+  readonly length: number
 }
 
-/** Levels in the RLE/bit-packed hybrid, as runs of repeats only, with their 4-byte length first (a v1 page's form). */
-const writeLevels = (w: Writer, values: ReadonlyArray<number>, max: number, length: number): void => {
-  if (max === 0) return
+const levelsOf = (values: ReadonlyArray<number>, max: number): Levels => {
+  if (max === 0) return { runs: [], width: 0, length: 0 }
   const width = Math.ceil(bitWidth(max) / 8)
+  const runs = runsOf(values)
+  return { runs, width, length: runs.reduce((n, [count]) => n + varintLength(2 * count) + width, 4) }
+}
+
+/** The levels with their 4-byte length first (a v1 page's form); nothing where the column has no such level. */
+const writeLevels = (w: Writer, { runs, width, length }: Levels): void => {
+  if (length === 0) return
   for (let b = 0, n = length - 4; b < 4; b++, n >>>= 8) w.byte(n & 0xff)
-  eachRun(values, (count, level) => {
+  for (const [count, level] of runs) {
     w.varintN(2 * count)
     for (let b = 0, v = level; b < width; b++, v >>= 8) w.byte(v & 0xff)
-  })
+  }
 }
 
 const packBools = (bools: ReadonlyArray<boolean>): Uint8Array => {
@@ -119,9 +124,9 @@ const binary = (w: Writer, b: Uint8Array) => {
 /** Writes a column's one data page (its header, then its levels and values) into `w`. */
 const writePage = (w: Writer, c: Column): void => {
   const values = c.physical === Physical.BOOLEAN ? packBools(c.bools) : c.values.bytes()
-  const reps = levelsLength(c.reps, c.maxRep)
-  const defs = levelsLength(c.defs, c.maxDef)
-  const size = reps + defs + values.length
+  const reps = levelsOf(c.reps, c.maxRep)
+  const defs = levelsOf(c.defs, c.maxDef)
+  const size = reps.length + defs.length + values.length
   let last = i32(w, 0, 1, DATA_PAGE)
   last = i32(w, last, 2, size)
   last = i32(w, last, 3, size)
@@ -132,8 +137,8 @@ const writePage = (w: Writer, c: Column): void => {
   i32(w, d, 4, RLE)
   w.byte(0)
   w.byte(0)
-  writeLevels(w, c.reps, c.maxRep, reps)
-  writeLevels(w, c.defs, c.maxDef, defs)
+  writeLevels(w, reps)
+  writeLevels(w, defs)
   w.raw(values)
 }
 
