@@ -14,7 +14,7 @@
  * doubles a new one.
  */
 import { Context, Effect, Layer } from "effect"
-import { promises as fs } from "node:fs"
+import { promises as fs, readFileSync } from "node:fs"
 import * as path from "node:path"
 import { CheckpointError } from "../Errors.ts"
 import { replaceFile } from "../files/Durable.ts"
@@ -221,6 +221,20 @@ const parseCheckpoint = async (file: string, text: string, dataset: string, slic
   throw new CheckpointError({ reason: "Corrupt", slice, file, detail: problem })
 }
 
+/**
+ * The file's text, or undefined when there is none. Read synchronously: a checkpoint is a small
+ * file a slice reads once, and the async read's four hand-offs to libuv's threads cost more CPU
+ * than the reading (files/Durable.ts).
+ */
+const readIfAny = (file: string): string | undefined => {
+  try {
+    return readFileSync(file, "utf8")
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "ENOENT") return undefined
+    throw e
+  }
+}
+
 const makeFileStore = (outDir: string): CheckpointStore["Type"] => {
   const root = checkpointsRoot(outDir)
   return {
@@ -228,10 +242,7 @@ const makeFileStore = (outDir: string): CheckpointStore["Type"] => {
       Effect.tryPromise({
         try: async () => {
           const file = fileOf(root, slice.dataset, slice.id)
-          const text = await fs.readFile(file, "utf8").catch((e: NodeJS.ErrnoException) => {
-            if (e.code === "ENOENT") return undefined
-            throw e
-          })
+          const text = readIfAny(file)
           return text === undefined ? undefined : await parseCheckpoint(file, text, slice.dataset, slice.id, cursor)
         },
         catch: (e) => (e instanceof CheckpointError ? e : new CheckpointError({ reason: "Io", slice: slice.id, detail: String(e) }))

@@ -2,36 +2,36 @@
  * The few filesystem steps that make a file durable before anything may point at it: fsync
  * the file's bytes, rename it into place (atomic on one filesystem), fsync the directory so the
  * new name itself survives a power cut.
+ *
+ * Only the fsyncs are asynchronous. Opening, writing a small file, closing and renaming are
+ * metadata work on a local disk, done by the kernel in microseconds; each as an async call cost
+ * more CPU in hand-offs to libuv's threads and back than the call itself, and a one-page slice
+ * makes about twenty of them ([Cheap slices](../../docs/performance.md#cheap-slices)). An fsync
+ * waits for the device, so it stays off the event loop.
  */
 import * as fsc from "node:fs"
 import * as fs from "node:fs/promises"
 import * as path from "node:path"
 import { promisify } from "node:util"
 
-// plain descriptors, not FileHandles: a part fsyncs every file it writes, and a FileHandle's
-// object and close promise cost more CPU than the three calls themselves
-const open = promisify(fsc.open)
 const fsync = promisify(fsc.fsync)
-const fstat = promisify(fsc.fstat)
-const close = promisify(fsc.close)
-const writeFd = promisify(fsc.writeFile)
 
 /** fsyncs `p` and returns what `read` makes of its open descriptor. */
-const synced = async <A>(p: string, read: (fd: number) => Promise<A>): Promise<A> => {
+const synced = async <A>(p: string, read: (fd: number) => A): Promise<A> => {
   // Linux accepts fsync on a read-only descriptor, files and directories alike
-  const fd = await open(p, "r")
+  const fd = fsc.openSync(p, "r")
   try {
     await fsync(fd)
-    return await read(fd)
+    return read(fd)
   } finally {
-    await close(fd)
+    fsc.closeSync(fd)
   }
 }
 
-export const fsyncPath = (p: string): Promise<void> => synced(p, async () => undefined)
+export const fsyncPath = (p: string): Promise<void> => synced(p, () => undefined)
 
 /** fsyncs a file and returns its size in bytes. */
-export const fsyncFile = (p: string): Promise<number> => synced(p, async (fd) => (await fstat(fd)).size)
+export const fsyncFile = (p: string): Promise<number> => synced(p, (fd) => fsc.fstatSync(fd).size)
 
 /** `mkdir -p`, fsyncing the parent of every directory it creates. */
 export const ensureDir = async (target: string): Promise<void> => {
@@ -54,22 +54,23 @@ export const ensureDir = async (target: string): Promise<void> => {
  */
 export const renameInto = async (staged: string, dest: string): Promise<void> => {
   try {
-    await fs.rename(staged, dest)
+    fsc.renameSync(staged, dest)
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== "ENOENT") throw e
     await ensureDir(path.dirname(dest))
-    await fs.rename(staged, dest)
+    fsc.renameSync(staged, dest)
   }
 }
 
 /** Writes `content` to a new file `p` and fsyncs it, on one descriptor. */
 export const writeSynced = async (p: string, content: string | Uint8Array): Promise<void> => {
-  const fd = await open(p, "w")
+  const fd = fsc.openSync(p, "w")
   try {
-    await writeFd(fd, content)
+    // writes it all: a short write is retried, a full disk throws (ENOSPC)
+    fsc.writeFileSync(fd, content)
     await fsync(fd)
   } finally {
-    await close(fd)
+    fsc.closeSync(fd)
   }
 }
 
@@ -103,7 +104,7 @@ export const replaceFile = async (
       await content(tmp)
       await fsyncPath(tmp)
     }
-    await fs.rename(tmp, file)
+    fsc.renameSync(tmp, file)
   } catch (e) {
     await fs.rm(tmp, { force: true }).catch(() => undefined)
     throw e
