@@ -12,10 +12,17 @@ import type { NetCtx, PxChain } from "./context.ts"
 import { Kind, ZERO_ID } from "./ids.ts"
 import { Lru } from "./lru.ts"
 import type { RewardRef } from "./rewardIndex.ts"
+import { backgroundDraws, backgroundWritten } from "./backgroundTxs.ts"
+import type { SelfWritten } from "./stakerAdds.ts"
 import type { BlockRecord, TxRecord, UtxoRecord } from "./types.ts"
+
+/** A tx of a block as the hashing pass takes it: a record, or a tx that writes its own bytes. */
+export type HashedTx = TxRecord | SelfWritten
 
 export interface TxSource {
   txsIn(from: number, to: number): TxRecord[]
+  /** The same txs for hashing, where the source writes some without building their records. */
+  hashTxsIn?(from: number, to: number): HashedTx[]
 }
 
 /** What the P-chain's reward blocks need: the reward tx of the r-th reward. */
@@ -24,7 +31,7 @@ export interface Rewards {
   refOf(r: number): RewardRef
 }
 
-const isReward = (t: TxRecord): boolean => t.type === "RewardValidatorTx"
+const isReward = (t: HashedTx): boolean => t.type === "RewardValidatorTx"
 
 const BACKGROUND_KIND: Readonly<Record<PxChain, Kind>> = { P: Kind.BackgroundPTx, X: Kind.BackgroundXTx }
 
@@ -39,6 +46,8 @@ const txSize = (tx: TxRecord): number =>
 
 export class Chain {
   private readonly cache = new Lru<number, ReadonlyArray<TxRecord>>(256)
+  /** Slots' txs as the hashing pass takes them (hashTxs), apart: a served block needs their records. */
+  private readonly hashing = new Lru<number, ReadonlyArray<HashedTx>>(256)
 
   constructor(
     private readonly ctx: NetCtx,
@@ -59,14 +68,11 @@ export class Chain {
 
   private background(h: number, slot: number, at: number): TxRecord {
     const { ctx } = this
-    const id = ctx.id(BACKGROUND_KIND[this.chain], h, slot)
+    const { id, amount, change, party, funding, memo } = backgroundDraws(ctx, this.chain, h, slot)
     const fee = ctx.cfg.txFee
-    const amount = ctx.big(10_000_000n, 900_000_000_000n, "bg-amount", this.chain, h, slot)
-    const change = ctx.big(1_000_000n, 90_000_000_000n, "bg-change", this.chain, h, slot)
     const block = ctx.blockRef(this.chain, h)
     const genesis = ctx.blockRef(this.chain, 0)
-    const party = (n: number): Uint8Array => ctx.shortId(Kind.ExternalAddress, 2 ** 26 + h, slot * 4 + n + (this.chain === "X" ? 2 : 0))
-    const utxo = (index: number, value: bigint, owner: number): UtxoRecord => ({
+    const utxo = (index: number, value: bigint, owner: 0 | 1): UtxoRecord => ({
       txId: id,
       outputIndex: index,
       assetId: ctx.avaxAssetId,
@@ -82,7 +88,7 @@ export class Chain {
     })
     const input: UtxoRecord = {
       ...utxo(0, amount + change + fee, 0),
-      txId: ctx.id(Kind.ExternalTx, 2 ** 27 + h, slot, this.chain === "P" ? 200 : 201),
+      txId: ctx.id(Kind.ExternalTx, ...funding),
       created: genesis,
       listed: genesis,
       spent: { txId: id, block }
@@ -95,15 +101,15 @@ export class Chain {
       issueTime: at,
       inputs: [input],
       outputs: [utxo(0, amount, 1), utxo(1, change, 0)],
-      memo: ctx.bytes(ctx.int(0, 1, "bg-memo", this.chain, h, slot) * 8, "memo", this.chain, h, slot),
+      memo,
       burned: fee
     }
   }
 
   /** Orders a slot's txs and adds background traffic (always some when nothing else happened); h is the slot's height. */
-  private assemble(h: number, from: number, found: TxRecord[]): ReadonlyArray<TxRecord> {
+  private assemble<T extends HashedTx>(h: number, from: number, found: Array<T | TxRecord>, hashing = false): ReadonlyArray<T | TxRecord> {
     const count = found.length === 0 ? 1 : this.ctx.unit("bg", this.chain, h) < 0.25 ? 1 : 0
-    for (let slot = 0; slot < count; slot++) found.push(this.background(h, slot, from + slot))
+    for (let slot = 0; slot < count; slot++) found.push(hashing ? (backgroundWritten(this.ctx, this.chain, h, slot, from + slot) as T) : this.background(h, slot, from + slot))
     return found.sort((a, b) => a.issueTime - b.issueTime || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
   }
 
@@ -119,6 +125,25 @@ export class Chain {
       from,
       this.sources.flatMap((s) => s.txsIn(from, to)).filter((t) => !isReward(t))
     )
+  }
+
+  /** A source's txs in [from, to), as hashing takes them or as records. */
+  private found(s: TxSource, from: number, to: number, hashing: boolean): HashedTx[] {
+    return hashing && s.hashTxsIn !== undefined ? s.hashTxsIn(from, to) : s.txsIn(from, to)
+  }
+
+  /**
+   * Block h's txs in block order as the hashing pass takes them: a slot's staker adds and
+   * background txs write their own bytes (stakerAdds.ts, backgroundTxs.ts); any other block's txs
+   * are its records.
+   */
+  hashTxs(h: number): ReadonlyArray<HashedTx> {
+    const slot = this.slotAt(h)
+    if (slot === undefined) return this.txs(h)
+    return this.hashing.get(h, () => {
+      const [from, to] = this.window(slot)
+      return this.assemble(h, from, this.sources.flatMap((s) => this.found(s, from, to, true)).filter((t) => !isReward(t)), true)
+    })
   }
 
   /** All txs of block h in block order (regardless of now). */
@@ -159,7 +184,7 @@ export class Chain {
    * Builds blocks lo…hi with one pass over the sources (each pass costs about the same whatever
    * the window), so a page of blocks costs one scan instead of one per block.
    */
-  prefetch(lo: number, hi: number): void {
+  prefetch(lo: number, hi: number, hashing = false): void {
     if (hi < lo || hi - lo + 1 > 200) return
     const slots: number[] = []
     for (let h = lo; h <= hi; h++) {
@@ -169,15 +194,17 @@ export class Chain {
     const first = slots[0]
     const last = slots[slots.length - 1]
     if (first === undefined || last === undefined) return
-    const buckets = new Map<number, TxRecord[]>()
+    const buckets = new Map<number, HashedTx[]>()
     for (const slot of slots) buckets.set(slot, [])
     const timeline = this.ctx.slotTimelines[this.chain]
-    for (const tx of this.sources.flatMap((s) => s.txsIn(timeline.time(first), timeline.time(last + 1)))) {
+    for (const tx of this.sources.flatMap((s) => this.found(s, timeline.time(first), timeline.time(last + 1), hashing))) {
       if (!isReward(tx)) buckets.get(timeline.heightAt(tx.issueTime))?.push(tx)
     }
     for (const [slot, found] of buckets) {
       const h = this.heightOfSlot(slot)
-      this.cache.get(h, () => this.assemble(h, timeline.time(slot), found))
+      // records only where no source wrote its own (found holds records then)
+      if (hashing) this.hashing.get(h, () => this.assemble(h, timeline.time(slot), found, true))
+      else this.cache.get(h, () => this.assemble(h, timeline.time(slot), found as TxRecord[]))
     }
   }
 

@@ -14,6 +14,8 @@
  * are computed; a served id not seen yet makes both chains be hashed up to now, once per new tip.
  * Blocks' ids are kept by height in typed arrays (blockIdStore.ts), not in the string maps: a chain
  * holds millions, and a block's bytes take its parent's id as bytes from there.
+ * The slots' staker adds and background txs are not built as records here: they write their own
+ * bytes (Chain.hashTxs), which name no block, reward or spender.
  *
  * Hashed like every tx: the adopted L1's CreateSubnetTx and CreateChainTx, although the EVM world
  * names them; the rewrite at the HTTP layer serves their hashes on its routes too (route 17).
@@ -22,7 +24,8 @@
  */
 import type { PrimaryNetwork, PxChain } from "./network.ts"
 import { BlockIdStore } from "./blockIdStore.ts"
-import { blockBytes, blockBytesOf, parentBytes } from "./codec/blockBytes.ts"
+import type { HashedTx } from "./chain.ts"
+import { blockBytesOf, parentBytes } from "./codec/blockBytes.ts"
 import { TxBytes } from "./codec/txBytes.ts"
 import { idBytes, rememberIdBytes } from "./codec/idBytes.ts"
 import { RewardIds } from "./rewardIds.ts"
@@ -77,7 +80,7 @@ export class ServedIds {
   /** The next height of each chain that time-ordered hashing has not reached. */
   private readonly next: Record<PxChain, number> = { P: 0, X: 0 }
   /** Txs of the blocks being hashed, by world id: regenerating one from its locator costs far more. */
-  private readonly inHand = new Map<string, TxRecord>()
+  private readonly inHand = new Map<string, HashedTx>()
   /** Txs regenerated from their locator lately (see txAnyTime). */
   private readonly outOfTurn = new Lru<string, TxRecord | undefined>(OUT_OF_TURN_MEMO)
   /** Heights up to which `resolve` caught up with the tips. */
@@ -120,22 +123,24 @@ export class ServedIds {
    * miss returned unmapped are collected by the caller.
    */
   private txBytesOf(id: string, ids: (id: string) => string): Uint8Array {
-    return new TxBytes(this.net, ids).bytes(this.inHand.get(id) ?? this.txAnyTime(id)!)
+    const held = this.inHand.get(id)
+    if (held !== undefined && "signed" in held) return held.signed(ids)
+    return new TxBytes(this.net, ids).bytes(held ?? this.txAnyTime(id)!)
   }
 
   /**
    * Hashes block h of a chain, whose parent and txs are hashed: its txs' bytes are the ones kept
    * when they were hashed, its parent's id the bytes the store holds.
    */
-  private hashBlock(chain: PxChain, h: number, txs: ReadonlyArray<TxRecord>): void {
+  private hashBlock(chain: PxChain, h: number, txs: ReadonlyArray<HashedTx>): void {
     const ids = (other: string): string => this.served.get(other) ?? other
     const txBytes = new TxBytes(this.net, ids)
-    const kept = { bytes: (t: TxRecord): Uint8Array => this.txBytes.get(t.id) ?? txBytes.bytes(t) }
+    const signed = txs.map((t) => this.txBytes.get(t.id) ?? ("signed" in t ? t.signed(ids) : txBytes.bytes(t)))
     const store = this.blocks[chain]
     if (store.count !== h) throw new Error(`${chain}-chain block ${h} hashed out of order (${store.count} are)`)
     const blocks = this.net.chain(chain)
     const parent = h > 0 ? store.bytes(h - 1) : parentBytes(blocks.block(h), ids)
-    store.push(sha256(blockBytes(blocks.header(h), parent, txs, kept)))
+    store.push(sha256(blockBytesOf(blocks.header(h), parent, signed)))
   }
 
   /**
@@ -215,7 +220,7 @@ export class ServedIds {
     while (timeline.time(this.next[chain]) <= t) {
       const height = this.next[chain]++
       // blocks are built a page at a time (one pass over the generators instead of one per block)
-      if (height % PREFETCH === 0) blocks.prefetch(height, height + PREFETCH - 1)
+      if (height % PREFETCH === 0) blocks.prefetch(height, height + PREFETCH - 1, true)
       const at = chain === "P" ? this.net.ctx.pLayout.at(height) : undefined
       if (at?.kind === "proposal" && at.reward === this.rewards.count) {
         this.hashProposal(height, at.reward)
@@ -225,7 +230,7 @@ export class ServedIds {
         this.hashCommit(height)
         continue
       }
-      const txs = blocks.txs(height)
+      const txs = blocks.hashTxs(height)
       for (const tx of txs) this.inHand.set(tx.id, tx)
       for (const tx of txs) this.compute(tx.id)
       this.hashBlock(chain, height, txs)

@@ -10,6 +10,7 @@ import { PRIMARY_SUBNET_ID } from "../constants.ts"
 import type { NetCtx } from "./context.ts"
 import { Kind } from "./ids.ts"
 import type { Delegation, NodeParams, Staking, Validation } from "./staking.ts"
+import { StakerAdds, type SelfWritten } from "./stakerAdds.ts"
 import { VALIDATION, type RewardRef } from "./rewardIndex.ts"
 import { INDEX_HORIZON, TimeIndexBuilder, type TimeIndex } from "./timeIndex.ts"
 import type { BlockRef, Owners, TxRecord, UtxoRecord } from "./types.ts"
@@ -21,11 +22,14 @@ const D_ISSUE = 2
 export class StakingTxs {
   /** The schedule's events by time, built on first use (undefined: not built; null: not buildable). */
   private index: TimeIndex | null | undefined
+  private readonly adds: StakerAdds
 
   constructor(
     private readonly ctx: NetCtx,
     readonly staking: Staking
-  ) {}
+  ) {
+    this.adds = new StakerAdds(ctx, staking, this)
+  }
 
   validationTxId(v: Validation): string {
     return this.ctx.id(Kind.Validation, v.node.index, v.j)
@@ -49,7 +53,7 @@ export class StakingTxs {
     return ref.k === VALIDATION ? this.ctx.id(Kind.ValidationReward, ref.i, ref.j) : this.ctx.id(Kind.DelegationReward, ref.i, ref.j, ref.k)
   }
 
-  private change(kind: "v" | "d", i: number, j: number, k: number): bigint {
+  change(kind: "v" | "d", i: number, j: number, k: number): bigint {
     return this.ctx.big(100_000_000n, 50_000_000_000n, "stake-change", kind, i, j, k)
   }
 
@@ -297,6 +301,21 @@ export class StakingTxs {
       const v = this.staking.validation(this.staking.node(i), j) as Validation
       if (code >> 4 === V_ISSUE) out.push(this.validationTx(v))
       else out.push(this.delegationTx(this.staking.delegation(v, code & 15) as Delegation))
+    })
+    return out
+  }
+
+  /**
+   * The txs of txsIn as the hashing pass takes them: written from the schedule (stakerAdds.ts),
+   * no record built; past the time index's horizon, the records.
+   */
+  hashTxsIn(from: number, to: number): Array<TxRecord | SelfWritten> {
+    const index = this.timeIndex()
+    if (index === undefined || !index.covers(to)) return this.scanTxsIn(from, to)
+    const out: SelfWritten[] = []
+    index.forEachIn(from, to, (i, j, code) => {
+      const v = this.staking.validation(this.staking.node(i), j) as Validation
+      out.push(code >> 4 === V_ISSUE ? this.adds.validation(v) : this.adds.delegation(this.staking.delegation(v, code & 15) as Delegation))
     })
     return out
   }
