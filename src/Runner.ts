@@ -41,6 +41,7 @@ import { refetchDeleted } from "./crawl/Refetch.ts"
 import { makeSliceGate } from "./SliceGate.ts"
 import { type RunPace, withCrawlPace } from "./CrawlPace.ts"
 import { crawlPlan } from "./CrawlPlan.ts"
+import { withOpenedSlices } from "./OpenedSlices.ts"
 import { cutBackfill } from "./crawl/SplitListings.ts"
 import { ProbedPages } from "./crawl/ProbedPages.ts"
 import type { PlannedDataset, SliceExecution, SliceRun, TookOver } from "./SliceExecution.ts"
@@ -336,7 +337,7 @@ const refuseOutputLinks = (options: RunOptions) =>
  * one pool, as many at a time as keep the hosts busy, at most `sliceConcurrency` (SliceGate.ts,
  * CrawlPlan.ts). Once a slice stops the run, no slice starts (RunStop.ts).
  */
-export const localSlices = (sliceConcurrency: number): SliceExecution<SinkError, WriterLock | SourceClients | ParquetSink | CheckpointStore | CommittedKeys> => ({
+export const localSlices = (sliceConcurrency: number): SliceExecution<SinkError | CheckpointError, WriterLock | SourceClients | ParquetSink | CheckpointStore | CommittedKeys> => ({
   hold: (out, runId) =>
     Effect.gen(function* () {
       yield* (yield* WriterLock).acquire(out, runId)
@@ -355,7 +356,7 @@ export const localSlices = (sliceConcurrency: number): SliceExecution<SinkError,
             return { results, stoppedBy: yield* stop.stoppedBy }
           })
           // its wall time, CPU, share of the allowance and what held it back (CrawlPace.ts)
-          return yield* withCrawlPace(crawlAll, gate.peak)
+          return yield* withCrawlPace(withOpenedSlices(run.plan, run.runId, crawlAll), gate.peak)
         }).pipe(Effect.scoped)
       return { crawl, shared: false }
     })

@@ -14,11 +14,12 @@
  * doubles a new one.
  */
 import { Context, Effect, Layer } from "effect"
-import { promises as fs, readFileSync } from "node:fs"
+import { promises as fs, readdirSync, readFileSync } from "node:fs"
 import * as path from "node:path"
 import { CheckpointError } from "../Errors.ts"
 import { replaceFile } from "../files/Durable.ts"
 import { isComplete, type PassHoles } from "./Holes.ts"
+import { makeOpeningJournal } from "./OpeningJournal.ts"
 import type { Slice } from "./Slice.ts"
 
 export type SliceStatus = "running" | "done" | "failed"
@@ -143,6 +144,14 @@ export class CheckpointStore extends Context.Tag("chainetl/CheckpointStore")<
      * (`backfill --refetch`, src/verify/Refetch.ts, after it has removed the slice's parts).
      */
     readonly remove: (dataset: string, slice: string) => Effect.Effect<void, CheckpointError>
+    /**
+     * Before a run starts them: `states` are the running states of new slices of one dataset
+     * (initialState). A store may make them durable at once, so that each slice's first save
+     * (that state) costs nothing (OpeningJournal.ts); another may do nothing here.
+     */
+    readonly open: (dataset: string, states: ReadonlyArray<CheckpointState>) => Effect.Effect<void, CheckpointError>
+    /** After the run's slices are over: drops what `open` kept that checkpoints of their own now say. */
+    readonly settle: Effect.Effect<void, CheckpointError>
   }
 >() {
   /** File-backed store under `<outDir>/_state/checkpoints`. */
@@ -235,25 +244,36 @@ const readIfAny = (file: string): string | undefined => {
   }
 }
 
+/** The slices with a checkpoint file in the dataset's folder. */
+const ownFiles = (root: string, dataset: string): Set<string> => {
+  try {
+    return new Set(readdirSync(path.join(root, dataset)).filter((f) => f.endsWith(".json")).map((f) => f.slice(0, -".json".length)))
+  } catch {
+    return new Set()
+  }
+}
+
 const makeFileStore = (outDir: string): CheckpointStore["Type"] => {
   const root = checkpointsRoot(outDir)
+  // new slices' running states, one file a dataset and run (OpeningJournal.ts)
+  const journal = makeOpeningJournal(root)
   return {
     load: (slice, cursor) =>
       Effect.tryPromise({
         try: async () => {
           const file = fileOf(root, slice.dataset, slice.id)
           const text = readIfAny(file)
-          return text === undefined ? undefined : await parseCheckpoint(file, text, slice.dataset, slice.id, cursor)
+          return text === undefined ? journal.stateOf(slice.dataset, slice.id) : await parseCheckpoint(file, text, slice.dataset, slice.id, cursor)
         },
         catch: (e) => (e instanceof CheckpointError ? e : new CheckpointError({ reason: "Io", slice: slice.id, detail: String(e) }))
       }),
     save: (state) =>
       Effect.tryPromise({
-        try: () =>
-          replaceFile(
-            fileOf(root, state.dataset, state.slice),
-            JSON.stringify({ ...state, updatedAt: new Date().toISOString() }, null, 2)
-          ),
+        try: async () => {
+          // a new slice's first state is in its opening journal already
+          if (journal.holds(state)) return
+          await replaceFile(fileOf(root, state.dataset, state.slice), JSON.stringify({ ...state, updatedAt: new Date().toISOString() }, null, 2))
+        },
         catch: (e) => new CheckpointError({ reason: "Io", slice: state.slice, detail: String(e) })
       }),
     list: (only) =>
@@ -266,7 +286,9 @@ const makeFileStore = (outDir: string): CheckpointStore["Type"] => {
               if (f.endsWith(".json")) files.push([path.join(root, d, f), d, f.slice(0, -".json".length)])
             }
           }
-          return Promise.all(files.map(async ([f, d, s]) => parseCheckpoint(f, await fs.readFile(f, "utf8"), d, s)))
+          const own = await Promise.all(files.map(async ([f, d, s]) => parseCheckpoint(f, await fs.readFile(f, "utf8"), d, s)))
+          const journaled = datasets.flatMap((d) => journal.unsettled(d, new Set(own.filter((c) => c.dataset === d).map((c) => c.slice))))
+          return [...own, ...journaled]
         },
         catch: (e) => (e instanceof CheckpointError ? e : new CheckpointError({ reason: "Io", slice: "*", detail: String(e) }))
       }),
@@ -298,7 +320,16 @@ const makeFileStore = (outDir: string): CheckpointStore["Type"] => {
           await fs.rm(path.join(root, dataset, `${slice}${REFETCH_SUFFIX}`), { force: true })
         },
         catch: (e) => new CheckpointError({ reason: "Io", slice, detail: String(e) })
-      })
+      }),
+    open: (dataset, states) =>
+      Effect.tryPromise({
+        try: () => journal.open(dataset, states),
+        catch: (e) => new CheckpointError({ reason: "Io", slice: "*", detail: String(e) })
+      }),
+    settle: Effect.tryPromise({
+      try: () => journal.settle((dataset) => ownFiles(root, dataset)),
+      catch: (e) => (e instanceof CheckpointError ? e : new CheckpointError({ reason: "Io", slice: "*", detail: String(e) }))
+    })
   }
 }
 

@@ -14,7 +14,8 @@
  *  6. Restarting: the restart is saved and the next pass begins from the first page.
  *  7. Over: Done, Final, or Failed, whose checkpoint is saved failed with the reason.
  *
- * - **Rules.** Data first, checkpoint second: no part is written before "running" is on disk,
+ * - **Rules.** Data first, checkpoint second: no part is written before "running" is on disk (a
+ *   new slice's may be in its dataset's opening journal, written for all of them: OpeningJournal.ts),
  *   no checkpoint moves past data that is not durable, no page is asked for again before a
  *   restart is saved. Every page goes through the slice's ListingGuard: a key already seen or
  *   committed is not written again, and a listing that repeats a token or stops bringing new

@@ -151,9 +151,10 @@ export const opened = (state: Opening, loaded: CheckpointState | undefined, rule
     status: "running",
     error: null
   }
-  // "running" is on disk before this run's first part, so a slice with no checkpoint has no
-  // parts and one that says "done" has none past it: only those need no walk of the folders,
-  // which keeps thousands of day windows from costing a tree walk each
+  // "running" is on disk before this run's first part (a new slice's in its opening journal,
+  // which a load reads as its checkpoint), so a slice with no checkpoint has no parts and one
+  // that says "done" has none past it: only those need no walk of the folders, which keeps
+  // thousands of day windows from costing a tree walk each
   const clean = loaded === undefined || (loaded.status === "done" && loaded.keepFromSeq === null)
   return {
     _tag: "Recovering",

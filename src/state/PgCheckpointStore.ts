@@ -127,7 +127,8 @@ export const makePgCheckpointStore = (out: string): Effect.Effect<CheckpointStor
         )
       }).pipe(Effect.catchTags({ SqlError: (e) => Effect.fail(io(slice)(e)), SinkError: (e) => Effect.fail(io(slice)(e)) }))
 
-    return { load, save, list, marked, unmark, remove }
+    // one upsert a slice is cheap enough: each slice's running state is saved as it starts
+    return { load, save, list, marked, unmark, remove, open: () => Effect.void, settle: Effect.void }
   })
 
 /** The store of `out` on the database the layer below provides (PgDatabase.ts). */

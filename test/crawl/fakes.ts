@@ -102,7 +102,10 @@ export const layers = (disk: Disk, kill: KillSwitch, staging: Staging = new Map(
     // a fake disk holds no broken checkpoint, so nothing is ever marked
     marked: () => Effect.succeed([]),
     unmark: () => Effect.void,
-    remove: (dataset: string, slice: string) => Effect.sync(() => void disk.checkpoints.delete(`${dataset}/${slice}`))
+    remove: (dataset: string, slice: string) => Effect.sync(() => void disk.checkpoints.delete(`${dataset}/${slice}`)),
+    // every state is saved as it comes, a new slice's first one too
+    open: () => Effect.void,
+    settle: Effect.void
   })
   const committed = (dataset: string, slice: string, columns: ReadonlyArray<string>): string[] =>
     [...disk.parts].flatMap(([name, rows]) =>

@@ -7,7 +7,8 @@ import { DuckDBInstance } from "@duckdb/node-api"
 import { promises as fs } from "node:fs"
 import * as path from "node:path"
 import { attachOutputs, columnsOf, diffRows, ident, LINEAGE, rowCount, type RowCounts, viewsOf } from "../../scripts/rowDiff.ts"
-import type { CheckpointState } from "../../src/crawl/Checkpoint.ts"
+import { Effect } from "effect"
+import { CheckpointStore, type CheckpointState } from "../../src/crawl/Checkpoint.ts"
 import { fileSet } from "../../src/compact/Manifest.ts"
 
 export { LINEAGE }
@@ -65,11 +66,9 @@ export const filesBelow = async (dir: string): Promise<string[]> =>
     .map((e) => path.relative(dir, path.join(e.parentPath, e.name)))
     .sort()
 
-export const readCheckpoints = async (out: string): Promise<CheckpointState[]> => {
-  const root = path.join(out, "_state", "checkpoints")
-  const files = (await filesBelow(root)).filter((f) => f.endsWith(".json"))
-  return Promise.all(files.map(async (f) => JSON.parse(await fs.readFile(path.join(root, f), "utf8")) as CheckpointState))
-}
+/** Every slice's state as a run reads it: its checkpoint file, or a new slice's opening journal (crawl/OpeningJournal.ts). */
+export const readCheckpoints = (out: string): Promise<ReadonlyArray<CheckpointState>> =>
+  Effect.runPromise(Effect.flatMap(CheckpointStore, (store) => store.list()).pipe(Effect.provide(CheckpointStore.layer(out))))
 
 export interface Leftovers {
   /** Files in `_staging/`. */
