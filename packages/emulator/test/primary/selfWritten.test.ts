@@ -1,6 +1,7 @@
 /**
  * The txs the hashing pass writes without their records (stakerAdds.ts: the staker adds,
- * backgroundTxs.ts: the background txs) against their records encoded by avalanchejs
+ * backgroundTxs.ts: the background txs, walletWritten.ts: the wallets' txs and their imports)
+ * against their records encoded by avalanchejs
  * (TxBytes.codecBytes): every slot of a world's P- and X-chain holds the same txs in the same order
  * either way, and each written tx's bytes are its record's.
  */
@@ -34,9 +35,20 @@ describe("txs written without their records", () => {
       })
     }
 
-    // over every kind of staker add and both chains' background txs, validations re-staking their
-    // node's last stake among them
-    expect([...written.keys()].sort()).toEqual(["P:AddDelegatorTx", "P:AddPermissionlessDelegatorTx", "P:AddPermissionlessValidatorTx", "P:AddValidatorTx", "P:BaseTx", "X:BaseTx"])
+    // over every kind of staker add and both chains' background and wallet txs, validations
+    // re-staking their node's last stake among them
+    expect([...written.keys()].sort()).toEqual([
+      "P:AddDelegatorTx",
+      "P:AddPermissionlessDelegatorTx",
+      "P:AddPermissionlessValidatorTx",
+      "P:AddValidatorTx",
+      "P:BaseTx",
+      "P:ExportTx",
+      "P:ImportTx",
+      "X:BaseTx",
+      "X:ExportTx",
+      "X:ImportTx"
+    ])
     expect(restaked).toBeGreaterThan(10)
   })
 })

@@ -87,10 +87,10 @@ export class PrimaryNetwork {
     this.p = new Chain(
       this.ctx,
       "P",
-      [this.stakingTxs, { txsIn: (a, b) => this.wallets.txsIn("P", a, b) }, this.l1Txs, { txsIn: (a, b) => this.ctx.archive.lateTxsIn(a, b) }],
+      [this.stakingTxs, { txsIn: (a, b) => this.wallets.txsIn("P", a, b), hashTxsIn: (a, b) => this.wallets.hashTxsIn("P", a, b) }, this.l1Txs, { txsIn: (a, b) => this.ctx.archive.lateTxsIn(a, b) }],
       { rewardTx: (ref) => this.stakingTxs.rewardTxOf(ref), refOf: (r) => rewards.at(r).ref }
     )
-    this.x = new Chain(this.ctx, "X", [this.assetTxs, { txsIn: (a, b) => this.wallets.txsIn("X", a, b) }])
+    this.x = new Chain(this.ctx, "X", [this.assetTxs, { txsIn: (a, b) => this.wallets.txsIn("X", a, b), hashTxsIn: (a, b) => this.wallets.hashTxsIn("X", a, b) }])
     const now = (): number => this.now()
     this.stakingView = new StakingView(this.ctx, this.staking, this.stakingTxs, now)
     this.l1View = new L1View(this.ctx, this.l1Txs, now)

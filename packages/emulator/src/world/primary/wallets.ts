@@ -18,6 +18,8 @@ import { INDEX_HORIZON, TimeIndexBuilder, type TimeIndex } from "./timeIndex.ts"
 import { MAX_SPEND_OFFSET, drawOutSpecs, exportSpecs, type OutSpec } from "./walletOutputs.ts"
 import type { BlockRef, Owners, TxRecord, UtxoRecord } from "./types.ts"
 import { StreamTiming, type StreamChain, type WalletEvent } from "./walletStreams.ts"
+import type { HashedTx } from "./chain.ts"
+import { WalletWriter, balance, type Spent, type WalletPlan } from "./walletWritten.ts"
 
 export type { StreamChain, WalletEvent, WalletEventType } from "./walletStreams.ts"
 
@@ -34,12 +36,14 @@ export class Wallets {
   private readonly specMemo = new Lru<number | string, OutSpec[]>(32_768)
   private readonly timing: StreamTiming
   private readonly indexes: Partial<Record<StreamChain, { readonly events: TimeIndex; readonly imports: TimeIndex } | null>> = {}
+  private readonly writer: WalletWriter
 
   constructor(
     private readonly ctx: NetCtx,
     private readonly assets: Assets
   ) {
     this.timing = new StreamTiming(ctx, this.count)
+    this.writer = new WalletWriter(ctx, this)
   }
 
   get count(): number {
@@ -130,8 +134,8 @@ export class Wallets {
   }
 
   /** Outputs of earlier events spent by ev, as (event, output index). */
-  private spentBy(ev: WalletEvent): Array<{ readonly source: WalletEvent; readonly o: number; readonly spec: OutSpec }> {
-    const out: Array<{ source: WalletEvent; o: number; spec: OutSpec }> = []
+  private spentBy(ev: WalletEvent): Spent[] {
+    const out: Spent[] = []
     for (let d = MAX_SPEND_OFFSET; d >= 1; d--) {
       if (ev.e - d < 0) continue
       const source = this.event(ev.wallet, ev.chain, ev.e - d)
@@ -180,25 +184,22 @@ export class Wallets {
     }
   }
 
+  /** What a stream event's tx spends, outputs and exports, and the external party's side (walletWritten.ts). */
+  plan(ev: WalletEvent): WalletPlan {
+    const specs = this.outSpecs(ev)
+    const spent = this.spentBy(ev)
+    const exportOuts = exportSpecs(this.ctx, this.addresses(ev.wallet), ev)
+    return { id: this.txId(ev), specs, spent, exportOuts, ...balance(this.ctx, this.assets, specs, spent, exportOuts) }
+  }
+
   /** The full tx of a stream event: inputs, outputs, external balance, exports. */
   tx(ev: WalletEvent): TxRecord {
     const { ctx } = this
-    const id = this.txId(ev)
-    const specs = this.outSpecs(ev)
+    const { id, specs, spent, exportOuts, extInputs: ext, extOutputs } = this.plan(ev)
     const outputs: UtxoRecord[] = specs.map((s, o) => this.localUtxo(ev, o, s))
-    const inputs: UtxoRecord[] = this.spentBy(ev).map(({ source, o, spec }) => this.localUtxo(source, o, spec))
-    const exportOuts = exportSpecs(this.ctx, this.addresses(ev.wallet), ev)
-    const assetOrder = [ctx.avaxAssetId, ...this.assets.all().map((a) => a.assetId)]
+    const inputs: UtxoRecord[] = spent.map(({ source, o, spec }) => this.localUtxo(source, o, spec))
     const fee = ctx.cfg.txFee
-    const extInputs: UtxoRecord[] = []
-    const extOutputs: Array<{ assetId: string; amount: bigint }> = []
-    assetOrder.forEach((assetId, slot) => {
-      const sum = (xs: ReadonlyArray<{ assetId: string; amount: bigint }>): bigint =>
-        xs.filter((x) => x.assetId === assetId).reduce((acc, x) => acc + x.amount, 0n)
-      const need = sum(specs) + sum(exportOuts) + (slot === 0 ? fee : 0n) - sum(inputs)
-      if (need > 0n) extInputs.push(this.externalUtxo(ev, slot, assetId, need, id))
-      else if (need < 0n) extOutputs.push({ assetId, amount: -need })
-    })
+    const extInputs = ext.map((x) => this.externalUtxo(ev, x.slot, x.assetId, x.amount, id))
     extOutputs.forEach((x, k) => {
       outputs.push({
         txId: id,
@@ -230,7 +231,7 @@ export class Wallets {
     return { ...base, exported: { destinationChain: OTHER[ev.chain], utxos: this.exportedUtxos(ev, outputs.length, exportOuts) } }
   }
 
-  private exportedUtxos(ev: WalletEvent, localCount: number, specs: OutSpec[]): UtxoRecord[] {
+  private exportedUtxos(ev: WalletEvent, localCount: number, specs: ReadonlyArray<OutSpec>): UtxoRecord[] {
     const dest = OTHER[ev.chain]
     const importAt = this.importTime(ev)
     const spent = importAt === undefined ? undefined : { txId: this.importTxId(ev), block: this.block(dest, importAt) }
@@ -298,6 +299,19 @@ export class Wallets {
       return out
     }
     return this.scanTxsIn(chain, from, to)
+  }
+
+  /** The txs of txsIn as the hashing pass takes them: written from their plans (walletWritten.ts); past the index's horizon, the records. */
+  hashTxsIn(chain: StreamChain, from: number, to: number): HashedTx[] {
+    const index = this.timeIndex(chain)
+    if (index === undefined || !index.events.covers(to) || !index.imports.covers(to)) return this.scanTxsIn(chain, from, to)
+    const out: HashedTx[] = []
+    index.events.forEachIn(from, to, (w, e) => out.push(this.writer.event(this.event(w, chain, e))))
+    index.imports.forEachIn(from, to, (w, e) => {
+      const ev = this.event(w, OTHER[chain], e)
+      out.push(this.writer.importOf(ev, this.importTime(ev) as number))
+    })
+    return out
   }
 
   /** The same txs by asking every wallet (windows past the index's horizon). */
