@@ -111,6 +111,11 @@ export class PLayout {
     return this.rewards().at(s.reward).time
   }
 
+  /** Time of the r-th reward's proposal and commit blocks: the reward's (time(h) of their heights). */
+  rewardTime(r: number): number {
+    return this.rewards().at(r).time
+  }
+
   get genesisTime(): number {
     return this.a > 0 ? this.archive().time(0) : this.main.genesisTime
   }

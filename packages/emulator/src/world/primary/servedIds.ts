@@ -25,7 +25,7 @@
 import type { PrimaryNetwork, PxChain } from "./network.ts"
 import { BlockIdStore } from "./blockIdStore.ts"
 import type { HashedTx } from "./chain.ts"
-import { blockBytesOf, parentBytes } from "./codec/blockBytes.ts"
+import { blockBytesOf, parentBytes, type BlockHeader } from "./codec/blockBytes.ts"
 import { TxBytes } from "./codec/txBytes.ts"
 import { idBytes, rememberIdBytes } from "./codec/idBytes.ts"
 import { RewardIds } from "./rewardIds.ts"
@@ -151,14 +151,19 @@ export class ServedIds {
     const store = this.blocks.P
     if (store.count !== h || h === 0) throw new Error(`P-chain block ${h} hashed out of order (${store.count} are)`)
     const tx = this.rewards.hash(r, idBytes(this.of(this.rewards.rewardedOf(r))))
-    store.push(sha256(blockBytesOf(this.net.chain("P").header(h), store.bytes(h - 1), [tx])))
+    store.push(sha256(blockBytesOf(this.rewardHeader("BanffProposalBlock", h, r), store.bytes(h - 1), [tx])))
+  }
+
+  /** Chain.header of reward r's proposal or commit block at h, from what hashThrough knows of it (the layout's lookup of h costs a search). */
+  private rewardHeader(blockType: "BanffProposalBlock" | "BanffCommitBlock", h: number, r: number): BlockHeader {
+    return { blockType, height: BigInt(h), timestamp: this.net.ctx.pLayout.rewardTime(r) }
   }
 
   /** Hashes P-chain commit block h (no txs: its header and parent alone), without asking the chain for its txs. */
-  private hashCommit(h: number): void {
+  private hashCommit(h: number, r: number): void {
     const store = this.blocks.P
     if (store.count !== h || h === 0) throw new Error(`P-chain block ${h} hashed out of order (${store.count} are)`)
-    store.push(sha256(blockBytesOf(this.net.chain("P").header(h), store.bytes(h - 1), [])))
+    store.push(sha256(blockBytesOf(this.rewardHeader("BanffCommitBlock", h, r), store.bytes(h - 1), [])))
   }
 
   /** Hashes `root` and every id it needs that is not hashed yet. */
@@ -227,7 +232,7 @@ export class ServedIds {
         continue
       }
       if (at?.kind === "commit") {
-        this.hashCommit(height)
+        this.hashCommit(height, at.reward)
         continue
       }
       const txs = blocks.hashTxs(height)

@@ -19,7 +19,7 @@ import type { BlockRecord, PBlockType, TxRecord } from "../types.ts"
 import { lib } from "./avalanche.ts"
 import { idBytes, type IdMap } from "./idBytes.ts"
 import type { TxBytes } from "./txBytes.ts"
-import { withWriter } from "./writer.ts"
+import { withWriter, type Writer } from "./writer.ts"
 
 const X_STANDARD_BLOCK = 20
 export const P_BLOCK_TYPE_ID: Readonly<Record<PBlockType, number>> = {
@@ -92,62 +92,69 @@ export const blockBytes = (b: BlockHeader, parent: Uint8Array, txs: ReadonlyArra
 export const blockBytesOf = (b: BlockHeader, parent: Uint8Array, signed: ReadonlyArray<Uint8Array>): Uint8Array => {
   const type = b.blockType
   if (type === "EVMBlock") throw new Error("C-chain blocks are the EVM world's")
+  // written without a closure a part: a chain's hashing writes every block once
   return withWriter((w) => {
-    const list = (some: ReadonlyArray<Uint8Array>): void => {
-      w.u32(some.length)
-      for (const t of some) w.raw(t.subarray(CODEC_VERSION_BYTES))
-    }
-    const one = (): void => {
-      if (signed.length !== 1) throw new Error(`a ${b.blockType} holds exactly one tx, block ${b.height} has ${signed.length}`)
-      w.raw(signed[0]!.subarray(CODEC_VERSION_BYTES))
-    }
-    const common = (): void => {
-      w.raw(parent)
-      w.u64(b.height)
-    }
-    const time = (): void => w.u64(BigInt(b.timestamp))
     w.u16(0)
     w.u32(type === "StandardBlock" ? X_STANDARD_BLOCK : P_BLOCK_TYPE_ID[type])
     switch (type) {
       case "StandardBlock":
-        common()
-        time()
+        w.raw(parent)
+        w.u64(b.height)
+        w.u64(BigInt(b.timestamp))
         w.raw(new Uint8Array(32))
-        list(signed)
+        writeList(w, signed)
         break
       case "ApricotProposalBlock":
       case "ApricotAtomicBlock":
-        common()
-        one()
+        w.raw(parent)
+        w.u64(b.height)
+        writeOne(w, b, signed)
         break
       case "ApricotAbortBlock":
       case "ApricotCommitBlock":
-        common()
+        w.raw(parent)
+        w.u64(b.height)
         break
       case "ApricotStandardBlock":
-        common()
-        list(signed)
+        w.raw(parent)
+        w.u64(b.height)
+        writeList(w, signed)
         break
       case "BanffProposalBlock":
-        time()
-        list(signed.slice(0, -1))
-        common()
-        if (signed.length === 0) one()
+        w.u64(BigInt(b.timestamp))
+        writeList(w, signed.slice(0, -1))
+        w.raw(parent)
+        w.u64(b.height)
+        if (signed.length === 0) writeOne(w, b, signed)
         w.raw(signed[signed.length - 1]!.subarray(CODEC_VERSION_BYTES))
         break
       case "BanffAbortBlock":
       case "BanffCommitBlock":
-        time()
-        common()
+        w.u64(BigInt(b.timestamp))
+        w.raw(parent)
+        w.u64(b.height)
         break
       case "BanffStandardBlock":
-        time()
-        common()
-        list(signed)
+        w.u64(BigInt(b.timestamp))
+        w.raw(parent)
+        w.u64(b.height)
+        writeList(w, signed)
         break
     }
     return w.copy()
   })
+}
+
+/** A block's txs: their count, then each one's signed bytes without its codec version. */
+const writeList = (w: Writer, some: ReadonlyArray<Uint8Array>): void => {
+  w.u32(some.length)
+  for (const t of some) w.raw(t.subarray(CODEC_VERSION_BYTES))
+}
+
+/** The one tx of a block that holds exactly one. */
+const writeOne = (w: Writer, b: BlockHeader, signed: ReadonlyArray<Uint8Array>): void => {
+  if (signed.length !== 1) throw new Error(`a ${b.blockType} holds exactly one tx, block ${b.height} has ${signed.length}`)
+  w.raw(signed[0]!.subarray(CODEC_VERSION_BYTES))
 }
 
 /** A block's parent's served id, as bytes. */
