@@ -7,6 +7,7 @@
  */
 import { describe, expect, it } from "vitest"
 import { TxBytes } from "../../src/world/primary/codec/txBytes.ts"
+import { Kind } from "../../src/world/primary/ids.ts"
 import { makeWorld } from "./support.ts"
 
 describe("txs written without their records", () => {
@@ -50,5 +51,32 @@ describe("txs written without their records", () => {
       "X:ImportTx"
     ])
     expect(restaked).toBeGreaterThan(10)
+  })
+
+  it("are the wallets' txs by locator, as hashing regenerates them out of their block's turn", () => {
+    // given every wallet's first stream events on both chains and the imports of their exports
+    const net = makeWorld(7, 2).primary.network("mainnet")
+    const ids = net.served.of
+    const reference = new TxBytes(net, ids, false)
+    const kinds = [Kind.WalletPTx, Kind.WalletXTx, Kind.WalletImportPTx, Kind.WalletImportXTx]
+    let compared = 0
+    let none = 0
+
+    for (const kind of kinds) for (let w = 0; w <= net.wallets.count; w++) for (let e = 0; e < 12; e++) {
+      // when each is taken by its locator both ways
+      const record = net.wallets.txByLocator(kind, w, e)
+      const written = net.wallets.writtenByLocator(kind, w, e)
+
+      // then both find the same tx (or both none: an export never imported, a wallet past the last) with the same bytes
+      expect(written?.id, `kind ${kind} wallet ${w} event ${e}`).toBe(record?.id)
+      if (record === undefined || written === undefined) {
+        none++
+        continue
+      }
+      expect(Buffer.from(written.signed(ids)).toString("hex"), `${record.type} ${record.id}`).toBe(Buffer.from(reference.bytes(record)).toString("hex"))
+      compared++
+    }
+    expect(compared).toBeGreaterThan(300)
+    expect(none).toBeGreaterThan(100)
   })
 })

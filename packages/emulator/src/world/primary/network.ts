@@ -8,7 +8,7 @@ import type { NetworkName } from "../constants.ts"
 import type { EvmChain } from "../evm/index.ts"
 import { AssetTxs } from "./assetTxs.ts"
 import { Assets } from "./assets.ts"
-import { Chain } from "./chain.ts"
+import { Chain, type HashedTx } from "./chain.ts"
 import { NetCtx } from "./context.ts"
 import { Kind } from "./ids.ts"
 import { ExternalOwners } from "./externalOwners.ts"
@@ -31,6 +31,8 @@ import { UtxoView, type UtxoQuery } from "./utxoView.ts"
 import { signedWarpMessage } from "./warp.ts"
 
 export type PxChain = "P" | "X"
+
+const WALLET_KINDS: ReadonlySet<Kind> = new Set([Kind.WalletPTx, Kind.WalletXTx, Kind.WalletImportPTx, Kind.WalletImportXTx])
 export type { UtxoQuery }
 
 export interface AddressSet {
@@ -233,6 +235,17 @@ export class PrimaryNetwork {
     const tx = this.txAnyTime(this.served.resolve(txId))
     if (!tx || (chain && tx.chain !== chain)) return undefined
     return tx.block.timestamp <= this.now() ? tx : undefined
+  }
+
+  /**
+   * txAnyTime's tx as the hashing pass takes it: a wallet's tx writes its own bytes
+   * (walletWritten.ts). Hashing regenerates the other chain's exports and the spends behind them
+   * out of their blocks' turn.
+   */
+  hashedAnyTime(txId: string): HashedTx | undefined {
+    const loc = this.ctx.locate(txId)
+    if (loc !== undefined && loc.c === 0 && WALLET_KINDS.has(loc.kind)) return this.wallets.writtenByLocator(loc.kind, loc.a, loc.b)
+    return this.txAnyTime(txId)
   }
 
   /** avm.getTxStatus / platform.getTxStatus: Accepted once revealed, else Unknown. */

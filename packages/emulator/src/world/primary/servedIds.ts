@@ -31,7 +31,6 @@ import { idBytes, rememberIdBytes } from "./codec/idBytes.ts"
 import { RewardIds } from "./rewardIds.ts"
 import { sha256 } from "../cb58.ts"
 import { Kind, cb58 } from "./ids.ts"
-import type { TxRecord } from "./types.ts"
 import { Lru } from "./lru.ts"
 import { utxoId } from "./utxoCodec.ts"
 
@@ -82,7 +81,7 @@ export class ServedIds {
   /** Txs of the blocks being hashed, by world id: regenerating one from its locator costs far more. */
   private readonly inHand = new Map<string, HashedTx>()
   /** Txs regenerated from their locator lately (see txAnyTime). */
-  private readonly outOfTurn = new Lru<string, TxRecord | undefined>(OUT_OF_TURN_MEMO)
+  private readonly outOfTurn = new Lru<string, HashedTx | undefined>(OUT_OF_TURN_MEMO)
   /** Heights up to which `resolve` caught up with the tips. */
   private readonly caughtUp: Record<PxChain, number> = { P: -1, X: -1 }
   /** The P-chain's RewardValidatorTxs, hashed from their proposal blocks' place alone (rewardIds.ts). */
@@ -97,8 +96,8 @@ export class ServedIds {
    * for by id): `named` and `bytesOf` both need it, and an id whose inputs are not hashed yet is
    * visited again, so each would be rebuilt several times.
    */
-  private txAnyTime(id: string): TxRecord | undefined {
-    return this.outOfTurn.get(id, () => this.net.txAnyTime(id))
+  private txAnyTime(id: string): HashedTx | undefined {
+    return this.outOfTurn.get(id, () => this.net.hashedAnyTime(id))
   }
 
   /** What a world id names, if it is a tx or block of this network's P- or X-chain. */
@@ -123,9 +122,8 @@ export class ServedIds {
    * miss returned unmapped are collected by the caller.
    */
   private txBytesOf(id: string, ids: (id: string) => string): Uint8Array {
-    const held = this.inHand.get(id)
-    if (held !== undefined && "signed" in held) return held.signed(ids)
-    return new TxBytes(this.net, ids).bytes(held ?? this.txAnyTime(id)!)
+    const held = this.inHand.get(id) ?? this.txAnyTime(id)!
+    return "signed" in held ? held.signed(ids) : new TxBytes(this.net, ids).bytes(held)
   }
 
   /**

@@ -19,6 +19,7 @@ import { MAX_SPEND_OFFSET, drawOutSpecs, exportSpecs, type OutSpec } from "./wal
 import type { BlockRef, Owners, TxRecord, UtxoRecord } from "./types.ts"
 import { StreamTiming, type StreamChain, type WalletEvent } from "./walletStreams.ts"
 import type { HashedTx } from "./chain.ts"
+import type { SelfWritten } from "./stakerAdds.ts"
 import { WalletWriter, balance, type Spent, type WalletPlan } from "./walletWritten.ts"
 
 export type { StreamChain, WalletEvent, WalletEventType } from "./walletStreams.ts"
@@ -358,6 +359,15 @@ export class Wallets {
       return ev.type === "ExportTx" ? this.importTx(ev) : undefined
     }
     return undefined
+  }
+
+  /** txByLocator's tx as the hashing pass takes it: it writes its own bytes (walletWritten.ts). */
+  writtenByLocator(kind: Kind, w: number, e: number): SelfWritten | undefined {
+    if (w >= this.count) return undefined
+    if (kind === Kind.WalletPTx || kind === Kind.WalletXTx) return this.writer.event(this.event(w, kind === Kind.WalletPTx ? "P" : "X", e))
+    const ev = this.event(w, kind === Kind.WalletImportPTx ? "X" : "P", e)
+    const at = ev.type === "ExportTx" ? this.importTime(ev) : undefined
+    return at === undefined ? undefined : this.writer.importOf(ev, at)
   }
 
   /**
