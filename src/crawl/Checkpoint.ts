@@ -14,7 +14,7 @@
  * doubles a new one.
  */
 import { Context, Effect, Layer } from "effect"
-import { promises as fs, readdirSync, readFileSync } from "node:fs"
+import { existsSync, promises as fs, readdirSync, readFileSync } from "node:fs"
 import * as path from "node:path"
 import { CheckpointError } from "../Errors.ts"
 import { replaceFile } from "../files/Durable.ts"
@@ -236,6 +236,8 @@ const parseCheckpoint = async (file: string, text: string, dataset: string, slic
  * than the reading (files/Durable.ts).
  */
 const readIfAny = (file: string): string | undefined => {
+  // most slices a run opens are new: a missing file is told without an exception's cost
+  if (!existsSync(file)) return undefined
   try {
     return readFileSync(file, "utf8")
   } catch (e) {

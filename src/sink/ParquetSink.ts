@@ -22,7 +22,7 @@
  */
 import type { DuckDBInstance } from "@duckdb/node-api"
 import { Context, Effect, Layer, Option } from "effect"
-import { rmSync } from "node:fs"
+import { mkdirSync, rmSync } from "node:fs"
 import * as fs from "node:fs/promises"
 import * as os from "node:os"
 import * as path from "node:path"
@@ -102,9 +102,10 @@ export const makeParquetSink = (outDirInput: string, db: DuckDBInstance, publish
           throw asSinkError("Io", dests[0]!)(e)
         })
       }
-      // the part's folder exists before its COPY (a reused one already does: one call)
+      // the part's folder exists before its COPY (a reused one already does: one call, made
+      // synchronously as files/Durable.ts makes its metadata calls)
       staged = areas.take()
-      await fs.mkdir(staged, { recursive: true })
+      mkdirSync(staged, { recursive: true })
     } catch (e) {
       if (staged !== undefined) await areas.spoiled(staged)
       await parts.drop(target)
