@@ -5,18 +5,15 @@
  * cap is one page: every window of more pages is cut). The pieces tile the windows, the rows are the same,
  * and a second backfill over the same range leaves the pieces as they are.
  */
-import { Effect } from "effect"
 import { promises as fs } from "node:fs"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type RunningEmulator, startEmulator } from "@chainetl/emulator"
 import { windowOf } from "../../src/crawl/Windows.ts"
-import { type RunOptions, type RunReport, run } from "../../src/Runner.ts"
-import { defaultJob } from "../../src/Job.ts"
+import type { RunOptions, RunReport } from "../../src/Runner.ts"
 import { compareCatalogs } from "../reliability/compare.ts"
-import { emulatorJob } from "../support/emulatorJob/index.ts"
+import { cChainBackfill } from "../support/cChainBackfill.ts"
 import { tempFolders } from "../support/fixtures.ts"
-import { spineLayers } from "../support/spine.ts"
 
 const DAY = 86_400
 const FROM = Date.parse("2024-12-01T00:00:00Z") / 1000
@@ -31,20 +28,8 @@ describe("a backfill's long listings cut into windows of their own", () => {
 
   beforeAll(async () => {
     emu = await startEmulator({ seed: 3 })
-    const job = { ...defaultJob, ...emulatorJob(emu), networks: ["mainnet" as const], primaryBlockchains: ["c-chain" as const] }
     const backfill = (out: string, cutListings?: RunOptions["cutListings"]) =>
-      Effect.runPromise(
-        run({
-          out,
-          job,
-          datasets: ["primary_blocks"],
-          partRows: 1_000,
-          sliceConcurrency: 4,
-          asOf: emu.clock.now(),
-          backfill: { unit: "time", from: FROM, to: TO, window: 14 * DAY },
-          ...(cutListings === undefined ? {} : { cutListings })
-        }).pipe(Effect.provide(spineLayers(out, emu)))
-      )
+      cChainBackfill(emu, out, { from: FROM, to: TO, window: 14 * DAY, ...(cutListings === undefined ? {} : { cutListings }) })
     const plain = await outs()
     whole = { out: plain, report: await backfill(plain) }
     const into = await outs()

@@ -5,17 +5,14 @@
  * is far above any window), against the same backfill without probes. A proxy in front of the
  * emulator counts the requests of each window.
  */
-import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type RunningEmulator, startEmulator } from "@chainetl/emulator"
 import { windowOf } from "../../src/crawl/Windows.ts"
-import { type RunOptions, type RunReport, run } from "../../src/Runner.ts"
-import { defaultJob } from "../../src/Job.ts"
+import type { RunOptions, RunReport } from "../../src/Runner.ts"
 import { compareCatalogs } from "../reliability/compare.ts"
-import { emulatorJob } from "../support/emulatorJob/index.ts"
+import { cChainBackfill } from "../support/cChainBackfill.ts"
 import { tempFolders } from "../support/fixtures.ts"
 import { type ProxiedRequest, type Proxy, startProxy } from "../support/proxy.ts"
-import { spineLayers } from "../support/spine.ts"
 
 const DAY = 86_400
 // on the 7-day grid (days since the epoch a multiple of 7): four whole windows
@@ -44,24 +41,12 @@ describe("a backfill's probed first pages handed to the crawl", () => {
 
   beforeAll(async () => {
     emu = await startEmulator({ seed: 3 })
-    const job = { ...defaultJob, ...emulatorJob(emu), networks: ["mainnet" as const], primaryBlockchains: ["c-chain" as const] }
     const backfill = async (cutListings?: RunOptions["cutListings"]): Promise<Backfilled> => {
       // a few ms a request, so the probes measure a round trip (none measured: nothing is probed past the newest window)
       const proxy: Proxy = await startProxy(emu.baseUrl, () => ({ kind: "forward", delayMs: 5 }))
       const out = await outs()
       try {
-        const report = await Effect.runPromise(
-          run({
-            out,
-            job,
-            datasets: ["primary_blocks"],
-            partRows: 1_000,
-            sliceConcurrency: 4,
-            asOf: emu.clock.now(),
-            backfill: { unit: "time", from: FROM, to: TO, window: 7 * DAY },
-            ...(cutListings === undefined ? {} : { cutListings })
-          }).pipe(Effect.provide(spineLayers(out, { ...emu, baseUrl: proxy.url })))
-        )
+        const report = await cChainBackfill(emu, out, { from: FROM, to: TO, window: 7 * DAY, baseUrl: proxy.url, ...(cutListings === undefined ? {} : { cutListings }) })
         return { out, report, hits: [...proxy.hits] }
       } finally {
         await proxy.close()
