@@ -69,11 +69,11 @@ export const makeOpeningJournal = (root: string): OpeningJournal => {
         states = JSON.parse(readFileSync(file, "utf8")) as Array<CheckpointState>
         if (!Array.isArray(states) || !states.every((s) => s?.dataset === dataset && typeof s.slice === "string")) throw new Error("not a list of this dataset's states")
       } catch (e) {
+        // not a slice's checkpoint, so not its fix: deleting a journal removes no part
         throw new CheckpointError({
           reason: "Corrupt",
-          slice: "*",
-          file,
-          detail: `${e instanceof Error ? e.message : String(e)}: it names new slices that may have parts past their checkpoints; restore it, or delete it with those slices' parts`
+          slice: `${dataset} (opening journal)`,
+          detail: `${file} is broken (${e instanceof Error ? e.message : String(e)}): it names new slices that may have parts and no checkpoint. Fix: restore it, or delete it and refetch the range its run covered (\`chainetl backfill --refetch\`)`
         })
       }
       known.set(name, new Map(states.map((s) => [s.slice, s])))
