@@ -1,12 +1,11 @@
 import { describe, expect, it } from "@effect/vitest"
-import * as arrow from "apache-arrow"
 import { Effect, Exit, Layer } from "effect"
 import { CheckpointStore } from "../../src/crawl/Checkpoint.ts"
 import { crawlSlice } from "../../src/crawl/Crawler.ts"
-import { type DatasetDef, RecordError } from "../../src/crawl/Dataset.ts"
+import type { DatasetDef } from "../../src/crawl/Dataset.ts"
 import { makeSlice } from "../../src/crawl/Slice.ts"
 import { CheckpointError, SourceError } from "../../src/Errors.ts"
-import { KillSwitch, layers, newDisk, rowsOf, type Staging } from "./fakes.ts"
+import { KillSwitch, layers, newDisk, rowsOf, type Staging, thingsDataset } from "./fakes.ts"
 
 /** A listing of `total` records, `perPage` a page, cursor = index of the next record. */
 const listing = (total: number, perPage: number, log: Array<string | undefined>, opts: { expireOnce?: number; bad?: number } = {}) => {
@@ -29,20 +28,7 @@ const listing = (total: number, perPage: number, log: Array<string | undefined>,
   }
 }
 
-const dataset = (l: ReturnType<typeof listing>): DatasetDef<never> => ({
-  name: "things",
-  description: "test",
-  schema: new arrow.Schema([]),
-  partitionBy: [{ key: "parity", type: "VARCHAR", value: (r) => (Number(r["n"]) % 2 === 0 ? "even" : "odd") }],
-  key: ["id"],
-  slices: () => [],
-  listing: l,
-  toRow: (raw) => {
-    const r = raw as { id: string; n: unknown }
-    if (typeof r.n !== "number") throw new RecordError(`n: expected a number, got ${JSON.stringify(r.n)}`)
-    return { id: r.id, n: r.n }
-  }
-})
+const dataset = (l: ReturnType<typeof listing>): DatasetDef<never> => thingsDataset(l)
 
 const slice = makeSlice("things", { network: "mainnet" })
 const options = { runId: "run-1", asOf: 1_000_000, ingestedAt: new Date(0), partRows: 5 }

@@ -4,15 +4,13 @@
  * "running" save would have been, and settling drops what checkpoints of their own now say.
  */
 import { describe, expect, it } from "@effect/vitest"
-import * as arrow from "apache-arrow"
 import { Effect, Exit, Layer } from "effect"
 import * as fs from "node:fs/promises"
 import * as path from "node:path"
 import { CheckpointStore, type CheckpointState, checkpointsRoot, initialState } from "../../src/crawl/Checkpoint.ts"
 import { crawlSlice } from "../../src/crawl/Crawler.ts"
-import type { DatasetDef } from "../../src/crawl/Dataset.ts"
 import { makeSlice } from "../../src/crawl/Slice.ts"
-import { KillSwitch, layers, newDisk } from "./fakes.ts"
+import { KillSwitch, layers, newDisk, thingsDataset } from "./fakes.ts"
 import { tempFolders } from "../support/fixtures.ts"
 
 const newFolder = tempFolders("chainetl-opening-")
@@ -97,19 +95,11 @@ describe("the opening journal of a file store", () => {
   )
 })
 
-/** Records r000… with n = their index, all on one page; partitioned by parity. */
-const things = (total: number): DatasetDef<never> => ({
-  name: "things",
-  description: "test",
-  schema: new arrow.Schema([]),
-  partitionBy: [{ key: "parity", type: "VARCHAR", value: (r) => (Number(r["n"]) % 2 === 0 ? "even" : "odd") }],
-  key: ["id"],
-  slices: () => [],
-  listing: {
+/** Records r000… with n = their index, all on one page (of "things", partitioned by parity). */
+const things = (total: number) =>
+  thingsDataset({
     fetch: () => Effect.succeed({ records: Array.from({ length: total }, (_, i) => ({ id: `r${String(i).padStart(3, "0")}`, n: i })), next: undefined })
-  },
-  toRow: (raw) => raw as { id: string; n: number }
-})
+  })
 const options = { runId: "run-1", asOf: 1_000_000, ingestedAt: new Date(0), partRows: 100 }
 
 describe("a new slice killed between its part and its first checkpoint", () => {

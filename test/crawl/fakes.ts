@@ -6,7 +6,8 @@ import { Effect, Layer } from "effect"
 import { CheckpointStore, type CheckpointState } from "../../src/crawl/Checkpoint.ts"
 import { CommittedKeys, keyOf } from "../../src/crawl/CommittedKeys.ts"
 import { KeyDigests } from "../../src/crawl/KeyDigests.ts"
-import type { Row } from "../../src/crawl/Dataset.ts"
+import * as arrow from "apache-arrow"
+import { type DatasetDef, RecordError, type Row } from "../../src/crawl/Dataset.ts"
 import { ParquetSink, type ParquetSinkService, type WrittenPart } from "../../src/sink/ParquetSink.ts"
 
 export interface Disk {
@@ -124,3 +125,22 @@ export const rowsOf = (disk: Disk, dataset: string, key: string): Row[] =>
     .flatMap(([, rows]) => rows)
     .map(({ run_id: _r, ingested_at: _i, ...rest }) => rest)
     .sort((a, b) => String(a[key]).localeCompare(String(b[key])))
+
+/**
+ * Records `{id, n}` as rows of a dataset "things" keyed by id and partitioned by n's parity, so a
+ * part spans two files; a record whose n is not a number is rejected.
+ */
+export const thingsDataset = (listing: DatasetDef<never>["listing"]): DatasetDef<never> => ({
+  name: "things",
+  description: "test",
+  schema: new arrow.Schema([]),
+  partitionBy: [{ key: "parity", type: "VARCHAR", value: (r) => (Number(r["n"]) % 2 === 0 ? "even" : "odd") }],
+  key: ["id"],
+  slices: () => [],
+  listing,
+  toRow: (raw) => {
+    const r = raw as { id: string; n: unknown }
+    if (typeof r.n !== "number") throw new RecordError(`n: expected a number, got ${JSON.stringify(r.n)}`)
+    return { id: r.id, n: r.n }
+  }
+})
