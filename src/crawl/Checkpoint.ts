@@ -3,7 +3,8 @@
  * replaced atomically (replaceFile in files/Durable.ts: write tmp, fsync, rename, fsync dir) so a
  * kill -9 leaves either the old or the new state, never a torn one. One file per slice keeps
  * concurrent slices from contending on a shared database and lets people (and DuckDB's read_json)
- * inspect state with no tooling.
+ * inspect state with no tooling. A run's new slices start from one file instead, their
+ * dataset's opening journal (OpeningJournal.ts), until each saves a state of its own.
  *
  * A checkpoint that cannot be read (garbled or truncated JSON, a field of the wrong type, another
  * slice's state, a cursor its listing cannot decode: Cursor.ts) is that slice's problem: loading it fails with CheckpointError "Corrupt" naming
