@@ -41,7 +41,7 @@ import { refetchDeleted } from "./crawl/Refetch.ts"
 import { makeSliceGate } from "./SliceGate.ts"
 import { type RunPace, withCrawlPace } from "./CrawlPace.ts"
 import { crawlPlan } from "./CrawlPlan.ts"
-import { withOpenedSlices } from "./OpenedSlices.ts"
+import { openedSlices } from "./OpenedSlices.ts"
 import { cutBackfill } from "./crawl/SplitListings.ts"
 import { ProbedPages } from "./crawl/ProbedPages.ts"
 import type { PlannedDataset, SliceExecution, SliceRun, TookOver } from "./SliceExecution.ts"
@@ -337,7 +337,7 @@ const refuseOutputLinks = (options: RunOptions) =>
  * one pool, as many at a time as keep the hosts busy, at most `sliceConcurrency` (SliceGate.ts,
  * CrawlPlan.ts). Once a slice stops the run, no slice starts (RunStop.ts).
  */
-export const localSlices = (sliceConcurrency: number): SliceExecution<SinkError | CheckpointError, WriterLock | SourceClients | ParquetSink | CheckpointStore | CommittedKeys> => ({
+export const localSlices = (sliceConcurrency: number): SliceExecution<SinkError, WriterLock | SourceClients | ParquetSink | CheckpointStore | CommittedKeys> => ({
   hold: (out, runId) =>
     Effect.gen(function* () {
       yield* (yield* WriterLock).acquire(out, runId)
@@ -346,17 +346,21 @@ export const localSlices = (sliceConcurrency: number): SliceExecution<SinkError 
           const stop = yield* makeRunStop
           // slices at once follow the hosts' round trips and rates, --concurrency the cap (SliceGate.ts)
           const gate = yield* makeSliceGate(sliceConcurrency)
+          // new slices' running states journaled a group at a time (OpenedSlices.ts)
+          const opened = yield* openedSlices(run.plan, run.runId)
           // the probed pages of slices the plan no longer holds (cut windows) go before the crawl
           run.probed?.keepOnly(run.plan)
           const crawl: CrawlOptions = { runId: run.runId, asOf: run.asOf, ingestedAt: run.started, partRows: run.partRows, ...(run.partBytes === undefined ? {} : { partBytes: run.partBytes }), ...(run.probed === undefined ? {} : { probed: run.probed }) }
           // every dataset's slices from one pool, a reader of another's output after it (CrawlPlan.ts)
           const crawlAll = Effect.gen(function* () {
-            const crawled = (dataset: AnyDataset, slice: Slice) => Effect.map(stop.unlessStopped(crawlSlice(dataset, slice, crawl)), (r) => r ?? notRun(slice))
+            const started = (dataset: AnyDataset, slice: Slice) =>
+              opened.start(dataset, slice, crawlSlice(dataset, slice, crawl), (error): SliceResult => ({ ...notRun(slice), status: "failed", error }))
+            const crawled = (dataset: AnyDataset, slice: Slice) => Effect.map(stop.unlessStopped(started(dataset, slice)), (r) => r ?? notRun(slice))
             const results = yield* crawlPlan(run.plan, crawled, gate, sliceConcurrency)
             return { results, stoppedBy: yield* stop.stoppedBy }
           })
           // its wall time, CPU, share of the allowance and what held it back (CrawlPace.ts)
-          return yield* withCrawlPace(withOpenedSlices(run.plan, run.runId, crawlAll), gate.peak)
+          return yield* withCrawlPace(Effect.ensuring(crawlAll, opened.settle), gate.peak)
         }).pipe(Effect.scoped)
       return { crawl, shared: false }
     })

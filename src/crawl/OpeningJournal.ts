@@ -1,7 +1,7 @@
 /**
- * One file saying "these new slices may get parts" for all of a run's new slices of a dataset, in
- * place of each slice's own "running" checkpoint before its first part: `<runId>.opening` beside
- * the dataset's checkpoints, written (replaceFile) before any of them starts.
+ * One file saying "these new slices may get parts" for a group of a run's new slices of a dataset,
+ * in place of each slice's own "running" checkpoint before its first part: `<runId>-<n>.opening`
+ * beside the dataset's checkpoints, written (replaceFile) before any of them starts.
  *
  * - **Rules.** A slice named by a journal and without a checkpoint of its own reads as the running
  *   state the journal holds (nothing committed), exactly what its own "running" save would have
@@ -28,7 +28,7 @@ import type { CheckpointState } from "./Checkpoint.ts"
 export const OPENING_SUFFIX = ".opening"
 
 export interface OpeningJournal {
-  /** Journals `states` (new slices of one dataset, all of one run) before any of them starts. */
+  /** Journals `states` (new slices of one dataset, all of one run) in a file of their own, before any of them starts. */
   readonly open: (dataset: string, states: ReadonlyArray<CheckpointState>) => Promise<void>
   /** The state a slice without its own checkpoint reads as: a journal's, or undefined (new). */
   readonly stateOf: (dataset: string, slice: string) => CheckpointState | undefined
@@ -87,11 +87,13 @@ export const makeOpeningJournal = (root: string): OpeningJournal => {
   return {
     open: async (dataset, states) => {
       if (states.length === 0) return
-      const name = `${states[0]!.runId}${OPENING_SUFFIX}`
-      const journal = new Map(read(dataset).get(name))
-      for (const s of states) journal.set(s.slice, s)
-      await replaceFile(path.join(root, dataset, name), JSON.stringify([...journal.values()]))
-      read(dataset).set(name, journal)
+      const known = read(dataset)
+      // a run opens its new slices a group at a time (OpenedSlices.ts): a file a group
+      let n = known.size
+      while (known.has(`${states[0]!.runId}-${n}${OPENING_SUFFIX}`)) n++
+      const name = `${states[0]!.runId}-${n}${OPENING_SUFFIX}`
+      await replaceFile(path.join(root, dataset, name), JSON.stringify(states))
+      known.set(name, new Map(states.map((s) => [s.slice, s])))
       const slices = waiting.get(dataset) ?? new Set()
       for (const s of states) slices.add(s.slice)
       waiting.set(dataset, slices)

@@ -32,7 +32,7 @@ describe("the opening journal of a file store", () => {
       expect(yield* store.load(a)).toBeUndefined()
       yield* store.save(initialState(a, "run-1"))
 
-      expect(yield* names(out)).toEqual(["run-1.opening"])
+      expect(yield* names(out)).toEqual(["run-1-0.opening"])
       // this process knows a began and b did not
       expect(yield* store.load(a)).toMatchObject({ slice: a.id, status: "running", lastSeq: -1 })
       expect(yield* store.load(b)).toBeUndefined()
@@ -69,8 +69,8 @@ describe("the opening journal of a file store", () => {
 
       yield* store.settle
 
-      expect(yield* names(out)).toEqual(["run-1.opening"])
-      const journaled = JSON.parse(yield* Effect.promise(() => fs.readFile(path.join(folder(out), "run-1.opening"), "utf8"))) as CheckpointState[]
+      expect(yield* names(out)).toEqual(["run-1-0.opening"])
+      const journaled = JSON.parse(yield* Effect.promise(() => fs.readFile(path.join(folder(out), "run-1-0.opening"), "utf8"))) as CheckpointState[]
       expect(journaled.map((s) => s.slice)).toEqual([a.id])
       const later = yield* storeOf(out)
       expect((yield* later.list("things")).map((c) => [c.slice, c.status, c.lastSeq])).toEqual([[a.id, "running", -1]])
@@ -85,11 +85,11 @@ describe("the opening journal of a file store", () => {
       const out = yield* temp.make
       yield* Effect.promise(async () => {
         await fs.mkdir(folder(out), { recursive: true })
-        await fs.writeFile(path.join(folder(out), "run-0.opening"), "[{")
+        await fs.writeFile(path.join(folder(out), "run-0-0.opening"), "[{")
       })
       const error = yield* Effect.flip((yield* storeOf(out)).load(a))
       expect(error).toMatchObject({ _tag: "CheckpointError", reason: "Corrupt" })
-      expect(error.message).toContain(`checkpoint of things (opening journal): Corrupt: ${path.join(folder(out), "run-0.opening")} is broken (`)
+      expect(error.message).toContain(`checkpoint of things (opening journal): Corrupt: ${path.join(folder(out), "run-0-0.opening")} is broken (`)
       expect(error.message).toContain("Fix: restore it, or delete it and refetch the range its run covered (`chainetl backfill --refetch`)")
     })
   )
@@ -115,7 +115,7 @@ describe("a new slice killed between its part and its first checkpoint", () => {
       )
       expect(Exit.isFailure(first)).toBe(true)
       expect([...disk.parts.keys()]).toEqual([`things/parity=even/part-${a.id}-000000`])
-      expect(yield* names(out)).toEqual(["run-1.opening"])
+      expect(yield* names(out)).toEqual(["run-1-0.opening"])
 
       const result = yield* crawlSlice(things(0), a, { ...options, runId: "run-2" }).pipe(
         Effect.provide(Layer.merge(layers(disk, new KillSwitch(undefined)), CheckpointStore.layer(out)))
