@@ -6,12 +6,12 @@
  */
 import type { NetCtx } from "./context.ts"
 import type { Assets } from "./assets.ts"
+import { owners } from "./codec/directTx.ts"
 import { idBytes, type IdMap } from "./codec/idBytes.ts"
 import type { Writer } from "./codec/writer.ts"
 import { Kind } from "./ids.ts"
-import { type SelfWritten, writeCredentials, writeTxStart } from "./stakerAdds.ts"
+import { type SelfWritten, writeTxStart } from "./stakerAdds.ts"
 import type { Owners } from "./types.ts"
-import { sortAddresses } from "./utxoCodec.ts"
 import type { OutSpec } from "./walletOutputs.ts"
 import type { StreamChain, WalletEvent } from "./walletStreams.ts"
 
@@ -56,14 +56,6 @@ const TX_TYPE: Readonly<Record<StreamChain, { readonly BaseTx: number; readonly 
 const SECP = { TransferInput: 5, TransferOutput: 7 } as const
 const STAKEABLE = { In: 21, Out: 22 } as const
 const OTHER: Readonly<Record<StreamChain, StreamChain>> = { P: "X", X: "P" }
-
-const owners = (w: Writer, o: Owners): void => {
-  w.u64(o.locktime)
-  w.u32(o.threshold)
-  const addrs = o.addresses.length > 1 ? sortAddresses(o.addresses) : o.addresses
-  w.u32(addrs.length)
-  for (const a of addrs) w.raw(a)
-}
 
 export class WalletWriter {
   constructor(

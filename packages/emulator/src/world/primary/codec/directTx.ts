@@ -49,7 +49,8 @@ const nodeIdOf = (s: string): Uint8Array =>
 
 const hexBytes = (hex: string): Uint8Array => Buffer.from(hex.replace(/^0x/, ""), "hex")
 
-const owners = (w: Writer, o: Owners): void => {
+/** An OutputOwners' fields (locktime, threshold, addresses in the codec's order). */
+export const owners = (w: Writer, o: Owners): void => {
   w.u64(o.locktime)
   w.u32(o.threshold)
   const addrs = o.addresses.length > 1 ? sortAddresses(o.addresses) : o.addresses
