@@ -9,10 +9,10 @@
  *   durable before any of its slices starts.
  * - **Memory.** The run's start order and a flag a slice.
  * - **Failure modes.** A group that cannot be written fails the slice that asked for it before
- *   it starts (Runner.ts), which the next run crawls as new; the next slice asks again. A kill leaves the groups written so far: a later run walks the
- *   folders for the parts of each of their slices that has no checkpoint of its own, so the
- *   groups stay small (a kill early in a backfill of thousands of windows would otherwise cost
- *   a walk for each of them); one write a group keeps them cheap.
+ *   it starts (Runner.ts), which the next run crawls as new; the next slice asks again. A kill
+ *   leaves the groups written so far: a later run walks the folders for the parts of each of
+ *   their slices that has no checkpoint of its own, so the groups stay small (a kill early in a
+ *   backfill of thousands of windows would otherwise cost a walk for each of them).
  */
 import { Effect } from "effect"
 import { CheckpointStore, initialState } from "./crawl/Checkpoint.ts"

@@ -4,10 +4,10 @@
  * new name itself survives a power cut.
  *
  * Only the fsyncs are asynchronous. Opening, writing a small file, closing and renaming are
- * metadata work on a local disk, done by the kernel in microseconds; each as an async call cost
- * more CPU in hand-offs to libuv's threads and back than the call itself, and a one-page slice
- * makes about twenty of them ([Cheap slices](../../docs/performance.md#cheap-slices)). An fsync
- * waits for the device, so it stays off the event loop.
+ * metadata work on a local disk, done by the kernel well within a millisecond; each as an async
+ * call cost more CPU in hand-offs to libuv's threads and back than the call itself, and a
+ * one-page slice made about twenty of them ([Cheap slices](../../docs/performance.md#cheap-slices)).
+ * An fsync waits for the device, so it stays off the event loop.
  */
 import * as fsc from "node:fs"
 import * as fs from "node:fs/promises"
