@@ -108,10 +108,8 @@ export const makeOpeningJournal = (root: string): OpeningJournal => {
     },
     holds: (state) => {
       const slices = waiting.get(state.dataset)
-      if (slices === undefined || !slices.delete(state.slice)) return false
-      if (untouched(state)) return true
-      // anything else is the slice's own checkpoint from now on
-      return false
+      // whatever its first save, the slice has begun: anything but untouched is its own checkpoint from now on
+      return slices !== undefined && slices.delete(state.slice) && untouched(state)
     },
     unsettled: (dataset, own) => {
       const states: CheckpointState[] = []
@@ -130,13 +128,16 @@ export const makeOpeningJournal = (root: string): OpeningJournal => {
         const mine = own(dataset)
         for (const [name, journal] of known) {
           const left = [...journal.values()].filter((s) => !mine.has(s.slice) && began(dataset, s.slice))
-          const file = path.join(root, dataset, name)
           if (left.length === journal.size) continue
-          // a journal resurrected by a power cut only costs the walks it asks for
-          if (left.length === 0) rmSync(file, { force: true })
-          else await replaceFile(file, JSON.stringify(left))
-          known.set(name, new Map(left.map((s) => [s.slice, s])))
-          if (left.length === 0) known.delete(name)
+          const file = path.join(root, dataset, name)
+          if (left.length === 0) {
+            // a journal resurrected by a power cut only costs the walks it asks for
+            rmSync(file, { force: true })
+            known.delete(name)
+          } else {
+            await replaceFile(file, JSON.stringify(left))
+            known.set(name, new Map(left.map((s) => [s.slice, s])))
+          }
         }
         waiting.delete(dataset)
       }
