@@ -73,6 +73,11 @@ export interface RouteDef {
   readonly path: string
   /** Seed route number (1–19), for logs and tests. */
   readonly seedRoute: number
+  /**
+   * The handler names every tx and block by its served id itself (servedIds.ts servedIdsFor), so
+   * the HTTP layer does not rewrite its answer's ids.
+   */
+  readonly namesServedIds?: true
   handle(ctx: RequestContext): unknown | Promise<unknown>
 }
 

@@ -174,7 +174,7 @@ const serveRoute = async (
   }
   const answer = await match.route.handle(ctx)
   if (answer === undefined) throw new Error(`route ${match.route.path} returned no body`)
-  const payload = match.route.host === "data" ? mapIdStrings(answer, toServed(deps.world.primary)) : answer
+  const payload = match.route.host === "data" && match.route.namesServedIds !== true ? mapIdStrings(answer, toServed(deps.world.primary)) : answer
   const key = pageKey(method, path, pageQuery(url.searchParams, deps.pageTokens), raw)
   return jsonOutcome(200, withPersistentFaults(deps, payload, key, notes))
 }

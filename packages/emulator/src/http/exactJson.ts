@@ -13,15 +13,26 @@ const MARK = `\u0000${randomBytes(8).toString("hex")}:`
 const WRITTEN = JSON.stringify(MARK).slice(1, -1)
 const MARKED = new RegExp(`"${WRITTEN.replace(/\\/g, "\\\\")}(-?\\d+)"`, "g")
 
-const replacer = (_key: string, value: unknown): unknown => (typeof value === "bigint" ? MARK + value.toString(10) : value)
+const SAFE = BigInt(Number.MAX_SAFE_INTEGER)
+
+/**
+ * A bigint for an answer, as stringifyExact writes it: a route that knows where its bigints are
+ * puts this in their place, and the answer is written natively, without a replacer called for
+ * every value (an answer holding one bigint took that path whole). A safe integer is the number
+ * itself (JSON writes it digit for digit), a larger one a marked string.
+ */
+export const exactInteger = (value: bigint): number | string => (value <= SAFE && value >= -SAFE ? Number(value) : MARK + value.toString(10))
+
+const replacer = (_key: string, value: unknown): unknown => (typeof value === "bigint" ? exactInteger(value) : value)
+
+const unmarked = (text: string): string => (text.includes(WRITTEN) ? text.replace(MARKED, "$1") : text)
 
 export const stringifyExact = (value: unknown): string => {
   // most answers hold no bigint: the native path, without a replacer call per value
   try {
-    return JSON.stringify(value)
+    return unmarked(JSON.stringify(value))
   } catch (e) {
     if (!(e instanceof TypeError)) throw e
   }
-  const text = JSON.stringify(value, replacer)
-  return text.includes(WRITTEN) ? text.replace(MARKED, "$1") : text
+  return unmarked(JSON.stringify(value, replacer))
 }

@@ -2,9 +2,12 @@
  * Where the world's locator ids meet the ids a node serves (world/primary/servedIds.ts): every id
  * string in a request is resolved to the world's, every id string in an answer is replaced by the
  * served one. Done once here, for every route and method, rather than at each of the dozens of
- * places that read or write an id, so none can be forgotten.
+ * places that read or write an id, so none can be forgotten. A route whose answer is large and
+ * names its ids in known fields may name them served itself (`servedIdsFor`, RouteDef.namesServedIds):
+ * its answer is then not walked again; test/primary/servedAnswers.test.ts checks that the rewrite
+ * would change nothing in it.
  */
-import type { PrimaryWorld } from "../world/primary/index.ts"
+import type { PrimaryNetwork, PrimaryWorld } from "../world/primary/index.ts"
 
 /** What a cb58 32-byte id looks like: base58 of 36 bytes. Anything else is passed by at once. */
 const CB58_ID = /^[1-9A-HJ-NP-Za-km-z]{46,50}$/
@@ -28,6 +31,25 @@ export const toServed = (primary: PrimaryWorld): ((s: string) => string) => (s) 
     if (t !== s) return t
   }
   return s
+}
+
+/**
+ * What toServed gives, for one answer of `own`'s: each distinct string told once, and `own` asked
+ * first (its ids are most of the answer's, and no other network changes them: an id carries its
+ * network in its bytes), then the others in toServed's order.
+ */
+export const servedIdsFor = (primary: PrimaryWorld, own: PrimaryNetwork): ((s: string) => string) => {
+  const told = new Map<string, string>()
+  return (s) => {
+    if (!CB58_ID.test(s)) return s
+    let t = told.get(s)
+    if (t === undefined) {
+      t = own.served.of(s)
+      if (t === s) for (const net of primary.built()) if (net !== own && (t = net.served.of(s)) !== s) break
+      told.set(s, t)
+    }
+    return t
+  }
 }
 
 /**

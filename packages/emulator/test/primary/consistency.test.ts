@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest"
+import { mapIdStrings, toWorld } from "../../src/http/servedIds.ts"
 import { PRIMARY_SUBNET_ID } from "../../src/world/constants.ts"
 import type { PrimaryNetwork, TxRecord, UtxoRecord } from "../../src/world/primary/index.ts"
 import { parseAddress } from "../../src/world/primary/ids.ts"
@@ -17,6 +18,10 @@ beforeAll(() => {
   net = world.primary.network("mainnet")
 })
 
+/** Route 4's txs named by world ids, as the other routes called here name them: route 4 names its served ids itself (RouteDef.namesServedIds). */
+const stakingTxs = async (query: Record<string, string>): Promise<any[]> =>
+  mapIdStrings((await walkPages(world, routeOf(4), P, query, "transactions")).flat(), toWorld(world.primary, "mainnet")) as any[]
+
 const hexOf = (b: Uint8Array): string => Buffer.from(b).toString("hex")
 const bytesOfBech32 = (a: string): string => {
   const p = parseAddress(a)
@@ -30,7 +35,7 @@ const consumed = (tx: TxRecord): UtxoRecord[] => [...tx.inputs, ...(tx.imported?
 
 describe("cross-route consistency of the primary-network world", () => {
   it("given the active staking transactions of route 4, L1 ones included, when their blocks are read, then each sits in the P-chain block it names", async () => {
-    const txs = (await walkPages(world, routeOf(4), P, { pageSize: "100" }, "transactions")).flat()
+    const txs = await stakingTxs({ pageSize: "100" })
     expect(txs.length).toBeGreaterThan(20)
     expect(new Set(txs.map((t) => t.txType))).toEqual(new Set(["AddPermissionlessValidatorTx", "AddPermissionlessDelegatorTx", ...L1_STAKING_TYPES]))
     // route 12 once per block timestamp: several txs often share a block
@@ -47,7 +52,7 @@ describe("cross-route consistency of the primary-network world", () => {
   })
 
   it("given the L1 txs route 4 lists, when route 1 is asked for each, then the warp-carrying ones are signed (200) and top-ups, which carry none, are refused (400)", async () => {
-    const txs = (await walkPages(world, routeOf(4), P, { pageSize: "100", txTypes: L1_STAKING_TYPES.join(",") }, "transactions")).flat()
+    const txs = await stakingTxs({ pageSize: "100", txTypes: L1_STAKING_TYPES.join(",") })
     const signable = txs.filter((t) => t.txType !== "IncreaseL1ValidatorBalanceTx")
     expect(new Set(signable.map((t) => t.txType))).toEqual(new Set(["ConvertSubnetToL1Tx", "RegisterL1ValidatorTx", "SetL1ValidatorWeightTx"]))
     for (const t of signable) {
@@ -62,7 +67,7 @@ describe("cross-route consistency of the primary-network world", () => {
   it("given the active L1 validators of route 13, when route 4 is listed, then each one's creating tx (conversion or registration) is there", async () => {
     const vals = (await walkPages(world, routeOf(13), { network: "mainnet" }, { pageSize: "100" }, "validators")).flat()
     expect(vals.length).toBeGreaterThan(5)
-    const listed = new Set((await walkPages(world, routeOf(4), P, { pageSize: "100", txTypes: "ConvertSubnetToL1Tx,RegisterL1ValidatorTx" }, "transactions")).flat().map((t) => t.txHash))
+    const listed = new Set((await stakingTxs({ pageSize: "100", txTypes: "ConvertSubnetToL1Tx,RegisterL1ValidatorTx" })).map((t) => t.txHash))
     const creators = new Set(vals.map((v) => net.l1s.byValidationId(v.validationId)!.creationTxId))
     expect(listed).toEqual(creators)
   })

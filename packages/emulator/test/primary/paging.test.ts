@@ -46,6 +46,7 @@ const listings = (): Record<string, Listing> => {
   const set = net.addressSets()[1]!
   const node = net.stakingView.nodes().reduce((best, n) => (net.stakingView.validationsOf(n).length > net.stakingView.validationsOf(best).length ? n : best))
   const utxoId = (u: any): string => u.utxoId
+  const worldTxId = (served: string): string => net.served.known(served) ?? served
   return {
     "route 3, x-chain UTXOs by timestamp": {
       route: 3,
@@ -75,8 +76,9 @@ const listings = (): Record<string, Listing> => {
       route: 4,
       params: { network: "mainnet", blockchainId: "p-chain" },
       key: "transactions",
-      id: (t) => t.txHash,
-      sortKey: (t) => [t.blockTimestamp, t.txHash],
+      // route 4 names its txs by their served ids itself (RouteDef.namesServedIds); it orders them by the world's
+      id: (t) => worldTxId(t.txHash),
+      sortKey: (t) => [t.blockTimestamp, worldTxId(t.txHash)],
       order: "desc",
       max: 100,
       expected: () => net.activeStakingEntries().map((e) => e.txId)

@@ -4,7 +4,7 @@ import { avax } from "../../src/world/primary/avax.ts"
 import { cb58 } from "../../src/world/primary/ids.ts"
 import { readReferenceJson } from "../../../../test/support/reference.ts"
 import { parseAddress } from "../../src/world/primary/ids.ts"
-import { decodeUtxoHex, utxoHex, utxoId, type UtxoChain } from "../../src/world/primary/utxoCodec.ts"
+import { decodeUtxoHex, encodeUtxo, sortAddresses, utxoHex, utxoId, type UtxoChain } from "../../src/world/primary/utxoCodec.ts"
 
 interface Vector {
   readonly label: string
@@ -105,3 +105,46 @@ describe("UTXO ids computed by the emulator", () => {
   })
 })
 
+
+/** avalanchejs' encoding of the same fields: the reference the direct encoder is held to. */
+const avalanchejsBytes = (chain: UtxoChain, f: Parameters<typeof encodeUtxo>[1]): Uint8Array => {
+  const { Address, BigIntPr, Id, Int, OutputOwners, TransferOutput, Utxo, pvmSerial, utils } = avax
+  const manager = utils.getManagerForVM(chain === "X" ? "AVM" : "PVM")
+  const owners = new OutputOwners(new BigIntPr(f.locktime), new Int(f.threshold), sortAddresses(f.addresses).map((a) => new Address(a)))
+  const transfer = new TransferOutput(new BigIntPr(f.amount), owners)
+  const output = f.stakeableLocktime > 0n ? new pvmSerial.StakeableLockOut(new BigIntPr(f.stakeableLocktime), transfer) : transfer
+  const utxo = new Utxo(new avax.avaxSerial.UTXOID(Id.fromString(f.txId), new Int(f.outputIndex)), Id.fromString(f.assetId), output)
+  return utils.concatBytes(manager.getDefaultCodecId().toBytes(), utxo.toBytes(manager.getDefaultCodec()))
+}
+
+describe("UTXO bytes written directly", () => {
+  it("given random outputs of both chains (locked or not, 0–4 owners in any order, leading zero bytes in ids), when encoded, then the bytes and hex equal avalanchejs'", () => {
+    for (let i = 0; i < 600; i++) {
+      const chain: UtxoChain = i % 2 === 0 ? "P" : "X"
+      const id = (): string => {
+        const b = new Uint8Array(randomBytes(32))
+        b.fill(0, 0, i % 3)
+        return cb58(b)
+      }
+      const addresses = Array.from({ length: i % 5 }, () => new Uint8Array(randomBytes(20)))
+      const fields = {
+        txId: id(),
+        outputIndex: [0, 1, i, 65_536, 2 ** 32 - 1][i % 5] as number,
+        assetId: id(),
+        amount: randomBytes(8).readBigUInt64BE(),
+        locktime: i % 7 === 0 ? randomBytes(8).readBigUInt64BE() : 0n,
+        threshold: Math.min(addresses.length, i % 3),
+        addresses,
+        stakeableLocktime: chain === "P" && i % 4 === 0 ? randomBytes(8).readBigUInt64BE() | 1n : 0n
+      }
+      const reference = avalanchejsBytes(chain, fields)
+      expect(Buffer.from(encodeUtxo(chain, fields)).toString("hex")).toBe(Buffer.from(reference).toString("hex"))
+      expect(utxoHex(chain, fields)).toBe(avax.utils.bufferToHex(avax.utils.addChecksum(reference)))
+    }
+  })
+
+  it("given an X-chain output with a stakeable lock, when encoded, then it is refused", () => {
+    const fields = { txId: cb58(new Uint8Array(32)), outputIndex: 0, assetId: cb58(new Uint8Array(32)), amount: 1n, locktime: 0n, threshold: 1, addresses: [new Uint8Array(20)], stakeableLocktime: 5n }
+    expect(() => encodeUtxo("X", fields)).toThrow(/only on the P-chain/)
+  })
+})

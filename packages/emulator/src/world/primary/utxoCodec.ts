@@ -1,15 +1,21 @@
 /**
- * UTXO bytes exactly as a node serves them, produced and read by avalanchejs (no home-made codec):
- * codec version (2 bytes) + Utxo serialization; on the wire `0x` + bytes + 4-byte checksum (last
- * 4 bytes of sha256). The UTXO id is avalanchejs' UTXOID.ID(): cb58 of sha256(outputIndex as
- * uint64 BE ‖ txID), avalanchego's txID.Prefix(index) — checked against the shared vectors.
+ * UTXO bytes exactly as a node serves them: codec version (2 bytes) + Utxo serialization
+ * (vms/components/avax/utxo.go); on the wire `0x` + bytes + 4-byte checksum (last 4 bytes of
+ * sha256). Written directly (a page of route 4 names hundreds of UTXOs, and avalanchejs' objects
+ * per field were most of their cost); read back with avalanchejs, which stays the reference:
+ * packages/emulator/test/primary/utxoCodec.test.ts compares both encoders' bytes. The UTXO id is
+ * avalanchejs' UTXOID.ID(): cb58 of sha256(outputIndex as uint64 BE ‖ txID), avalanchego's
+ * txID.Prefix(index) — checked against the shared vectors.
  */
-import { avax, type UtxoT } from "./avax.ts"
+import { avax } from "./avax.ts"
 import { cb58, sha256 } from "../cb58.ts"
 import { idBytes } from "./codec/idBytes.ts"
+import { owners, sortAddresses } from "./codec/owners.ts"
+import { withWriter } from "./codec/writer.ts"
 
-const { Address, BigIntPr, Id, Int, OutputOwners, TransferOutput, Utxo, pvmSerial, utils } = avax
-const { UTXOID } = avax.avaxSerial
+const { Utxo, utils } = avax
+
+export { sortAddresses }
 
 export type UtxoChain = "X" | "P"
 
@@ -29,31 +35,36 @@ export interface UtxoFields {
 
 const managerOf = (chain: UtxoChain) => utils.getManagerForVM(chain === "X" ? "AVM" : "PVM")
 
-/** Owners sorted by bytes: the node rejects outputs whose addresses are not sorted and unique. */
-export const sortAddresses = (addrs: ReadonlyArray<Uint8Array>): Uint8Array[] =>
-  [...addrs].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)))
-
-const toUtxo = (f: UtxoFields): UtxoT => {
-  const owners = new OutputOwners(
-    new BigIntPr(f.locktime),
-    new Int(f.threshold),
-    sortAddresses(f.addresses).map((a) => new Address(a))
-  )
-  const transfer = new TransferOutput(new BigIntPr(f.amount), owners)
-  const output = f.stakeableLocktime > 0n ? new pvmSerial.StakeableLockOut(new BigIntPr(f.stakeableLocktime), transfer) : transfer
-  // the ids' bytes as Id.fromString reads them, from the memo the tx encoders share (its base58 decoding was most of a page's cost)
-  return new Utxo(new UTXOID(new Id(idBytes(f.txId)), new Int(f.outputIndex)), new Id(idBytes(f.assetId)), output)
-}
+/** Codec version 0; secp256k1fx.TransferOutput and platformvm's StakeableLockOut type ids (the same TransferOutput id in both codecs). */
+const CODEC_VERSION = 0
+const TRANSFER_OUTPUT = 7
+const STAKEABLE_LOCK_OUT = 22
 
 /** Codec version + Utxo bytes, without checksum. */
 export const encodeUtxo = (chain: UtxoChain, f: UtxoFields): Uint8Array => {
   if (chain === "X" && f.stakeableLocktime > 0n) throw new Error("stakeable locks exist only on the P-chain")
-  const manager = managerOf(chain)
-  return utils.concatBytes(manager.getDefaultCodecId().toBytes(), toUtxo(f).toBytes(manager.getDefaultCodec()))
+  return withWriter((w) => {
+    w.u16(CODEC_VERSION)
+    // the ids' bytes from the memo the tx encoders share (base58 decoding was most of a page's cost)
+    w.raw(idBytes(f.txId))
+    w.u32(f.outputIndex)
+    w.raw(idBytes(f.assetId))
+    if (f.stakeableLocktime > 0n) {
+      w.u32(STAKEABLE_LOCK_OUT)
+      w.u64(f.stakeableLocktime)
+    }
+    w.u32(TRANSFER_OUTPUT)
+    w.u64(f.amount)
+    owners(w, f)
+    return w.copy()
+  })
 }
 
-/** The node's hex form: 0x + bytes + checksum. */
-export const utxoHex = (chain: UtxoChain, f: UtxoFields): string => utils.bufferToHex(utils.addChecksum(encodeUtxo(chain, f)))
+/** The node's hex form: 0x + bytes + checksum (avalanchejs' bufferToHex(addChecksum(bytes))). */
+export const utxoHex = (chain: UtxoChain, f: UtxoFields): string => {
+  const b = encodeUtxo(chain, f)
+  return `0x${Buffer.from(b.buffer, b.byteOffset, b.length).toString("hex")}${sha256(b).subarray(28).toString("hex")}`
+}
 
 /**
  * The cb58 UTXO id of (txId, outputIndex): UTXOID.fromNative(txId, outputIndex).ID(), computed
@@ -74,7 +85,7 @@ export const decodeUtxoHex = (chain: UtxoChain, hex: string): UtxoFields & { rea
   if (utils.bufferToHex(utils.addChecksum(body)) !== hex.toLowerCase()) throw new Error("UTXO checksum mismatch")
   const utxo = managerOf(chain).unpack(body, Utxo)
   const info = utils.getUtxoInfo(utxo)
-  const owners = utxo.getOutputOwners()
+  const outputOwners = utxo.getOutputOwners()
   return {
     txId: utxo.utxoId.txID.toString(),
     outputIndex: utxo.utxoId.outputIdx.value(),
@@ -82,7 +93,7 @@ export const decodeUtxoHex = (chain: UtxoChain, hex: string): UtxoFields & { rea
     amount: info.amount,
     locktime: info.locktime,
     threshold: info.threshold,
-    addresses: owners.addrs.map((a) => a.toBytes()),
+    addresses: outputOwners.addrs.map((a) => a.toBytes()),
     stakeableLocktime: info.stakeableLocktime,
     utxoId: utxo.ID()
   }

@@ -6,7 +6,7 @@
  */
 import type { NetCtx } from "./context.ts"
 import type { Assets } from "./assets.ts"
-import { owners } from "./codec/directTx.ts"
+import { owners } from "./codec/owners.ts"
 import { idBytes, type IdMap } from "./codec/idBytes.ts"
 import type { Writer } from "./codec/writer.ts"
 import { Kind } from "./ids.ts"

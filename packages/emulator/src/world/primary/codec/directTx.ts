@@ -15,9 +15,9 @@ import { Lru } from "../lru.ts"
 import { nodeIdBytes } from "../ids.ts"
 import type { PrimaryNetwork } from "../network.ts"
 import type { Owners, TxRecord, UtxoRecord } from "../types.ts"
-import { sortAddresses } from "../utxoCodec.ts"
 import { lib } from "./avalanche.ts"
 import { idBytes, type IdMap } from "./idBytes.ts"
+import { owners } from "./owners.ts"
 import type { Writer } from "./writer.ts"
 
 /** secp256k1fx types: the same ids in the P-chain's and the AVM's codecs. */
@@ -48,15 +48,6 @@ const nodeIdOf = (s: string): Uint8Array =>
   })
 
 const hexBytes = (hex: string): Uint8Array => Buffer.from(hex.replace(/^0x/, ""), "hex")
-
-/** An OutputOwners' fields (locktime, threshold, addresses in the codec's order). */
-export const owners = (w: Writer, o: Owners): void => {
-  w.u64(o.locktime)
-  w.u32(o.threshold)
-  const addrs = o.addresses.length > 1 ? sortAddresses(o.addresses) : o.addresses
-  w.u32(addrs.length)
-  for (const a of addrs) w.raw(a)
-}
 
 const ownerInterface = (w: Writer, o: Owners): void => {
   w.u32(SECP.OutputOwners)
