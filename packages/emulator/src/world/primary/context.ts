@@ -159,7 +159,10 @@ export class NetCtx {
     const made = this.made.find(id)
     if (made !== undefined) return made
     const b = fromCb58(id)
-    return b === undefined ? undefined : decodeId(this.seed, this.name, b)
+    const loc = b === undefined ? undefined : decodeId(this.seed, this.name, b)
+    // held as if made: the hashing pass locates a world id each time it looks one up, and decoding costs three sha256
+    if (loc !== undefined) this.made.set(id, loc)
+    return loc
   }
   locateShort(b: Uint8Array): Locator | undefined {
     return decodeId(this.seed, this.name, b)

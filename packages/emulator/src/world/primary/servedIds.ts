@@ -10,8 +10,9 @@
  * tx by tx, up to the block asked for: then nearly every id a tx names is known when it is hashed,
  * and each tx is serialised once (its bytes are kept for its block). A tx id alone needs only the
  * txs whose outputs it names; those, and whatever height order misses (the other chain's exports),
- * are computed on an explicit stack, not by recursion, as spend chains run thousands deep. The reverse map (served → world) fills as ids
- * are computed; a served id not seen yet makes both chains be hashed up to now, once per new tip.
+ * are computed on an explicit stack, not by recursion, as spend chains run thousands deep. Txs' served
+ * ids are kept as bytes under their locators (txIdStore.ts), told back from served to world by the
+ * same store; a served id not seen yet makes both chains be hashed up to now, once per new tip.
  * Blocks' ids are kept by height in typed arrays (blockIdStore.ts), not in the string maps: a chain
  * holds millions, and a block's bytes take its parent's id as bytes from there.
  * The slots' staker adds and background txs are not built as records here: they write their own
@@ -32,6 +33,7 @@ import { RewardIds } from "./rewardIds.ts"
 import { sha256 } from "../cb58.ts"
 import { Kind, cb58 } from "./ids.ts"
 import { Lru } from "./lru.ts"
+import { TxIdStore, locatorOfKey, txKey } from "./txIdStore.ts"
 import { utxoId } from "./utxoCodec.ts"
 
 type Named = { readonly kind: "tx"; readonly chain: PxChain } | { readonly kind: "block"; readonly chain: PxChain; readonly height: number } | undefined
@@ -54,22 +56,29 @@ const PLAIN_MEMO = 65_536
 /** Txs regenerated for hashing out of their block's turn, kept while their spend chain is hashed. */
 const OUT_OF_TURN_MEMO = 4096
 
+/** Hashed txs' entries by world id, for the ids looked up again soon (a tx's spends name recent txs). */
+const RECENT = 32_768
+
+/** Hashed txs' served ids as text, by entry: made when a tx names one or it is served. */
+const TEXTS = 16_384
+
 /** Far more steps than any world hashes in one go (each id costs a few). */
 const MAX_STEPS = 50_000_000
 
 export class ServedIds {
   /** Hashed blocks' served ids, by height (a block's world id is its chain and height). */
   private readonly blocks: Record<PxChain, BlockIdStore> = { P: new BlockIdStore(), X: new BlockIdStore() }
-  /** world id → served id, for hashed txs. */
-  private readonly served = new Map<string, string>()
+  /** Hashed txs' served ids, by their locators (txIdStore.ts). */
+  private readonly txs = new TxIdStore()
+  /** world id → entry in `txs`, for the txs looked up lately (locating a world id costs a lookup or a decode). */
+  private readonly recent = new Lru<string, number>(RECENT)
+  private readonly texts = new Lru<number, string>(TEXTS)
   /**
    * Ids that are not hashed (served as they are): outputs funded from before the history, node
    * and chain ids, strings of a response that only look like ids. Bounded: most are seen once, and
    * telling one again costs a decode, not a hash of anything.
    */
   private readonly plain = new Lru<string, true>(PLAIN_MEMO)
-  /** served id → world id, for hashed txs only. */
-  private readonly world = new Map<string, string>()
   /**
    * Signed bytes of hashed txs whose block is not hashed yet, world id → bytes: the block's bytes
    * hold them again. Dropped once the block is hashed (nothing hashes them again), so they do not
@@ -89,6 +98,38 @@ export class ServedIds {
 
   constructor(private readonly net: PrimaryNetwork) {
     this.rewards = new RewardIds(net)
+  }
+
+  /** The entry of a hashed tx named by its world id, if it is hashed. */
+  private entry(id: string): number | undefined {
+    const hit = this.recent.find(id)
+    if (hit !== undefined) return hit
+    const e = this.txs.find(this.keyOf(id))
+    if (e !== undefined) this.recent.set(id, e)
+    return e
+  }
+
+  /** What names a tx in `txs`: its locator as a number, or its world id where none fits. */
+  private keyOf(id: string): number | string {
+    const loc = this.net.ctx.locate(id)
+    return (loc === undefined ? undefined : txKey(loc)) ?? id
+  }
+
+  /** The served id of entry e, as a node writes it. */
+  private text(e: number): string {
+    return this.texts.get(e, () => {
+      const b = this.txs.bytes(e)
+      const s = cb58(b)
+      // the encoders take ids as text and want their bytes again
+      rememberIdBytes(s, b)
+      return s
+    })
+  }
+
+  /** A world id's served id, by its text where it is not hashed (or not a tx). */
+  private servedText(id: string): string {
+    const e = this.entry(id)
+    return e === undefined ? id : this.text(e)
   }
 
   /**
@@ -131,7 +172,7 @@ export class ServedIds {
    * when they were hashed, its parent's id the bytes the store holds.
    */
   private hashBlock(chain: PxChain, h: number, txs: ReadonlyArray<HashedTx>): void {
-    const ids = (other: string): string => this.served.get(other) ?? other
+    const ids = (other: string): string => this.servedText(other)
     const txBytes = new TxBytes(this.net, ids)
     const signed = txs.map((t) => this.txBytes.get(t.id) ?? ("signed" in t ? t.signed(ids) : txBytes.bytes(t)))
     const store = this.blocks[chain]
@@ -148,7 +189,9 @@ export class ServedIds {
   private hashProposal(h: number, r: number): void {
     const store = this.blocks.P
     if (store.count !== h || h === 0) throw new Error(`P-chain block ${h} hashed out of order (${store.count} are)`)
-    const tx = this.rewards.hash(r, idBytes(this.of(this.rewards.rewardedOf(r))))
+    const rewarded = this.rewards.rewardedOf(r)
+    const e = this.entry(rewarded)
+    const tx = this.rewards.hash(r, e === undefined ? idBytes(this.of(rewarded)) : this.txs.bytes(e))
     store.push(sha256(blockBytesOf(this.rewardHeader("BanffProposalBlock", h, r), store.bytes(h - 1), [tx])))
   }
 
@@ -172,7 +215,7 @@ export class ServedIds {
     while (stack.length > 0) {
       if (++steps > MAX_STEPS) throw new Error(`served ids: no end in sight hashing ${root} (a cycle of ids?)`)
       const id = stack[stack.length - 1]!
-      if (this.served.has(id) || this.plain.has(id)) {
+      if (this.plain.has(id) || this.entry(id) !== undefined) {
         stack.pop()
         continue
       }
@@ -189,8 +232,9 @@ export class ServedIds {
       }
       const missing = new Set<string>()
       const bytes = this.txBytesOf(id, (other) => {
-        const known = this.served.get(other)
-        if (known !== undefined || other === id || this.plain.has(other)) return known ?? other
+        if (other === id || this.plain.has(other)) return other
+        const known = this.entry(other)
+        if (known !== undefined) return this.text(known)
         // told here rather than after a restart: most misses are fundings from before the history
         // (served as they are), and a restart serialised the tx a second time for each
         const named = this.named(other)
@@ -206,12 +250,8 @@ export class ServedIds {
         stack.push(...missing)
         continue
       }
-      const digest = sha256(bytes)
-      const served = cb58(digest)
-      rememberIdBytes(served, digest)
+      this.recent.set(id, this.txs.add(this.keyOf(id), sha256(bytes)))
       this.txBytes.set(id, bytes)
-      this.served.set(id, served)
-      this.world.set(served, id)
       stack.pop()
     }
   }
@@ -246,14 +286,14 @@ export class ServedIds {
 
   /** The id a node serves for a world id: hashed for txs and blocks, unchanged for anything else. */
   of = (id: string): string => {
-    const known = this.served.get(id)
-    if (known !== undefined) return known
     if (this.plain.has(id)) return id
+    const known = this.entry(id)
+    if (known !== undefined) return this.text(known)
     // a block needs its chain hashed up to it, in order; a tx only the txs whose outputs it names
     const what = this.named(id)
     if (what?.kind === "block") return this.block(what.chain, what.height)
     this.compute(id)
-    return this.served.get(id) ?? id
+    return this.servedText(id)
   }
 
   /** The block id a node serves for height h of a chain. */
@@ -279,7 +319,17 @@ export class ServedIds {
 
   /** The world id behind a served id already hashed, without hashing anything new. */
   known(id: string): string | undefined {
-    return this.world.get(id) ?? this.blockNamed(id) ?? this.rewards.worldIdOf(id)
+    return this.txNamed(id) ?? this.blockNamed(id) ?? this.rewards.worldIdOf(id)
+  }
+
+  /** The world id of a hashed tx (not a reward) named by its served id. */
+  private txNamed(id: string): string | undefined {
+    const e = this.txs.entryOfServed(id)
+    if (e === undefined) return undefined
+    const name = this.txs.nameOf(e)
+    if (typeof name === "string") return name
+    const l = locatorOfKey(name)
+    return this.net.ctx.id(l.kind, l.a, l.b, l.c)
   }
 
   /** The world id behind a served id; anything else (unknown, or already a world id) unchanged. */
@@ -287,7 +337,7 @@ export class ServedIds {
     const hit = this.known(id)
     if (hit !== undefined) return hit
     // the world's own ids (in-process callers) and ids of nothing need no hashing to be told apart
-    if (this.served.has(id) || this.plain.has(id) || this.net.ctx.locate(id) !== undefined || !this.catchUp()) return id
+    if (this.plain.has(id) || this.entry(id) !== undefined || this.net.ctx.locate(id) !== undefined || !this.catchUp()) return id
     return this.known(id) ?? id
   }
 
