@@ -10,7 +10,9 @@
 import { sha256 } from "../cb58.ts"
 import { BlockIdStore } from "./blockIdStore.ts"
 import { rewardTxBytes } from "./codec/directTx.ts"
+import { Kind, type Locator } from "./ids.ts"
 import type { PrimaryNetwork } from "./network.ts"
+import { VALIDATION } from "./rewardIndex.ts"
 
 export class RewardIds {
   /** Served ids of rewards 0 … count-1 (the store's "heights" are reward indexes here). */
@@ -26,6 +28,17 @@ export class RewardIds {
   /** The world id of the staker add reward r closes. */
   rewardedOf(r: number): string {
     return this.net.stakingTxs.rewardedTxIdOf(this.net.ctx.rewardRef(r))
+  }
+
+  /**
+   * The locator of the staker add reward r closes, as rewardedOf names it (stakingTxs.ts
+   * rewardedTxIdOf), without making its id: hashing a proposal block needs only the served id
+   * of that tx, which the served ids keep by locator, and an old staker's id is no longer in the
+   * context's memo (three sha256 and a base58 to make again).
+   */
+  rewardedLocatorOf(r: number): Locator {
+    const ref = this.net.ctx.rewardRef(r)
+    return ref.k === VALIDATION ? { kind: Kind.Validation, a: ref.i, b: ref.j, c: 0 } : { kind: Kind.Delegation, a: ref.i, b: ref.j, c: ref.k }
   }
 
   /**

@@ -56,9 +56,6 @@ const PLAIN_MEMO = 65_536
 /** Txs regenerated for hashing out of their block's turn, kept while their spend chain is hashed. */
 const OUT_OF_TURN_MEMO = 4096
 
-/** Hashed txs' entries by world id, for the ids looked up again soon (a tx's spends name recent txs). */
-const RECENT = 32_768
-
 /** Hashed txs' served ids as text, by entry: made when a tx names one or it is served. */
 const TEXTS = 16_384
 
@@ -70,8 +67,6 @@ export class ServedIds {
   private readonly blocks: Record<PxChain, BlockIdStore> = { P: new BlockIdStore(), X: new BlockIdStore() }
   /** Hashed txs' served ids, by their locators (txIdStore.ts). */
   private readonly txs = new TxIdStore()
-  /** world id → entry in `txs`, for the txs looked up lately (locating a world id costs a lookup or a decode). */
-  private readonly recent = new Lru<string, number>(RECENT)
   private readonly texts = new Lru<number, string>(TEXTS)
   /**
    * Ids that are not hashed (served as they are): outputs funded from before the history, node
@@ -100,13 +95,12 @@ export class ServedIds {
     this.rewards = new RewardIds(net)
   }
 
-  /** The entry of a hashed tx named by its world id, if it is hashed. */
+  /**
+   * The entry of a hashed tx named by its world id, if it is hashed. Locating the id is a lookup in
+   * the context's memo of ids made and located lately, a decode otherwise (an old id, seldom).
+   */
   private entry(id: string): number | undefined {
-    const hit = this.recent.find(id)
-    if (hit !== undefined) return hit
-    const e = this.txs.find(this.keyOf(id))
-    if (e !== undefined) this.recent.set(id, e)
-    return e
+    return this.txs.find(this.keyOf(id))
   }
 
   /** What names a tx in `txs`: its locator as a number, or its world id where none fits. */
@@ -189,9 +183,9 @@ export class ServedIds {
   private hashProposal(h: number, r: number): void {
     const store = this.blocks.P
     if (store.count !== h || h === 0) throw new Error(`P-chain block ${h} hashed out of order (${store.count} are)`)
-    const rewarded = this.rewards.rewardedOf(r)
-    const e = this.entry(rewarded)
-    const tx = this.rewards.hash(r, e === undefined ? idBytes(this.of(rewarded)) : this.txs.bytes(e))
+    const key = txKey(this.rewards.rewardedLocatorOf(r))
+    const e = key === undefined ? undefined : this.txs.find(key)
+    const tx = this.rewards.hash(r, e === undefined ? idBytes(this.of(this.rewards.rewardedOf(r))) : this.txs.bytes(e))
     store.push(sha256(blockBytesOf(this.rewardHeader("BanffProposalBlock", h, r), store.bytes(h - 1), [tx])))
   }
 
@@ -215,7 +209,8 @@ export class ServedIds {
     while (stack.length > 0) {
       if (++steps > MAX_STEPS) throw new Error(`served ids: no end in sight hashing ${root} (a cycle of ids?)`)
       const id = stack[stack.length - 1]!
-      if (this.plain.has(id) || this.entry(id) !== undefined) {
+      const key = this.plain.has(id) ? undefined : this.keyOf(id)
+      if (key === undefined || this.txs.find(key) !== undefined) {
         stack.pop()
         continue
       }
@@ -250,7 +245,7 @@ export class ServedIds {
         stack.push(...missing)
         continue
       }
-      this.recent.set(id, this.txs.add(this.keyOf(id), sha256(bytes)))
+      this.txs.add(key, sha256(bytes))
       this.txBytes.set(id, bytes)
       stack.pop()
     }
