@@ -13,6 +13,7 @@
  */
 import { exactInteger } from "../../http/exactJson.ts"
 import type { PrimaryNetwork, TxRecord, UtxoRecord } from "../../world/primary/index.ts"
+import type { BlockRef } from "../../world/primary/types.ts"
 import { balanceDeposit } from "../../world/primary/l1Txs.ts"
 import { feePercent } from "../../world/primary/nodeViews.ts"
 import { l1TxFields } from "./l1Wire.ts"
@@ -112,6 +113,14 @@ export const xChainUtxo = (net: PrimaryNetwork, u: UtxoRecord, now: number): Rec
   }
 }
 
+/**
+ * A block's id as `ids` names it. A served P- or X-chain block id is the block's hash by height:
+ * taken from there when `ids` names served ids, without the world id (a locator id made, then
+ * decoded again by the served ids).
+ */
+const blockHash = (net: PrimaryNetwork, b: BlockRef, ids: Ids): string =>
+  ids !== same && b.chain !== "C" ? net.served.block(b.chain, Number(b.height)) : ids(b.blockId)
+
 const STAKING_TYPES = new Set(["AddValidatorTx", "AddDelegatorTx", "AddPermissionlessValidatorTx", "AddPermissionlessDelegatorTx"])
 
 /** PChainTransaction for a staking tx (route 4): its UTXOs, amounts and staking or L1 details. */
@@ -129,7 +138,7 @@ export const stakingTransaction = (net: PrimaryNetwork, tx: TxRecord, now: numbe
     txType: tx.type,
     blockTimestamp: tx.block.timestamp,
     blockNumber: tx.block.height.toString(),
-    blockHash: ids(tx.block.blockId),
+    blockHash: blockHash(net, tx.block, ids),
     consumedUtxos: tx.inputs.map((u) => pChainUtxo(net, u, now, ids)),
     emittedUtxos: emitted.map((u) => pChainUtxo(net, u, now, ids)),
     value: assetTotals(net, [...tx.outputs, ...(tx.stake ?? [])], ids),
