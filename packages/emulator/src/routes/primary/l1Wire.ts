@@ -9,6 +9,7 @@
 import { exactInteger } from "../../http/exactJson.ts"
 import type { PrimaryNetwork, TxRecord } from "../../world/primary/index.ts"
 import { fromCb58, hex0x } from "../../world/primary/ids.ts"
+import type { L1Validator } from "../../world/primary/l1.ts"
 import type { L1ValidatorSeed } from "../../world/primary/types.ts"
 
 type Json = Record<string, unknown>
@@ -28,9 +29,26 @@ const created = (subnetId: string, v: L1ValidatorSeed, ids: Ids): Json => ({
   blsCredentials: { publicKey: v.signer.publicKey, proofOfPossession: v.signer.proofOfPossession }
 })
 
+/**
+ * Validators by validation id: a listing names the same validator in each of its top-ups and weight
+ * changes, and finding one from its id decodes the id (two sha256 and a base58). What an id names
+ * does not change with time. Bounded.
+ */
+const validators = new WeakMap<PrimaryNetwork, Map<string, L1Validator | undefined>>()
+const VALIDATOR_MEMO = 65_536
+const validatorOf = (net: PrimaryNetwork, validationId: string): L1Validator | undefined => {
+  let memo = validators.get(net)
+  if (memo === undefined) validators.set(net, (memo = new Map()))
+  if (memo.has(validationId)) return memo.get(validationId)
+  if (memo.size >= VALIDATOR_MEMO) memo.clear()
+  const val = net.l1s.byValidationId(validationId)
+  memo.set(validationId, val)
+  return val
+}
+
 /** A validator a later tx changed, its state computed at the tx's time. */
 const changed = (net: PrimaryNetwork, tx: TxRecord, subnetId: string, validationId: string, returnsBalance: boolean, added: bigint, ids: Ids): Json[] => {
-  const val = net.l1s.byValidationId(validationId)
+  const val = validatorOf(net, validationId)
   if (!val) return []
   const after = net.l1s.state(val, tx.issueTime)
   // a removal or disable returns the balance left just before it
