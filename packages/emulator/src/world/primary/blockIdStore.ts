@@ -49,16 +49,18 @@ export class BlockIdStore {
     const b = fromCb58(id)
     if (b === undefined || b.length !== ID) return undefined
     const mask = this.table.length - 1
-    for (let slot = slotOf(b) & mask; ; slot = (slot + 1) & mask) {
+    for (let slot = slotOf(b, 0) & mask; ; slot = (slot + 1) & mask) {
       const entry = this.table[slot]!
       if (entry === 0) return undefined
-      if (equal(this.bytes(entry - 1), b)) return entry - 1
+      const h = entry - 1
+      if (equalAt(this.chunks[Math.floor(h / CHUNK)]!, (h % CHUNK) * ID, b)) return h
     }
   }
 
+  // read in place, not through bytes(): a view a probe was garbage, millions of times a chain
   private index(h: number): void {
     const mask = this.table.length - 1
-    let slot = slotOf(this.bytes(h)) & mask
+    let slot = slotOf(this.chunks[Math.floor(h / CHUNK)]!, (h % CHUNK) * ID) & mask
     while (this.table[slot] !== 0) slot = (slot + 1) & mask
     this.table[slot] = h + 1
   }
@@ -69,10 +71,11 @@ export class BlockIdStore {
   }
 }
 
-/** An id's first 4 bytes: sha256 output, so already uniform. */
-const slotOf = (b: Uint8Array): number => ((b[0]! << 24) | (b[1]! << 16) | (b[2]! << 8) | b[3]!) >>> 0
+/** An id's first 4 bytes (at `at` in b): sha256 output, so already uniform. */
+const slotOf = (b: Uint8Array, at: number): number => ((b[at]! << 24) | (b[at + 1]! << 16) | (b[at + 2]! << 8) | b[at + 3]!) >>> 0
 
-const equal = (a: Uint8Array, b: Uint8Array): boolean => {
-  for (let i = 0; i < ID; i++) if (a[i] !== b[i]) return false
+/** Whether the id at `at` in a is b. */
+const equalAt = (a: Uint8Array, at: number, b: Uint8Array): boolean => {
+  for (let i = 0; i < ID; i++) if (a[at + i] !== b[i]) return false
   return true
 }

@@ -225,7 +225,8 @@ export class ServedIds {
         stack.pop()
         continue
       }
-      const missing = new Set<string>()
+      // made for the few txs that name one not hashed yet
+      let missing: Set<string> | undefined
       const bytes = this.txBytesOf(id, (other) => {
         if (other === id || this.plain.has(other)) return other
         const known = this.entry(other)
@@ -238,10 +239,11 @@ export class ServedIds {
           return other
         }
         if (named.kind === "block" && named.height < this.blocks[named.chain].count) return this.blocks[named.chain].text(named.height)
+        missing ??= new Set<string>()
         missing.add(other)
         return other
       })
-      if (missing.size > 0) {
+      if (missing !== undefined) {
         stack.push(...missing)
         continue
       }
