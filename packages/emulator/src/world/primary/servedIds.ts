@@ -28,7 +28,7 @@ import { BlockIdStore } from "./blockIdStore.ts"
 import type { HashedTx } from "./chain.ts"
 import { blockBytesOf, parentBytes, type BlockHeader } from "./codec/blockBytes.ts"
 import { TxBytes } from "./codec/txBytes.ts"
-import { idBytes, rememberIdBytes } from "./codec/idBytes.ts"
+import { idBytes, rememberIdBytes, type IdBytesMap, type IdMap } from "./codec/idBytes.ts"
 import { RewardIds } from "./rewardIds.ts"
 import { sha256 } from "../cb58.ts"
 import { Kind, cb58 } from "./ids.ts"
@@ -126,6 +126,12 @@ export class ServedIds {
     return e === undefined ? id : this.text(e)
   }
 
+  /** A world id's served id as bytes: the store's where it is hashed, its text's otherwise. */
+  private servedBytes(id: string): Uint8Array {
+    const e = this.entry(id)
+    return e === undefined ? idBytes(id) : this.txs.bytes(e)
+  }
+
   /**
    * A tx hashed outside its block's turn (a spend chain of the other chain's exports, a tx asked
    * for by id): `named` and `bytesOf` both need it, and an id whose inputs are not hashed yet is
@@ -153,12 +159,13 @@ export class ServedIds {
   }
 
   /**
-   * The bytes that hash to `id`'s served id, with every other id inside mapped by `ids`; the ids a
-   * miss returned unmapped are collected by the caller.
+   * The bytes that hash to `id`'s served id, with every other id inside mapped by `ids` (or to its
+   * bytes by `bytesOf`, for the txs that write their own); the ids a miss returned unmapped are
+   * collected by the caller.
    */
-  private txBytesOf(id: string, ids: (id: string) => string): Uint8Array {
+  private txBytesOf(id: string, ids: IdMap, bytesOf: IdBytesMap): Uint8Array {
     const held = this.inHand.get(id) ?? this.txAnyTime(id)!
-    return "signed" in held ? held.signed(ids) : new TxBytes(this.net, ids).bytes(held)
+    return "signed" in held ? held.signed(ids, bytesOf) : new TxBytes(this.net, ids).bytes(held)
   }
 
   /**
@@ -167,8 +174,9 @@ export class ServedIds {
    */
   private hashBlock(chain: PxChain, h: number, txs: ReadonlyArray<HashedTx>): void {
     const ids = (other: string): string => this.servedText(other)
+    const bytesOf = (other: string): Uint8Array => this.servedBytes(other)
     const txBytes = new TxBytes(this.net, ids)
-    const signed = txs.map((t) => this.txBytes.get(t.id) ?? ("signed" in t ? t.signed(ids) : txBytes.bytes(t)))
+    const signed = txs.map((t) => this.txBytes.get(t.id) ?? ("signed" in t ? t.signed(ids, bytesOf) : txBytes.bytes(t)))
     const store = this.blocks[chain]
     if (store.count !== h) throw new Error(`${chain}-chain block ${h} hashed out of order (${store.count} are)`)
     const blocks = this.net.chain(chain)
@@ -227,10 +235,11 @@ export class ServedIds {
       }
       // made for the few txs that name one not hashed yet
       let missing: Set<string> | undefined
-      const bytes = this.txBytesOf(id, (other) => {
+      // the entry of a hashed tx, or what the bytes name in its place (told once for both maps below)
+      const served = (other: string): number | string => {
         if (other === id || this.plain.has(other)) return other
         const known = this.entry(other)
-        if (known !== undefined) return this.text(known)
+        if (known !== undefined) return known
         // told here rather than after a restart: most misses are fundings from before the history
         // (served as they are), and a restart serialised the tx a second time for each
         const named = this.named(other)
@@ -242,7 +251,19 @@ export class ServedIds {
         missing ??= new Set<string>()
         missing.add(other)
         return other
-      })
+      }
+      const bytes = this.txBytesOf(
+        id,
+        (other) => {
+          const s = served(other)
+          return typeof s === "number" ? this.text(s) : s
+        },
+        // the txs that write their own bytes take a hashed tx's served id as the store holds it, without its text
+        (other) => {
+          const s = served(other)
+          return typeof s === "number" ? this.txs.bytes(s) : idBytes(s)
+        }
+      )
       if (missing !== undefined) {
         stack.push(...missing)
         continue

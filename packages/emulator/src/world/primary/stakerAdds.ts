@@ -8,7 +8,7 @@
  */
 import { PRIMARY_SUBNET_ID } from "../constants.ts"
 import type { NetCtx, PxChain } from "./context.ts"
-import { idBytes, type IdMap } from "./codec/idBytes.ts"
+import { bytesVia, idBytes, type IdBytesMap, type IdMap } from "./codec/idBytes.ts"
 import { withWriter, type Writer } from "./codec/writer.ts"
 import { Kind } from "./ids.ts"
 import type { Delegation, Staking, Validation } from "./staking.ts"
@@ -27,7 +27,8 @@ export interface SelfWritten {
   readonly chain: PxChain
   readonly type: TxRecord["type"]
   readonly issueTime: number
-  signed(ids: IdMap): Uint8Array
+  /** Its bytes, the ids they name mapped by `ids`, or by `bytesOf` straight to their bytes where given. */
+  signed(ids: IdMap, bytesOf?: IdBytesMap): Uint8Array
 }
 
 /** Type ids of vms/platformvm/txs/codec.go and secp256k1fx, as directTx.ts writes them. */
@@ -100,7 +101,7 @@ export class StakerAdds {
 
   validation(v: Validation): SelfWritten {
     const id = this.txs.validationTxId(v)
-    return { id, chain: "P", type: v.permissionless ? "AddPermissionlessValidatorTx" : "AddValidatorTx", issueTime: v.issue, signed: (ids) => this.validationBytes(v, id, ids) }
+    return { id, chain: "P", type: v.permissionless ? "AddPermissionlessValidatorTx" : "AddValidatorTx", issueTime: v.issue, signed: (ids, bytesOf = bytesVia(ids)) => this.validationBytes(v, id, bytesOf) }
   }
 
   delegation(d: Delegation): SelfWritten {
@@ -115,7 +116,7 @@ export class StakerAdds {
     return Array.from({ length: n }, (_, k) => (k === n - 1 ? v.stake - share * BigInt(n - 1) : share))
   }
 
-  private validationBytes(v: Validation, id: string, ids: IdMap): Uint8Array {
+  private validationBytes(v: Validation, id: string, ids: IdBytesMap): Uint8Array {
     const { ctx } = this
     const n = v.node
     const owner = ctx.address(n.wallet, 0)
@@ -123,7 +124,7 @@ export class StakerAdds {
     const change = this.txs.change("v", n.index, v.j, 0)
     const prev = this.staking.validation(n, v.j - 1)
     // the one id the bytes name that a tx of this world made: the stake the node's last period returned
-    const restakedFrom = prev && idBytes(ids(this.txs.validationTxId(prev)))
+    const restakedFrom = prev && ids(this.txs.validationTxId(prev))
     const funding = ctx.idBytes(Kind.GenesisAllocation, n.index, v.j, 0)
     return writeTxStart(ctx, "P", v.permissionless ? TYPE.AddPermissionlessValidatorTx : TYPE.AddValidatorTx, (w, avax) => {
       w.u32(1)

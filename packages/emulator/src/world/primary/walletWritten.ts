@@ -7,7 +7,7 @@
 import type { NetCtx } from "./context.ts"
 import type { Assets } from "./assets.ts"
 import { owners } from "./codec/owners.ts"
-import { idBytes, type IdMap } from "./codec/idBytes.ts"
+import { bytesVia, idBytes, type IdBytesMap } from "./codec/idBytes.ts"
 import type { Writer } from "./codec/writer.ts"
 import { Kind } from "./ids.ts"
 import { type SelfWritten, writeTxStart } from "./stakerAdds.ts"
@@ -69,12 +69,12 @@ export class WalletWriter {
     }
   ) {}
 
-  private asset(assetId: string, ids: IdMap): Uint8Array {
+  private asset(assetId: string, ids: IdBytesMap): Uint8Array {
     // AVAX is served as it is; a minted asset by its CreateAssetTx's served id
-    return idBytes(assetId === this.ctx.avaxAssetId ? assetId : ids(assetId))
+    return assetId === this.ctx.avaxAssetId ? idBytes(assetId) : ids(assetId)
   }
 
-  private output(w: Writer, assetId: string, amount: bigint, o: Owners, stakeableLocktime: bigint, ids: IdMap): void {
+  private output(w: Writer, assetId: string, amount: bigint, o: Owners, stakeableLocktime: bigint, ids: IdBytesMap): void {
     w.raw(this.asset(assetId, ids))
     if (stakeableLocktime > 0n) {
       w.u32(STAKEABLE.Out)
@@ -85,7 +85,7 @@ export class WalletWriter {
     owners(w, o)
   }
 
-  private input(w: Writer, txId: Uint8Array, index: number, assetId: string, amount: bigint, stakeableLocktime: bigint, threshold: number, ids: IdMap): void {
+  private input(w: Writer, txId: Uint8Array, index: number, assetId: string, amount: bigint, stakeableLocktime: bigint, threshold: number, ids: IdBytesMap): void {
     w.raw(txId)
     w.u32(index)
     w.raw(this.asset(assetId, ids))
@@ -115,10 +115,10 @@ export class WalletWriter {
     const id = this.wallets.txId(ev)
     // planned once: the bytes are written again when an id they name was not hashed yet
     let plan: WalletPlan | undefined
-    return { id, chain: ev.chain, type: ev.type, issueTime: ev.time, signed: (ids) => this.eventBytes(ev, (plan ??= this.wallets.plan(ev)), ids) }
+    return { id, chain: ev.chain, type: ev.type, issueTime: ev.time, signed: (ids, bytesOf = bytesVia(ids)) => this.eventBytes(ev, (plan ??= this.wallets.plan(ev)), bytesOf) }
   }
 
-  private eventBytes(ev: WalletEvent, p: WalletPlan, ids: IdMap): Uint8Array {
+  private eventBytes(ev: WalletEvent, p: WalletPlan, ids: IdBytesMap): Uint8Array {
     const { ctx } = this
     const exporting = ev.type === "ExportTx"
     return writeTxStart(ctx, ev.chain, exporting ? TX_TYPE[ev.chain].ExportTx : TX_TYPE[ev.chain].BaseTx, (w) => {
@@ -126,7 +126,7 @@ export class WalletWriter {
       for (const s of p.specs) this.output(w, s.assetId, s.amount, s.owners, s.stakeableLocktime, ids)
       p.extOutputs.forEach((x, k) => this.output(w, x.assetId, x.amount, ctx.owner(ctx.shortId(Kind.ExternalAddress, ev.wallet, ev.e + k * 100_000)), 0n, ids))
       w.u32(p.spent.length + p.extInputs.length)
-      for (const s of p.spent) this.input(w, idBytes(ids(this.wallets.txId(s.source))), s.o, s.spec.assetId, s.spec.amount, s.spec.stakeableLocktime, s.spec.owners.threshold, ids)
+      for (const s of p.spent) this.input(w, ids(this.wallets.txId(s.source)), s.o, s.spec.assetId, s.spec.amount, s.spec.stakeableLocktime, s.spec.owners.threshold, ids)
       for (const x of p.extInputs) this.input(w, ctx.idBytes(Kind.ExternalTx, ev.wallet, ev.e, (ev.chain === "P" ? 0 : 64) + x.slot), 0, x.assetId, x.amount, 0n, 1, ids)
       w.bytes(new Uint8Array(0))
       if (exporting) {
@@ -142,15 +142,15 @@ export class WalletWriter {
   importOf(exportEv: WalletEvent, at: number): SelfWritten {
     const id = this.wallets.importTxId(exportEv)
     let plan: WalletPlan | undefined
-    return { id, chain: OTHER[exportEv.chain], type: "ImportTx", issueTime: at, signed: (ids) => this.importBytes(exportEv, id, (plan ??= this.wallets.plan(exportEv)), ids) }
+    return { id, chain: OTHER[exportEv.chain], type: "ImportTx", issueTime: at, signed: (ids, bytesOf = bytesVia(ids)) => this.importBytes(exportEv, id, (plan ??= this.wallets.plan(exportEv)), bytesOf) }
   }
 
-  private importBytes(exportEv: WalletEvent, id: string, p: WalletPlan, ids: IdMap): Uint8Array {
+  private importBytes(exportEv: WalletEvent, id: string, p: WalletPlan, ids: IdBytesMap): Uint8Array {
     const { ctx } = this
     const chain = OTHER[exportEv.chain]
     const localCount = p.specs.length + p.extOutputs.length
     const total = p.exportOuts.reduce((acc, s) => acc + s.amount, 0n)
-    const exporter = idBytes(ids(p.id))
+    const exporter = ids(p.id)
     return writeTxStart(ctx, chain, TX_TYPE[chain].ImportTx, (w) => {
       w.u32(1)
       this.output(w, ctx.avaxAssetId, total - ctx.cfg.txFee, ctx.owner(this.wallets.addresses(exportEv.wallet)[0]!), 0n, ids)

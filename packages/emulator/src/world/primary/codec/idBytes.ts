@@ -10,6 +10,19 @@ import { lib } from "./avalanche.ts"
 export type IdMap = (id: string) => string
 
 /**
+ * Maps an id of the world to the bytes of the id the node serves for it: what `idBytes(ids(id))`
+ * gives, without making the served id's text when its bytes are at hand (a hashed tx's, kept as
+ * bytes).
+ */
+export type IdBytesMap = (id: string) => Uint8Array
+
+/** An IdBytesMap through an IdMap's text. */
+export const bytesVia =
+  (ids: IdMap): IdBytesMap =>
+  (id) =>
+    idBytes(ids(id))
+
+/**
  * Id bytes by cb58 string: the same few thousand ids (assets, chains, consumed txs) are decoded
  * over and over while a chain is hashed, and base58 decoding was the largest cost. Bounded.
  */
