@@ -61,6 +61,21 @@ export const bytes = (seed: number, n: number, ...keys: ReadonlyArray<string | n
   return out
 }
 
+/** Where bytesOnce writes: MAX_COUNTED digests. */
+const once = new Uint8Array(MAX_COUNTED * 32)
+
+/**
+ * The bytes of `bytes(seed, n, ...keys)` for a caller that copies them at once (a signature into a
+ * tx's writer): a view of one buffer that the next call overwrites. A new typed array of more than
+ * 64 bytes gets a backing store of its own outside V8's heap, which cost more than hashing a
+ * signature's 65 bytes.
+ */
+export const bytesOnce = (seed: number, n: number, ...keys: ReadonlyArray<string | number | bigint>): Uint8Array => {
+  const blocks = Math.ceil(n / 32)
+  if (blocks <= MAX_COUNTED && sha256AsciiCounted(`${seed}|${keys.join("|")}|`, blocks, once)) return once.subarray(0, n)
+  return bytes(seed, n, ...keys)
+}
+
 /** 0x-prefixed lowercase hex of n pseudo-random bytes (EVM hashes and addresses). */
 export const hex = (seed: number, n: number, ...keys: ReadonlyArray<string | number | bigint>): string =>
   "0x" + Buffer.from(bytes(seed, n, ...keys)).toString("hex")

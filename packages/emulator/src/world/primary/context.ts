@@ -3,7 +3,7 @@
  * chains' timelines, seeded randomness scoped to the network, and the id codec.
  */
 import { AVAX_ASSET_ID, BECH32_HRP, BLOCKCHAIN_ID, NETWORK_ID, type NetworkName } from "../constants.ts"
-import { bytes, hash32, hashKey, intIn, unit } from "../rng.ts"
+import { bytes, bytesOnce, hash32, hashKey, intIn, unit } from "../rng.ts"
 import { networkConfig, type NetworkConfig } from "./config.ts"
 import { Kind, bech32, cb58, chainAddress, decodeId, encodeId, fromCb58, type Locator } from "./ids.ts"
 import { Lru } from "./lru.ts"
@@ -135,6 +135,10 @@ export class NetCtx {
   }
   bytes(n: number, ...keys: Key[]): Uint8Array {
     return bytes(this.seedN, n, ...keys)
+  }
+  /** `bytes(n, ...keys)` as a view that the next call overwrites: for a writer that copies them at once (rng.ts bytesOnce). */
+  bytesOnce(n: number, ...keys: Key[]): Uint8Array {
+    return bytesOnce(this.seedN, n, ...keys)
   }
 
   // — ids —

@@ -26,7 +26,7 @@
 import type { PrimaryNetwork, PxChain } from "./network.ts"
 import { BlockIdStore } from "./blockIdStore.ts"
 import type { HashedTx } from "./chain.ts"
-import { blockBytesOf, parentBytes, type BlockHeader } from "./codec/blockBytes.ts"
+import { blockIdOf, parentBytes, type BlockHeader } from "./codec/blockBytes.ts"
 import { TxBytes } from "./codec/txBytes.ts"
 import { idBytes, rememberIdBytes, type IdBytesMap, type IdMap } from "./codec/idBytes.ts"
 import { RewardIds } from "./rewardIds.ts"
@@ -181,7 +181,7 @@ export class ServedIds {
     if (store.count !== h) throw new Error(`${chain}-chain block ${h} hashed out of order (${store.count} are)`)
     const blocks = this.net.chain(chain)
     const parent = h > 0 ? store.bytes(h - 1) : parentBytes(blocks.block(h), ids)
-    store.push(sha256(blockBytesOf(blocks.header(h), parent, signed)))
+    store.push(blockIdOf(blocks.header(h), parent, signed))
   }
 
   /**
@@ -194,7 +194,7 @@ export class ServedIds {
     const key = txKey(this.rewards.rewardedLocatorOf(r))
     const e = key === undefined ? undefined : this.txs.find(key)
     const tx = this.rewards.hash(r, e === undefined ? idBytes(this.of(this.rewards.rewardedOf(r))) : this.txs.bytes(e))
-    store.push(sha256(blockBytesOf(this.rewardHeader("BanffProposalBlock", h, r), store.bytes(h - 1), [tx])))
+    store.push(blockIdOf(this.rewardHeader("BanffProposalBlock", h, r), store.bytes(h - 1), [tx]))
   }
 
   /** Chain.header of reward r's proposal or commit block at h, from what hashThrough knows of it (the layout's lookup of h costs a search). */
@@ -206,7 +206,7 @@ export class ServedIds {
   private hashCommit(h: number, r: number): void {
     const store = this.blocks.P
     if (store.count !== h || h === 0) throw new Error(`P-chain block ${h} hashed out of order (${store.count} are)`)
-    store.push(sha256(blockBytesOf(this.rewardHeader("BanffCommitBlock", h, r), store.bytes(h - 1), [])))
+    store.push(blockIdOf(this.rewardHeader("BanffCommitBlock", h, r), store.bytes(h - 1), []))
   }
 
   /** Hashes `root` and every id it needs that is not hashed yet. */

@@ -70,7 +70,7 @@ export const writeCredentials = (w: Writer, ctx: NetCtx, id: string, inputs: num
   for (let k = 0; k < inputs; k++) {
     w.u32(SECP.Credential)
     w.u32(1)
-    w.raw(ctx.bytes(65, "sig", id, k, 0))
+    w.raw(ctx.bytesOnce(65, "sig", id, k, 0))
   }
   return w.copy()
 }

@@ -105,7 +105,7 @@ export class WalletWriter {
     thresholds.forEach((n, k) => {
       w.u32(9)
       w.u32(n)
-      for (let s = 0; s < n; s++) w.raw(this.ctx.bytes(65, "sig", id, k, s))
+      for (let s = 0; s < n; s++) w.raw(this.ctx.bytesOnce(65, "sig", id, k, s))
     })
     return w.copy()
   }

@@ -16,6 +16,7 @@
  * the reference packages/emulator/test/primary/directCodec.test.ts holds it to.
  */
 import type { BlockRecord, PBlockType, TxRecord } from "../types.ts"
+import { sha256 } from "../../cb58.ts"
 import { lib } from "./avalanche.ts"
 import { idBytes, type IdMap } from "./idBytes.ts"
 import type { TxBytes } from "./txBytes.ts"
@@ -89,60 +90,73 @@ export const blockBytes = (b: BlockHeader, parent: Uint8Array, txs: ReadonlyArra
   )
 
 /** The same from the txs' signed bytes (each with its codec version, as TxBytes makes them). */
-export const blockBytesOf = (b: BlockHeader, parent: Uint8Array, signed: ReadonlyArray<Uint8Array>): Uint8Array => {
-  const type = b.blockType
-  if (type === "EVMBlock") throw new Error("C-chain blocks are the EVM world's")
-  // written without a closure a part: a chain's hashing writes every block once
-  return withWriter((w) => {
-    w.u16(0)
-    w.u32(type === "StandardBlock" ? X_STANDARD_BLOCK : P_BLOCK_TYPE_ID[type])
-    switch (type) {
-      case "StandardBlock":
-        w.raw(parent)
-        w.u64(b.height)
-        w.u64(BigInt(b.timestamp))
-        w.raw(new Uint8Array(32))
-        writeList(w, signed)
-        break
-      case "ApricotProposalBlock":
-      case "ApricotAtomicBlock":
-        w.raw(parent)
-        w.u64(b.height)
-        writeOne(w, b, signed)
-        break
-      case "ApricotAbortBlock":
-      case "ApricotCommitBlock":
-        w.raw(parent)
-        w.u64(b.height)
-        break
-      case "ApricotStandardBlock":
-        w.raw(parent)
-        w.u64(b.height)
-        writeList(w, signed)
-        break
-      case "BanffProposalBlock":
-        w.u64(BigInt(b.timestamp))
-        writeList(w, signed.slice(0, -1))
-        w.raw(parent)
-        w.u64(b.height)
-        if (signed.length === 0) writeOne(w, b, signed)
-        w.raw(signed[signed.length - 1]!.subarray(CODEC_VERSION_BYTES))
-        break
-      case "BanffAbortBlock":
-      case "BanffCommitBlock":
-        w.u64(BigInt(b.timestamp))
-        w.raw(parent)
-        w.u64(b.height)
-        break
-      case "BanffStandardBlock":
-        w.u64(BigInt(b.timestamp))
-        w.raw(parent)
-        w.u64(b.height)
-        writeList(w, signed)
-        break
-    }
+export const blockBytesOf = (b: BlockHeader, parent: Uint8Array, signed: ReadonlyArray<Uint8Array>): Uint8Array =>
+  withWriter((w) => {
+    writeBlock(w, b, parent, signed)
     return w.copy()
   })
+
+/**
+ * The sha256 of blockBytesOf's bytes (a block's served id), hashed where they were written: the
+ * hashing pass keeps no block's bytes, and a copy of more than 64 bytes costs V8 a backing store.
+ */
+export const blockIdOf = (b: BlockHeader, parent: Uint8Array, signed: ReadonlyArray<Uint8Array>): Uint8Array =>
+  withWriter((w) => {
+    writeBlock(w, b, parent, signed)
+    return sha256(w.written())
+  })
+
+/** A block's bytes, written without a closure a part: a chain's hashing writes every block once. */
+const writeBlock = (w: Writer, b: BlockHeader, parent: Uint8Array, signed: ReadonlyArray<Uint8Array>): void => {
+  const type = b.blockType
+  if (type === "EVMBlock") throw new Error("C-chain blocks are the EVM world's")
+  w.u16(0)
+  w.u32(type === "StandardBlock" ? X_STANDARD_BLOCK : P_BLOCK_TYPE_ID[type])
+  switch (type) {
+    case "StandardBlock":
+      w.raw(parent)
+      w.u64(b.height)
+      w.u64(BigInt(b.timestamp))
+      w.raw(new Uint8Array(32))
+      writeList(w, signed)
+      break
+    case "ApricotProposalBlock":
+    case "ApricotAtomicBlock":
+      w.raw(parent)
+      w.u64(b.height)
+      writeOne(w, b, signed)
+      break
+    case "ApricotAbortBlock":
+    case "ApricotCommitBlock":
+      w.raw(parent)
+      w.u64(b.height)
+      break
+    case "ApricotStandardBlock":
+      w.raw(parent)
+      w.u64(b.height)
+      writeList(w, signed)
+      break
+    case "BanffProposalBlock":
+      w.u64(BigInt(b.timestamp))
+      writeList(w, signed.slice(0, -1))
+      w.raw(parent)
+      w.u64(b.height)
+      if (signed.length === 0) writeOne(w, b, signed)
+      w.raw(signed[signed.length - 1]!.subarray(CODEC_VERSION_BYTES))
+      break
+    case "BanffAbortBlock":
+    case "BanffCommitBlock":
+      w.u64(BigInt(b.timestamp))
+      w.raw(parent)
+      w.u64(b.height)
+      break
+    case "BanffStandardBlock":
+      w.u64(BigInt(b.timestamp))
+      w.raw(parent)
+      w.u64(b.height)
+      writeList(w, signed)
+      break
+  }
 }
 
 /** A block's txs: their count, then each one's signed bytes without its codec version. */

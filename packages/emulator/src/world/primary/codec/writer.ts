@@ -66,6 +66,11 @@ export class Writer {
     this.raw(b)
   }
 
+  /** Bytes [from, length) as they are: a view that writing again changes, for a caller done with them at once. */
+  written(from = 0): Uint8Array {
+    return this.buf.subarray(from, this.length)
+  }
+
   /** A copy of bytes [from, length). */
   copy(from = 0): Uint8Array {
     return this.buf.slice(from, this.length)
