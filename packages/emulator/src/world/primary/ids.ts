@@ -10,6 +10,7 @@
 import { avax } from "./avax.ts"
 import { cb58, fromCb58, sha256 } from "../cb58.ts"
 import { bytes } from "../rng.ts"
+import { sha256Ascii, sha256Bytes } from "../sha256.ts"
 
 /** What a locator names; the numeric value is part of the id bytes, so never renumber. */
 export enum Kind {
@@ -99,8 +100,64 @@ const packFor = (loc: Locator, size: number): bigint => {
 
 const unpackFor = (v: bigint, size: number): Locator => unpack(size === 32 ? v : v << C_BITS)
 
-/** The id bytes (32 for txs/blocks, 20 for nodes/addresses) naming `loc` in one network. */
+/** Digests and the mask's input, reused from call to call (encodeId). */
+const digestScratch = new Uint8Array(32)
+const maskInput = new Uint8Array(64)
+
+/**
+ * The id bytes (32 for txs/blocks, 20 for nodes/addresses) naming `loc` in one network: the
+ * leading bytes `bytes(seed, size - tail, "id", network, size, packed)` (one sha256 of the key
+ * path and counter 0), then the packed locator's big-endian tail XOR `mask`. Written here with
+ * the hash into scratch and the tail from the coordinates as numbers, not through bigint shifts
+ * and a new array a step: a chain's hashing makes an id or two a tx
+ * (encodeIdSlowly is the general form; test/primary/locatorIds.test.ts decodes what it makes).
+ */
 export const encodeId = (seed: number, network: string, loc: Locator, size: 32 | 20): Uint8Array => {
+  const { kind, a, b, c } = loc
+  // out of range (pack says why) or not whole: the general form, which throws as it always did
+  if (!(a >= 0 && a < 2 ** 28 && b >= 0 && b < 2 ** 20 && c >= 0 && c < 256 && (size === 32 || c === 0)) || !Number.isInteger(kind + a + b + c)) {
+    return encodeIdSlowly(seed, network, loc, size)
+  }
+  const tail = tailSize(size)
+  const headSize = size - tail
+  // the packed locator's low 56 (20-byte ids) or 64 bits (32-byte ids) as two numbers: bits 32 and up, bits 0-31
+  const high = size === 32 ? kind * 0x1000000 + Math.floor(a / 16) : kind * 0x10000 + Math.floor(a / 0x1000)
+  const low = size === 32 ? (a % 16) * 0x10000000 + b * 0x100 + c : (a % 0x1000) * 0x100000 + b
+  const out = new Uint8Array(size)
+  if (!sha256Ascii(`${seed}|id|${network}|${size}|${decimal(high, low)}|0`, digestScratch)) return encodeIdSlowly(seed, network, loc, size)
+  out.set(digestScratch.subarray(0, headSize), 0)
+  let suffix = maskSuffixes.get(seed)
+  if (suffix === undefined) maskSuffixes.set(seed, (suffix = Buffer.from(`|mask|${seed}`)))
+  maskInput.set(digestScratch.subarray(0, headSize), 0)
+  maskInput.set(suffix, headSize)
+  sha256Bytes(maskInput.subarray(0, headSize + suffix.length), digestScratch)
+  for (let i = 0; i < tail; i++) {
+    const shift = 8 * (tail - 1 - i)
+    const byte = shift >= 32 ? Math.floor(high / 2 ** (shift - 32)) % 256 : Math.floor(low / 2 ** shift) % 256
+    out[headSize + i] = byte ^ digestScratch[i]!
+  }
+  return out
+}
+
+/**
+ * The decimal digits of high · 2^32 + low (high < 2^30, low < 2^32), as a bigint prints them:
+ * divided by 10^9 16 bits at a time (each step stays below 2^53).
+ */
+const decimal = (high: number, low: number): string => {
+  const words = [Math.floor(high / 0x10000), high % 0x10000, Math.floor(low / 0x10000), low % 0x10000]
+  let rem = 0
+  let q = 0
+  for (const w of words) {
+    const cur = rem * 0x10000 + w
+    const d = Math.floor(cur / 1e9)
+    rem = cur - d * 1e9
+    q = q * 0x10000 + d
+  }
+  return q === 0 ? String(rem) : `${q}${String(rem).padStart(9, "0")}`
+}
+
+/** encodeId as the layout states it (a network name that is not ASCII, which no network has). */
+const encodeIdSlowly = (seed: number, network: string, loc: Locator, size: 32 | 20): Uint8Array => {
   const tail = tailSize(size)
   const packed = packFor(loc, size)
   const head = bytes(seed, size - tail, "id", network, size, packed)
