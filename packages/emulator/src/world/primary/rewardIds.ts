@@ -4,8 +4,8 @@
  * and more, and a RewardValidatorTx's bytes are the served id of the staker add it rewards and
  * nothing else (codec/directTx.ts). So hashing the chain makes them from that id alone, without
  * the tx's record, its world id or its cb58 text, and keeps them as bytes in order of their
- * rewards, as blocks are kept by height (blockIdStore.ts), instead of in the string maps of the
- * other txs. A served id is told back to its world id by the same table.
+ * rewards, as blocks are kept by height (blockIdStore.ts), apart from the other txs' (txIdStore.ts,
+ * keyed by locator). A served id is told back to its world id by the same table.
  */
 import { sha256 } from "../cb58.ts"
 import { BlockIdStore } from "./blockIdStore.ts"

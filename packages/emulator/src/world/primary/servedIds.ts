@@ -13,8 +13,8 @@
  * are computed on an explicit stack, not by recursion, as spend chains run thousands deep. Txs' served
  * ids are kept as bytes under their locators (txIdStore.ts), told back from served to world by the
  * same store; a served id not seen yet makes both chains be hashed up to now, once per new tip.
- * Blocks' ids are kept by height in typed arrays (blockIdStore.ts), not in the string maps: a chain
- * holds millions, and a block's bytes take its parent's id as bytes from there.
+ * Blocks' ids are kept by height in typed arrays (blockIdStore.ts), as a chain holds millions, and
+ * a block's bytes take its parent's id as bytes from there.
  * The slots' staker adds and background txs are not built as records here: they write their own
  * bytes (Chain.hashTxs), which name no block, reward or spender.
  *
