@@ -9,6 +9,7 @@
 import { PRIMARY_SUBNET_ID } from "../constants.ts"
 import type { NetCtx, PxChain } from "./context.ts"
 import { bytesVia, idBytes, type IdBytesMap, type IdMap } from "./codec/idBytes.ts"
+import { P_TX, SECP } from "./codec/typeIds.ts"
 import { withWriter, type Writer } from "./codec/writer.ts"
 import { Kind } from "./ids.ts"
 import type { Delegation, Staking, Validation } from "./staking.ts"
@@ -31,9 +32,6 @@ export interface SelfWritten {
   signed(ids: IdMap, bytesOf?: IdBytesMap): Uint8Array
 }
 
-/** Type ids of vms/platformvm/txs/codec.go and secp256k1fx, as directTx.ts writes them. */
-const TYPE = { AddValidatorTx: 12, AddDelegatorTx: 14, AddPermissionlessValidatorTx: 25, AddPermissionlessDelegatorTx: 26, SignerEmpty: 27, ProofOfPossession: 28 } as const
-const SECP = { TransferInput: 5, TransferOutput: 7, Credential: 9, OutputOwners: 11 } as const
 
 const hexBytes = (hex: string): Uint8Array => Buffer.from(hex.replace(/^0x/, ""), "hex")
 
@@ -126,7 +124,7 @@ export class StakerAdds {
     // the one id the bytes name that a tx of this world made: the stake the node's last period returned
     const restakedFrom = prev && ids(this.txs.validationTxId(prev))
     const funding = ctx.idBytes(Kind.GenesisAllocation, n.index, v.j, 0)
-    return writeTxStart(ctx, "P", v.permissionless ? TYPE.AddPermissionlessValidatorTx : TYPE.AddValidatorTx, (w, avax) => {
+    return writeTxStart(ctx, "P", v.permissionless ? P_TX.AddPermissionlessValidatorTx : P_TX.AddValidatorTx, (w, avax) => {
       w.u32(1)
       writeOutput(w, avax, change, owner)
       const restaked = prev ? this.parts(prev) : []
@@ -141,10 +139,10 @@ export class StakerAdds {
       if (v.permissionless) {
         w.raw(this.subnet)
         if (n.signer) {
-          w.u32(TYPE.ProofOfPossession)
+          w.u32(P_TX.ProofOfPossession)
           w.raw(hexBytes(n.signer.publicKey))
           w.raw(hexBytes(n.signer.proofOfPossession))
-        } else w.u32(TYPE.SignerEmpty)
+        } else w.u32(P_TX.SignerEmpty)
       }
       const stake = this.parts(v)
       w.u32(stake.length)
@@ -167,7 +165,7 @@ export class StakerAdds {
     const owner = ctx.address(d.wallet, 0)
     const change = this.txs.change("d", v.node.index, v.j, d.k)
     const funding = ctx.idBytes(Kind.GenesisAllocation, v.node.index, v.j, 1 + d.k)
-    return writeTxStart(ctx, "P", d.permissionless ? TYPE.AddPermissionlessDelegatorTx : TYPE.AddDelegatorTx, (w, avax) => {
+    return writeTxStart(ctx, "P", d.permissionless ? P_TX.AddPermissionlessDelegatorTx : P_TX.AddDelegatorTx, (w, avax) => {
       w.u32(1)
       writeOutput(w, avax, change, owner)
       w.u32(1)

@@ -11,6 +11,7 @@ import { avax } from "./avax.ts"
 import { cb58, sha256 } from "../cb58.ts"
 import { idBytes } from "./codec/idBytes.ts"
 import { owners, sortAddresses } from "./codec/owners.ts"
+import { P_TX, SECP } from "./codec/typeIds.ts"
 import { withWriter } from "./codec/writer.ts"
 
 const { Utxo, utils } = avax
@@ -35,10 +36,8 @@ export interface UtxoFields {
 
 const managerOf = (chain: UtxoChain) => utils.getManagerForVM(chain === "X" ? "AVM" : "PVM")
 
-/** Codec version 0; secp256k1fx.TransferOutput and platformvm's StakeableLockOut type ids (the same TransferOutput id in both codecs). */
+/** Codec version 0 (the output's type ids: codec/typeIds.ts, TransferOutput the same in both codecs). */
 const CODEC_VERSION = 0
-const TRANSFER_OUTPUT = 7
-const STAKEABLE_LOCK_OUT = 22
 
 /** Codec version + Utxo bytes, without checksum. */
 export const encodeUtxo = (chain: UtxoChain, f: UtxoFields): Uint8Array => {
@@ -50,10 +49,10 @@ export const encodeUtxo = (chain: UtxoChain, f: UtxoFields): Uint8Array => {
     w.u32(f.outputIndex)
     w.raw(idBytes(f.assetId))
     if (f.stakeableLocktime > 0n) {
-      w.u32(STAKEABLE_LOCK_OUT)
+      w.u32(P_TX.StakeableLockOut)
       w.u64(f.stakeableLocktime)
     }
-    w.u32(TRANSFER_OUTPUT)
+    w.u32(SECP.TransferOutput)
     w.u64(f.amount)
     owners(w, f)
     return w.copy()

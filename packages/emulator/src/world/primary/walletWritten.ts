@@ -8,6 +8,7 @@ import type { NetCtx } from "./context.ts"
 import type { Assets } from "./assets.ts"
 import { owners } from "./codec/owners.ts"
 import { bytesVia, idBytes, type IdBytesMap } from "./codec/idBytes.ts"
+import { P_TX, SECP, X_TX } from "./codec/typeIds.ts"
 import type { Writer } from "./codec/writer.ts"
 import { Kind } from "./ids.ts"
 import { type SelfWritten, writeTxStart } from "./stakerAdds.ts"
@@ -48,13 +49,8 @@ export const balance = (ctx: NetCtx, assets: Assets, specs: ReadonlyArray<OutSpe
   return { extInputs, extOutputs }
 }
 
-/** Type ids of each chain's codec, as directTx.ts writes them. */
-const TX_TYPE: Readonly<Record<StreamChain, { readonly BaseTx: number; readonly ImportTx: number; readonly ExportTx: number }>> = {
-  P: { BaseTx: 34, ImportTx: 17, ExportTx: 18 },
-  X: { BaseTx: 0, ImportTx: 3, ExportTx: 4 }
-}
-const SECP = { TransferInput: 5, TransferOutput: 7 } as const
-const STAKEABLE = { In: 21, Out: 22 } as const
+/** Type ids of each chain's codec (codec/typeIds.ts). */
+const TX_TYPE: Readonly<Record<StreamChain, { readonly BaseTx: number; readonly ImportTx: number; readonly ExportTx: number }>> = { P: P_TX, X: X_TX }
 const OTHER: Readonly<Record<StreamChain, StreamChain>> = { P: "X", X: "P" }
 
 export class WalletWriter {
@@ -77,7 +73,7 @@ export class WalletWriter {
   private output(w: Writer, assetId: string, amount: bigint, o: Owners, stakeableLocktime: bigint, ids: IdBytesMap): void {
     w.raw(this.asset(assetId, ids))
     if (stakeableLocktime > 0n) {
-      w.u32(STAKEABLE.Out)
+      w.u32(P_TX.StakeableLockOut)
       w.u64(stakeableLocktime)
     }
     w.u32(SECP.TransferOutput)
@@ -90,7 +86,7 @@ export class WalletWriter {
     w.u32(index)
     w.raw(this.asset(assetId, ids))
     if (stakeableLocktime > 0n) {
-      w.u32(STAKEABLE.In)
+      w.u32(P_TX.StakeableLockIn)
       w.u64(stakeableLocktime)
     }
     w.u32(SECP.TransferInput)

@@ -18,26 +18,9 @@ import type { Owners, TxRecord, UtxoRecord } from "../types.ts"
 import { lib } from "./avalanche.ts"
 import { idBytes, type IdMap } from "./idBytes.ts"
 import { owners } from "./owners.ts"
+import { P_TX, SECP, X_TX } from "./typeIds.ts"
 import type { Writer } from "./writer.ts"
 
-/** secp256k1fx types: the same ids in the P-chain's and the AVM's codecs. */
-const SECP = { TransferInput: 5, TransferOutput: 7, Credential: 9, OutputOwners: 11 } as const
-const P_TX = {
-  AddValidatorTx: 12,
-  AddDelegatorTx: 14,
-  ImportTx: 17,
-  ExportTx: 18,
-  AdvanceTimeTx: 19,
-  RewardValidatorTx: 20,
-  StakeableLockIn: 21,
-  StakeableLockOut: 22,
-  AddPermissionlessValidatorTx: 25,
-  AddPermissionlessDelegatorTx: 26,
-  SignerEmpty: 27,
-  ProofOfPossession: 28,
-  BaseTx: 34
-} as const
-const X_TX = { BaseTx: 0, ImportTx: 3, ExportTx: 4 } as const
 
 /** Node id bytes by string: a node stakes again and again, and decoding one is a base58 decode. */
 const nodeIds = new Lru<string, Uint8Array>(100_000)
