@@ -10,6 +10,7 @@ import { exactInteger } from "../../http/exactJson.ts"
 import type { PrimaryNetwork, TxRecord } from "../../world/primary/index.ts"
 import { fromCb58, hex0x } from "../../world/primary/ids.ts"
 import type { L1Validator } from "../../world/primary/l1.ts"
+import { Lru } from "../../world/primary/lru.ts"
 import type { L1ValidatorSeed } from "../../world/primary/types.ts"
 
 type Json = Record<string, unknown>
@@ -34,16 +35,12 @@ const created = (subnetId: string, v: L1ValidatorSeed, ids: Ids): Json => ({
  * changes, and finding one from its id decodes the id (two sha256 and a base58). What an id names
  * does not change with time. Bounded.
  */
-const validators = new WeakMap<PrimaryNetwork, Map<string, L1Validator | undefined>>()
-const VALIDATOR_MEMO = 65_536
+const validators = new WeakMap<PrimaryNetwork, Lru<string, L1Validator | undefined>>()
+const VALIDATOR_MEMO = 32_768
 const validatorOf = (net: PrimaryNetwork, validationId: string): L1Validator | undefined => {
   let memo = validators.get(net)
-  if (memo === undefined) validators.set(net, (memo = new Map()))
-  if (memo.has(validationId)) return memo.get(validationId)
-  if (memo.size >= VALIDATOR_MEMO) memo.clear()
-  const val = net.l1s.byValidationId(validationId)
-  memo.set(validationId, val)
-  return val
+  if (memo === undefined) validators.set(net, (memo = new Lru(VALIDATOR_MEMO)))
+  return memo.get(validationId, () => net.l1s.byValidationId(validationId))
 }
 
 /** A validator a later tx changed, its state computed at the tx's time. */

@@ -14,6 +14,7 @@
 import { exactInteger } from "../../http/exactJson.ts"
 import type { PrimaryNetwork, TxRecord, UtxoRecord } from "../../world/primary/index.ts"
 import type { BlockRef } from "../../world/primary/types.ts"
+import { Lru } from "../../world/primary/lru.ts"
 import { balanceDeposit } from "../../world/primary/l1Txs.ts"
 import { feePercent } from "../../world/primary/nodeViews.ts"
 import { l1TxFields } from "./l1Wire.ts"
@@ -45,18 +46,12 @@ export const assetTotals = (net: PrimaryNetwork, utxos: ReadonlyArray<UtxoRecord
 }
 
 /** bech32 text by network and address bytes: a page names the same few owners in most of its UTXOs. Bounded. */
-const bech32Memo = new WeakMap<PrimaryNetwork, Map<string, string>>()
-const BECH32_MEMO = 65_536
+const bech32Memo = new WeakMap<PrimaryNetwork, Lru<string, string>>()
+const BECH32_MEMO = 32_768
 const bech32Of = (net: PrimaryNetwork, a: Uint8Array): string => {
   let memo = bech32Memo.get(net)
-  if (memo === undefined) bech32Memo.set(net, (memo = new Map()))
-  const key = String.fromCharCode.apply(null, a as unknown as number[])
-  let text = memo.get(key)
-  if (text === undefined) {
-    if (memo.size >= BECH32_MEMO) memo.clear()
-    memo.set(key, (text = net.ctx.bech32Of(a)))
-  }
-  return text
+  if (memo === undefined) bech32Memo.set(net, (memo = new Lru(BECH32_MEMO)))
+  return memo.get(String.fromCharCode.apply(null, a as unknown as number[]), () => net.ctx.bech32Of(a))
 }
 
 const addresses = (net: PrimaryNetwork, u: UtxoRecord): string[] => u.owners.addresses.map((a) => bech32Of(net, a))
