@@ -169,10 +169,14 @@ export class StakingView {
   /** Validations running at now (start ≤ now < end), one at most per node. */
   currentValidations(): ValidationView[] {
     const now = this.now()
-    const out: ValidationView[] = []
+    return this.runningAt(now).map((v) => this.viewOf(v, now))
+  }
+
+  private runningAt(now: number): Validation[] {
+    const out: Validation[] = []
     for (const n of this.nodes()) {
       for (const v of this.staking.validationsOverlapping(n, now, now + 1)) {
-        if (v.start <= now && now < v.end) out.push(this.viewOf(v, now))
+        if (v.start <= now && now < v.end) out.push(v)
       }
     }
     return out
@@ -196,33 +200,30 @@ export class StakingView {
    * filter and sort all of them; `tx()` builds the full record for the page's few.
    */
   activeStakingEntries(): StakingEntry[] {
-    // currentValidations and delegationsOf, without their views: those name each staker's reward
-    // tx too, a locator id (three sha256 and a base58) route 4 never reads
+    // the running validations and their delegations without their views: those name each staker's
+    // reward tx too, a locator id (three sha256 and a base58) route 4 never reads
     const now = this.now()
     const out: StakingEntry[] = []
-    for (const n of this.nodes()) {
-      for (const val of this.staking.validationsOverlapping(n, now, now + 1)) {
-        if (!(val.start <= now && now < val.end)) continue
+    for (const val of this.runningAt(now)) {
+      out.push({
+        txId: this.txs.validationTxId(val),
+        txType: val.permissionless ? "AddPermissionlessValidatorTx" : "AddValidatorTx",
+        blockTimestamp: this.blockTime(val.issue),
+        // every address a staking tx touches (reward owner, change, stake, funding) is its wallet's first
+        addresses: () => [this.ctx.address(val.node.wallet, 0)],
+        tx: () => this.txs.validationTx(val)
+      })
+      // a delegation ends by its validation's end, so every running one hangs off a running validation
+      for (const d of this.staking.delegations(val)) {
+        const blockTimestamp = this.blockTime(d.issue)
+        if (blockTimestamp > now || statusAt(d.start, d.end, now) !== "active") continue
         out.push({
-          txId: this.txs.validationTxId(val),
-          txType: val.permissionless ? "AddPermissionlessValidatorTx" : "AddValidatorTx",
-          blockTimestamp: this.blockTime(val.issue),
-          // every address a staking tx touches (reward owner, change, stake, funding) is its wallet's first
-          addresses: () => [this.ctx.address(val.node.wallet, 0)],
-          tx: () => this.txs.validationTx(val)
+          txId: this.txs.delegationTxId(d),
+          txType: d.permissionless ? "AddPermissionlessDelegatorTx" : "AddDelegatorTx",
+          blockTimestamp,
+          addresses: () => [this.ctx.address(d.wallet, 0)],
+          tx: () => this.txs.delegationTx(d)
         })
-        // a delegation ends by its validation's end, so every running one hangs off a running validation
-        for (const d of this.staking.delegations(val)) {
-          const blockTimestamp = this.blockTime(d.issue)
-          if (blockTimestamp > now || statusAt(d.start, d.end, now) !== "active") continue
-          out.push({
-            txId: this.txs.delegationTxId(d),
-            txType: d.permissionless ? "AddPermissionlessDelegatorTx" : "AddDelegatorTx",
-            blockTimestamp,
-            addresses: () => [this.ctx.address(d.wallet, 0)],
-            tx: () => this.txs.delegationTx(d)
-          })
-        }
       }
     }
     return out
