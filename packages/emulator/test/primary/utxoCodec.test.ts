@@ -4,7 +4,8 @@ import { avax } from "../../src/world/primary/avax.ts"
 import { cb58 } from "../../src/world/primary/ids.ts"
 import { readReferenceJson } from "../../../../test/support/reference.ts"
 import { parseAddress } from "../../src/world/primary/ids.ts"
-import { decodeUtxoHex, encodeUtxo, sortAddresses, utxoHex, utxoId, type UtxoChain } from "../../src/world/primary/utxoCodec.ts"
+import { sortAddresses } from "../../src/world/primary/codec/owners.ts"
+import { decodeUtxoHex, encodeUtxo, utxoHex, utxoId, type UtxoChain } from "../../src/world/primary/utxoCodec.ts"
 
 interface Vector {
   readonly label: string

@@ -18,7 +18,7 @@ import { SECP256K1_FX_ID } from "../constants.ts"
 import { cb58 } from "../cb58.ts"
 import type { NetCtx } from "./context.ts"
 import { hex0x, nodeIdBytes } from "./ids.ts"
-import { sortAddresses } from "./utxoCodec.ts"
+import { sortAddresses } from "./codec/owners.ts"
 import type { BlockRecord, L1ValidatorSeed, Owners, TxRecord, UtxoRecord } from "./types.ts"
 
 export type JsonValue = string | number | bigint | boolean | null | ReadonlyArray<JsonValue> | { readonly [k: string]: JsonValue }

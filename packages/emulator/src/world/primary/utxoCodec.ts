@@ -10,13 +10,11 @@
 import { avax } from "./avax.ts"
 import { cb58, sha256 } from "../cb58.ts"
 import { idBytes } from "./codec/idBytes.ts"
-import { owners, sortAddresses } from "./codec/owners.ts"
+import { owners } from "./codec/owners.ts"
 import { P_TX, SECP } from "./codec/typeIds.ts"
 import { withWriter } from "./codec/writer.ts"
 
 const { Utxo, utils } = avax
-
-export { sortAddresses }
 
 export type UtxoChain = "X" | "P"
 
