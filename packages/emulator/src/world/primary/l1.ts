@@ -172,21 +172,42 @@ export class L1s {
 
   /** Weight, remaining balance and activity at t (by event times). */
   state(val: L1Validator, t: number): L1ValidatorState {
+    return this.reader(val, t).state(t)
+  }
+
+  /**
+   * A validator's state and top-up count at any t ≤ upTo, its top-ups' fold made once: a page of
+   * P-chain blocks asks every validator's state at each block's time (L1View.blockStats).
+   */
+  reader(val: L1Validator, upTo: number): { readonly state: (t: number) => L1ValidatorState; readonly topUps: (t: number) => number } {
     const rate = this.ctx.cfg.l1FeePerSecond
-    const weightChanged = val.weightChange !== undefined && val.weightChange.at <= t
-    const weight = weightChanged ? (val.weightChange as { weight: bigint }).weight : val.weight
-    const nonce = weightChanged ? 1n : 0n
-    if ((val.disableAt !== undefined && val.disableAt <= t) || weight === 0n) return { weight, balance: 0n, active: false, nonce }
+    const times = this.topUpTimes(val, upTo)
+    // the balance right after each top-up: what drained since the last event, then the amount added
+    const after: bigint[] = []
     let balance = val.balance
     let last = val.createdAt
-    for (const at of this.topUpTimes(val, t)) {
+    for (const at of times) {
       const drained = balance - rate * BigInt(at - last)
       balance = (drained > 0n ? drained : 0n) + (val.topUp as { amount: bigint }).amount
       last = at
+      after.push(balance)
     }
-    const left = balance - rate * BigInt(Math.max(0, t - last))
-    const remaining = left > 0n ? left : 0n
-    return { weight, balance: remaining, active: remaining > 0n, nonce }
+    const topUps = (t: number): number => {
+      let k = times.length
+      while (k > 0 && times[k - 1]! > t) k--
+      return k
+    }
+    const state = (t: number): L1ValidatorState => {
+      const weightChanged = val.weightChange !== undefined && val.weightChange.at <= t
+      const weight = weightChanged ? (val.weightChange as { weight: bigint }).weight : val.weight
+      const nonce = weightChanged ? 1n : 0n
+      if ((val.disableAt !== undefined && val.disableAt <= t) || weight === 0n) return { weight, balance: 0n, active: false, nonce }
+      const k = topUps(t)
+      const left = (k === 0 ? val.balance : after[k - 1]!) - rate * BigInt(Math.max(0, t - (k === 0 ? val.createdAt : times[k - 1]!)))
+      const remaining = left > 0n ? left : 0n
+      return { weight, balance: remaining, active: remaining > 0n, nonce }
+    }
+    return { state, topUps }
   }
 
   /** The L1 whose chain (CreateChainTx id) this is. */

@@ -114,17 +114,17 @@ export class L1View {
   blockStats(times: ReadonlyArray<number>): Array<{ readonly active: number; readonly accruedFees: bigint }> {
     if (times.length === 0) return []
     const latest = Math.max(...times)
-    const views = this.allValidators(latest)
+    const views = this.allValidators(latest).map((view) => ({ view, read: this.l1s.reader(view.validator, latest) }))
     return times.map((at) => {
       let active = 0
       let accruedFees = 0n
-      for (const view of views) {
+      for (const { view, read } of views) {
         if (view.creationTimestamp > at) continue
         const val = view.validator
-        if (this.l1s.state(val, at).active) active++
+        if (read.state(at).active) active++
         const end = val.disableAt !== undefined && val.disableAt <= at ? val.disableAt - 1 : at
-        const deposits = val.balance + (val.topUp ? val.topUp.amount * BigInt(this.l1s.topUpTimes(val, end).length) : 0n)
-        accruedFees += deposits - this.l1s.state(val, end).balance
+        const deposits = val.balance + (val.topUp ? val.topUp.amount * BigInt(read.topUps(end)) : 0n)
+        accruedFees += deposits - read.state(end).balance
       }
       return { active, accruedFees }
     })
