@@ -50,3 +50,43 @@ describe("an L1 validator's state read for many times at once (L1s.reader)", () 
     expect(later.balance).toBe((before > 0n ? before : 0n) + val.topUp!.amount - rate * 3600n)
   })
 })
+
+describe("a page of P-chain blocks' L1 fields (L1View.blockStats)", () => {
+  it.each([
+    { seed: 1, scale: 5 },
+    { seed: 7, scale: 20 }
+  ])("equal, block by block, each validator's state and deposits told at that block's time (seed $seed, scale $scale)", ({ seed, scale }) => {
+    // given: mainnet, and the rule the fields follow, told validator by validator
+    const net = makeWorld(seed, scale).primary.network("mainnet")
+    const l1s = net.l1s
+    const told = (times: ReadonlyArray<number>) => {
+      const views = net.l1View.allValidators(Math.max(...times))
+      return times.map((at) => {
+        let active = 0
+        let accruedFees = 0n
+        for (const view of views) {
+          if (view.creationTimestamp > at) continue
+          const val = view.validator
+          if (l1s.state(val, at).active) active++
+          const end = val.disableAt !== undefined && val.disableAt <= at ? val.disableAt - 1 : at
+          accruedFees += val.balance + (val.topUp ? val.topUp.amount * BigInt(l1s.topUpTimes(val, end).length) : 0n) - l1s.state(val, end).balance
+        }
+        return { active, accruedFees }
+      })
+    }
+    const tip = Number(net.height("P"))
+    let blocks = 0
+    let withValidators = 0
+    // when: pages of 100 blocks, newest first as route 12 serves them, from the tip back through the L1s' history
+    for (let top = tip; top > 100; top -= 397) {
+      const times = Array.from({ length: 100 }, (_, i) => net.ctx.timelines.P.time(top - i))
+      const stats = net.l1View.blockStats(times)
+      // then: the same count and fees at every block
+      expect(stats).toEqual(told(times))
+      blocks += times.length
+      withValidators += stats.filter((s) => s.active > 0).length
+    }
+    expect(blocks).toBeGreaterThan(1500)
+    expect(withValidators).toBeGreaterThan(500)
+  })
+})
