@@ -6,6 +6,7 @@
  * (SetL1ValidatorWeightTx, 0 = removed), some are disabled (DisableL1ValidatorTx).
  */
 import { DAY } from "./config.ts"
+import { Lru } from "./lru.ts"
 import type { NetCtx } from "./context.ts"
 import { Kind, hex0x, nodeIdString } from "./ids.ts"
 import { blsCredentials } from "./staking.ts"
@@ -66,7 +67,12 @@ export interface L1ValidatorState {
 
 const CHAIN_NAMES = ["Dexalot", "Beam", "Coqnet", "Lamina", "Quarry", "Fable", "Tidal", "Cinder", "Aster", "Mosaic"]
 
+/** Validators kept built: a page of P-chain blocks reads every validator's schedule (L1View.blockStats), and each costs a dozen draws. */
+const VALIDATORS_KEPT = 16_384
+
 export class L1s {
+  private readonly validators = new Lru<number, L1Validator>(VALIDATORS_KEPT)
+
   constructor(
     private readonly ctx: NetCtx,
     private readonly adopted?: AdoptedL1
@@ -126,8 +132,12 @@ export class L1s {
   }
 
   validator(p: L1Params, v: number): L1Validator | undefined {
-    const { ctx } = this
     if (v < 0 || v >= 2 ** 19) return undefined
+    return this.validators.get(p.index * 2 ** 19 + v, () => this.build(p, v))
+  }
+
+  private build(p: L1Params, v: number): L1Validator {
+    const { ctx } = this
     const keys = [p.index, v] as const
     const initial = v < p.initialValidators
     const createdAt = initial ? p.convertAt : p.convertAt + (v - p.initialValidators + 1) * p.registerEvery
