@@ -15,27 +15,50 @@ const mix32 = (h: number): number => {
   return h >>> 0
 }
 
+type Key = string | number | bigint
+
 /** A 32-bit hash of a key path under a seed; fast enough for millions of calls. */
-export const hash32 = (seed: number, ...keys: ReadonlyArray<string | number | bigint>): number => {
+export const hash32 = (seed: number, ...keys: ReadonlyArray<Key>): number => hashPath(seed, keys)
+
+/** hash32 of a key path held in an array: the network's draws pass theirs on without spreading it again. */
+export const hashPath = (seed: number, keys: ReadonlyArray<Key>): number => {
   let h = mix32(seed ^ 0x9e3779b9)
-  for (const k of keys) h = hashKey(h, k)
+  for (let i = 0; i < keys.length; i++) h = hashKey(h, keys[i]!)
   return h >>> 0
 }
 
-/** The hash of a key path one key longer, from the path's hash: hash32(seed, ...keys, k) = hashKey(hash32(seed, ...keys), k). */
-export const hashKey = (h: number, k: string | number | bigint): number => {
+/** Decimal digits of an integer key, least significant first (hashKey). */
+const digits = new Uint8Array(16)
+
+/**
+ * The hash of a key path one key longer, from the path's hash: hash32(seed, ...keys, k) = hashKey(hash32(seed, ...keys), k).
+ * A key is hashed as the characters of String(k); a non-negative integer below 2^48 (most keys:
+ * heights, indexes, times) by its decimal digits without the string, which would be made for
+ * every draw (the bound keeps each division by ten exact).
+ */
+export const hashKey = (h: number, k: Key): number => {
+  if (typeof k === "number" && k >= 0 && k < 2 ** 48 && Number.isInteger(k)) {
+    let n = 0
+    let v = k
+    do {
+      const q = Math.floor(v / 10)
+      digits[n++] = v - q * 10
+      v = q
+    } while (v > 0)
+    while (n > 0) h = mix32(h ^ (0x30 + digits[--n]!)) + 0x632be5ab
+    return mix32(h ^ 0x2f)
+  }
   const s = String(k)
   for (let i = 0; i < s.length; i++) h = mix32(h ^ s.charCodeAt(i)) + 0x632be5ab
   return mix32(h ^ 0x2f)
 }
 
 /** Uniform float in [0, 1). */
-export const unit = (seed: number, ...keys: ReadonlyArray<string | number | bigint>): number =>
-  hash32(seed, ...keys) / 0x1_0000_0000
+export const unit = (seed: number, ...keys: ReadonlyArray<Key>): number => hashPath(seed, keys) / 0x1_0000_0000
 
 /** Uniform integer in [lo, hi] (inclusive). */
-export const intIn = (seed: number, lo: number, hi: number, ...keys: ReadonlyArray<string | number | bigint>): number =>
-  lo + Math.floor(unit(seed, ...keys) * (hi - lo + 1))
+export const intIn = (seed: number, lo: number, hi: number, ...keys: ReadonlyArray<Key>): number =>
+  lo + Math.floor((hashPath(seed, keys) / 0x1_0000_0000) * (hi - lo + 1))
 
 /** Picks one element of a non-empty list. */
 export const pick = <T>(seed: number, list: ReadonlyArray<T>, ...keys: ReadonlyArray<string | number | bigint>): T =>

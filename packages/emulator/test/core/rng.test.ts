@@ -20,6 +20,14 @@ describe("the world's 32-bit key hash", () => {
     }
   })
 
+  it("given integer keys on both sides of the digit fast path's bound, when hashed, then each hashes as its decimal text", () => {
+    const keys = [0, -0, 7, 9, 10, 99, 100, 123_456_789, 2 ** 31, 2 ** 32 + 1, 2 ** 48 - 1, 2 ** 48, 2 ** 53 - 1, 1e21, -1, -(2 ** 40)]
+    for (const h of [0, 0x9e3779b9, 123_456]) {
+      for (const k of keys) expect(hashKey(h, k)).toBe(hashKey(h, String(k)))
+    }
+    expect(hash32(1, "d-amount", 2 ** 27 + 5, 3, 0)).toBe(hash32(1, "d-amount", "134217733", "3", "0"))
+  })
+
   it("given a network, when amounts are drawn, then each is the two 32-bit draws of its key path with hi and lo, as before the path was shared", () => {
     const ctx = makeWorld(7, 1).primary.network("mainnet").ctx
     const seedN = (ctx as unknown as { seedN: number }).seedN

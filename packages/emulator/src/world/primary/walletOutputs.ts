@@ -6,7 +6,8 @@ import { DAY } from "./config.ts"
 import type { NetCtx } from "./context.ts"
 import type { Assets } from "./assets.ts"
 import type { Owners } from "./types.ts"
-import type { WalletEvent } from "./walletStreams.ts"
+import type { StreamChain, WalletEvent, WalletEventType } from "./walletStreams.ts"
+import type { WalletPaths } from "./walletPaths.ts"
 
 export const MAX_SPEND_OFFSET = 10
 
@@ -19,10 +20,39 @@ export interface OutSpec {
   readonly spendOffset: number | undefined
 }
 
+/** How many outputs an event's tx has (an ExportTx's AVAX goes mostly into its exports). */
+const OUTPUTS: Readonly<Record<WalletEventType, readonly [number, number]>> = { ExportTx: [0, 1], BaseTx: [1, 3] }
+
+/**
+ * Whether an output's lock draw locks it: under 0.05 until a month after the event (its
+ * locktime), then on the P-chain up to 0.09 stakeable-locked; a locked output is never spent.
+ * (Both locktimes are event times plus days, never 0.)
+ */
+const locked = (chain: StreamChain, lockDraw: number): boolean => lockDraw < 0.05 || (chain === "P" && lockDraw < 0.09)
+
+/** Of an unlocked output, the later event that spends it (over half are spent), from its spend and offset draws. */
+const spendOffset = (spend: number, offset: () => number): number | undefined => (spend < 0.55 ? 1 + Math.floor(offset() * MAX_SPEND_OFFSET) : undefined)
+
+/**
+ * The outputs of event e (of `type`) of wallet w's stream that event e + d spends, in output
+ * order, into `out`: drawOutSpecs' spend offsets alone, from the wallet's held draw paths. An
+ * event looks up what it spends among ten earlier events, so drawing their whole outputs (or
+ * memoising them) cost more than the few draws that say which are spent.
+ */
+export const spentOutputs = (paths: WalletPaths, chain: StreamChain, w: number, e: number, type: WalletEventType, d: number, out: number[]): void => {
+  const [lo, hi] = OUTPUTS[type]
+  const n = paths.int(lo, hi, "n-out", chain, w, e)
+  for (let o = 0; o < n; o++) {
+    if (locked(chain, paths.unitOf("lock", chain, w, e, o))) continue
+    if (spendOffset(paths.unitOf("spend", chain, w, e, o), () => paths.unitOf("offset", chain, w, e, o)) === d) out.push(o)
+  }
+}
+
 /** The outputs of a stream event's tx: how many, of which asset, to whom, locked or not, and which later event spends each. */
 export const drawOutSpecs = (ctx: NetCtx, assets: Assets, addrs: ReadonlyArray<Uint8Array>, ev: WalletEvent): OutSpec[] => {
   const keys = [ev.chain, ev.wallet, ev.e] as const
-  const n = ev.type === "ExportTx" ? ctx.int(0, 1, "n-out", ...keys) : ctx.int(1, 3, "n-out", ...keys)
+  const [lo, hi] = OUTPUTS[ev.type]
+  const n = ctx.int(lo, hi, "n-out", ...keys)
   const minted = ev.chain === "X" ? assets.all().filter((a) => ctx.blockAt("X", a.createdAt).timestamp < ev.time) : []
   return Array.from({ length: n }, (_, o) => {
     const r = (tag: string): number => ctx.unit(tag, ...keys, o)
@@ -38,9 +68,8 @@ export const drawOutSpecs = (ctx: NetCtx, assets: Assets, addrs: ReadonlyArray<U
     const owners: Owners = multisig
       ? { addresses: [addrs[0] as Uint8Array, addrs[1] as Uint8Array], threshold: r("threshold") < 0.5 ? 1 : 2, locktime }
       : { addresses: [addrs[Math.floor(r("owner") * addrs.length)] as Uint8Array], threshold: 1, locktime }
-    const locked = locktime > 0n || stakeableLocktime > 0n
-    const spendOffset = !locked && r("spend") < 0.55 ? 1 + Math.floor(r("offset") * MAX_SPEND_OFFSET) : undefined
-    return { assetId: asset?.assetId ?? ctx.avaxAssetId, amount, owners, stakeableLocktime, spendOffset }
+    const spends = locked(ev.chain, lockDraw) ? undefined : spendOffset(r("spend"), () => r("offset"))
+    return { assetId: asset?.assetId ?? ctx.avaxAssetId, amount, owners, stakeableLocktime, spendOffset: spends }
   })
 }
 

@@ -5,6 +5,7 @@
  * every event's time needs them, and a block's window asks every wallet for its events.
  */
 import type { NetCtx } from "./context.ts"
+import { WalletPaths } from "./walletPaths.ts"
 
 export type StreamChain = "P" | "X"
 export type WalletEventType = "BaseTx" | "ExportTx"
@@ -20,6 +21,8 @@ export interface WalletEvent {
 export class StreamTiming {
   /** Per chain, by wallet (NaN: not drawn yet). */
   private readonly held: Record<StreamChain, { readonly interval: Float64Array; readonly first: Float64Array }>
+  /** The wallets' draw paths (an event's jitter and type, and its outputs' spends: walletOutputs.ts). */
+  readonly paths: WalletPaths
 
   constructor(
     private readonly ctx: NetCtx,
@@ -27,6 +30,7 @@ export class StreamTiming {
   ) {
     const drawn = () => ({ interval: new Float64Array(wallets).fill(Number.NaN), first: new Float64Array(wallets).fill(Number.NaN) })
     this.held = { P: drawn(), X: drawn() }
+    this.paths = new WalletPaths(ctx, wallets)
   }
 
   interval(w: number, chain: StreamChain): number {
@@ -42,13 +46,17 @@ export class StreamTiming {
 
   eventTime(w: number, chain: StreamChain, e: number): number {
     const q = this.interval(w, chain)
-    return this.firstTime(w, chain) + e * q + Math.floor(this.ctx.unit("jitter", chain, w, e) * (q / 2))
+    return this.firstTime(w, chain) + e * q + Math.floor(this.paths.unit("jitter", chain, w, e) * (q / 2))
+  }
+
+  /** The type of event e (without its time). */
+  type(w: number, chain: StreamChain, e: number): WalletEventType {
+    const exportShare = chain === "P" ? 0.15 : 0.14
+    return e > 0 && this.paths.unit("type", chain, w, e) < exportShare ? "ExportTx" : "BaseTx"
   }
 
   event(w: number, chain: StreamChain, e: number): WalletEvent {
-    const exportShare = chain === "P" ? 0.15 : 0.14
-    const type: WalletEventType = e > 0 && this.ctx.unit("type", chain, w, e) < exportShare ? "ExportTx" : "BaseTx"
-    return { wallet: w, chain, e, time: this.eventTime(w, chain, e), type }
+    return { wallet: w, chain, e, time: this.eventTime(w, chain, e), type: this.type(w, chain, e) }
   }
 
   /** Event indices of wallet w on chain whose time lies in [from, to). */

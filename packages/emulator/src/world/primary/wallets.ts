@@ -15,7 +15,7 @@ import type { Assets } from "./assets.ts"
 import { Kind } from "./ids.ts"
 import { Lru } from "./lru.ts"
 import { INDEX_HORIZON, TimeIndexBuilder, type TimeIndex } from "./timeIndex.ts"
-import { MAX_SPEND_OFFSET, drawOutSpecs, exportSpecs, type OutSpec } from "./walletOutputs.ts"
+import { MAX_SPEND_OFFSET, drawOutSpecs, exportSpecs, spentOutputs, type OutSpec } from "./walletOutputs.ts"
 import type { BlockRef, Owners, TxRecord, UtxoRecord } from "./types.ts"
 import { StreamTiming, type StreamChain, type WalletEvent } from "./walletStreams.ts"
 import type { HashedTx } from "./chain.ts"
@@ -134,15 +134,20 @@ export class Wallets {
     return this.ctx.blockAt(chain, t)
   }
 
-  /** Outputs of earlier events spent by ev, as (event, output index). */
+  /** Outputs of earlier events spent by ev, as (event, output index); only those events' outputs are drawn whole. */
   private spentBy(ev: WalletEvent): Spent[] {
     const out: Spent[] = []
+    const { wallet: w, chain } = ev
+    const spent: number[] = []
     for (let d = MAX_SPEND_OFFSET; d >= 1; d--) {
-      if (ev.e - d < 0) continue
-      const source = this.event(ev.wallet, ev.chain, ev.e - d)
-      this.outSpecs(source).forEach((spec, o) => {
-        if (spec.spendOffset === d) out.push({ source, o, spec })
-      })
+      const e = ev.e - d
+      if (e < 0) continue
+      spent.length = 0
+      spentOutputs(this.timing.paths, chain, w, e, this.timing.type(w, chain, e), d, spent)
+      if (spent.length === 0) continue
+      const source = this.event(w, chain, e)
+      const specs = this.outSpecs(source)
+      for (const o of spent) out.push({ source, o, spec: specs[o]! })
     }
     return out
   }
@@ -189,7 +194,8 @@ export class Wallets {
   plan(ev: WalletEvent): WalletPlan {
     const specs = this.outSpecs(ev)
     const spent = this.spentBy(ev)
-    const exportOuts = exportSpecs(this.ctx, this.addresses(ev.wallet), ev)
+    // an export's outputs name the wallet's addresses: drawn only for an export
+    const exportOuts = ev.type === "ExportTx" ? exportSpecs(this.ctx, this.addresses(ev.wallet), ev) : []
     return { id: this.txId(ev), specs, spent, exportOuts, ...balance(this.ctx, this.assets, specs, spent, exportOuts) }
   }
 
