@@ -92,12 +92,23 @@ let scratch = newScratch(128)
 /** Bytes of a base58 string, or undefined when it holds a character outside the alphabet. */
 export const fromBase58 = (s: string): Uint8Array | undefined => bs58.decodeUnsafe(s)
 
+/** An id and its checksum, and the checksum's digest, reused from call to call (cb58: base58 reads them and keeps nothing). */
+const withSumScratch = new Uint8Array(JS_BYTES + 4)
+const sumScratch = new Uint8Array(32)
+
 /** cb58 of bytes. */
 export const cb58 = (b: Uint8Array): string => {
-  const withSum = new Uint8Array(b.length + 4)
-  withSum.set(b, 0)
-  withSum.set(sha256(b).subarray(28), b.length)
-  return base58(withSum)
+  const n = b.length
+  if (n > JS_BYTES) {
+    const withSum = new Uint8Array(n + 4)
+    withSum.set(b, 0)
+    withSum.set(sha256(b).subarray(28), n)
+    return base58(withSum)
+  }
+  sha256Bytes(b, sumScratch)
+  withSumScratch.set(b, 0)
+  for (let i = 0; i < 4; i++) withSumScratch[n + i] = sumScratch[28 + i]!
+  return base58(withSumScratch.subarray(0, n + 4))
 }
 
 /**

@@ -111,6 +111,13 @@ export const sha256Bytes = (data: Uint8Array, out: Uint8Array): Uint8Array => {
   return finish(data.length, out)
 }
 
+/** sha256 of the first `length` bytes of `data` (at most SMALL_INPUT), into `out`: for a caller writing its message into scratch. */
+export const sha256Into = (data: Uint8Array, length: number, out: Uint8Array): Uint8Array => {
+  if (length > SMALL_INPUT || length > data.length) throw new RangeError(`sha256Into hashes at most ${SMALL_INPUT} bytes of its data (got ${length} of ${data.length})`)
+  for (let i = 0; i < length; i++) block[i] = data[i]!
+  return finish(length, out)
+}
+
 /**
  * sha256 of a string's UTF-8 bytes into `out`, when it is ASCII and no longer than SMALL_INPUT;
  * false (nothing written) otherwise.

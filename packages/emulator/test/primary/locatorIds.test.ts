@@ -1,4 +1,6 @@
+import { createHash } from "node:crypto"
 import { describe, expect, it } from "vitest"
+import { bytes } from "../../src/world/rng.ts"
 import { Kind, cb58, encodeId } from "../../src/world/primary/ids.ts"
 import { makeWorld } from "./support.ts"
 
@@ -40,5 +42,39 @@ describe("a network's locator ids, memoised", () => {
     expect(ctx.blockId("X", 5)).toBe(expected(Kind.XBlock, 5, 0, 0))
     expect(ctx.blockId("X", 0)).toBe(expected(Kind.XBlock, 0, 0, 0))
     expect(ctx.blockId("P", 0)).toBe(expected(Kind.PBlock, 0, 0, 0))
+  })
+})
+
+// encodeId writes the layout's hashes from scratch buffers: every id must be the layout's bytes
+describe("locator ids, as their layout defines them", () => {
+  /** The head `bytes(seed, size - tail, "id", network, size, packed)`, then the packed locator's tail XOR sha256(head ‖ "|mask|seed"). */
+  const layout = (seed: number, network: string, kind: Kind, a: number, b: number, c: number, size: 32 | 20): string => {
+    const tail = size === 32 ? 8 : 7
+    const packed = ((BigInt(kind) << 56n) | (BigInt(a) << 28n) | (BigInt(b) << 8n) | BigInt(c)) >> (size === 32 ? 0n : 8n)
+    const head = bytes(seed, size - tail, "id", network, size, packed)
+    const mask = createHash("sha256").update(Buffer.concat([head, Buffer.from(`|mask|${seed}`)])).digest()
+    const t = Buffer.alloc(8)
+    t.writeBigUInt64BE(packed)
+    const out = Buffer.concat([head, t.subarray(8 - tail).map((x, i) => x ^ mask[i]!)])
+    return out.toString("hex")
+  }
+
+  it("given locators from small to the coordinates' limits, seeds and networks, when encoded at both sizes, then the bytes are the layout's", () => {
+    const locators: Array<readonly [Kind, number, number]> = [
+      [Kind.PBlock, 0, 0],
+      [Kind.Validation, 7, 3],
+      [Kind.Delegation, 123_456, 4095],
+      [Kind.ExternalTx, 2 ** 27 + 5, 3],
+      [Kind.ArchiveAddress, 2 ** 28 - 1, 2 ** 20 - 1],
+      [Kind.Address, 99_999_937, 0]
+    ]
+    for (const seed of [0, 1, 7, 4_000_000_001]) {
+      for (const network of ["mainnet", "fuji"]) {
+        for (const [kind, a, b] of locators) {
+          for (const c of [0, 1, 255]) expect(Buffer.from(encodeId(seed, network, { kind, a, b, c }, 32)).toString("hex")).toBe(layout(seed, network, kind, a, b, c, 32))
+          expect(Buffer.from(encodeId(seed, network, { kind, a, b, c: 0 }, 20)).toString("hex")).toBe(layout(seed, network, kind, a, b, 0, 20))
+        }
+      }
+    }
   })
 })

@@ -73,8 +73,13 @@ export class NetCtx {
    * name the txs they spend, hashing asks what each id names), and decoding one costs 4 hashes.
    */
   private readonly made = new Lru<string, Locator>(32_768)
-  /** Wallets' addresses (at most 4 a wallet). */
-  private readonly addresses = new Lru<number | string, Uint8Array>(65_536)
+  /**
+   * The world's wallets' addresses (at most 4 a wallet, 20 bytes each), by wallet × 4 + index,
+   * drawn when first asked (held: 0 not yet, 1 drawn): every output names its owner, and a typed
+   * array costs no map lookup or entry.
+   */
+  private readonly addressStore: Uint8Array
+  private readonly addressHeld: Uint8Array
 
   constructor(
     readonly seed: number,
@@ -97,6 +102,8 @@ export class NetCtx {
     this.slotTimelines = { P: pMain, X: x }
     this.timelines = { P: this.pLayout, X: x }
     this.durangoTime = this.anchor - Math.floor(c.spanSeconds * 0.55)
+    this.addressStore = new Uint8Array(c.wallets * 4 * 20)
+    this.addressHeld = new Uint8Array(c.wallets * 4)
   }
 
   /** The staking schedule's rewards, which the P-chain's heights depend on; bound once the schedule exists. */
@@ -227,10 +234,20 @@ export class NetCtx {
     return 1 + this.int(0, 3, "addr-count", wallet)
   }
   address(wallet: number, index: number): Uint8Array {
-    // drawn once (two hashes each): every output names its owner. A copy out, so no caller can
-    // change what the next one reads
-    const key = index === (index & 3) && wallet === (wallet & 0x3fffffff) ? wallet * 4 + index : `${wallet}.${index}`
-    return this.addresses.get(key, () => this.shortId(Kind.Address, wallet, index)).slice()
+    // a copy out, so no caller can change what the next one reads
+    return this.addressView(wallet, index).slice()
+  }
+  /** The bytes of `address(wallet, index)` as held: for a writer that copies them at once, never to be changed. */
+  addressView(wallet: number, index: number): Uint8Array {
+    // drawn once (two hashes each) for the world's wallets
+    if (!(index === (index & 3) && wallet === (wallet | 0) && wallet >= 0 && wallet * 4 < this.addressHeld.length)) return this.shortId(Kind.Address, wallet, index)
+    const slot = wallet * 4 + index
+    const at = slot * 20
+    if (this.addressHeld[slot] === 0) {
+      this.addressStore.set(this.shortId(Kind.Address, wallet, index), at)
+      this.addressHeld[slot] = 1
+    }
+    return this.addressStore.subarray(at, at + 20)
   }
   /** "P-avax1…" form of a 20-byte address (the node's form). */
   chainAddressOf(chain: "P" | "X" | "C", address: Uint8Array): string {

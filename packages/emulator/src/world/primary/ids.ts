@@ -10,7 +10,7 @@
 import { avax } from "./avax.ts"
 import { cb58, fromCb58, sha256 } from "../cb58.ts"
 import { bytes } from "../rng.ts"
-import { sha256Ascii, sha256Bytes } from "../sha256.ts"
+import { sha256Into } from "../sha256.ts"
 
 /** What a locator names; the numeric value is part of the id bytes, so never renumber. */
 export enum Kind {
@@ -100,9 +100,56 @@ const packFor = (loc: Locator, size: number): bigint => {
 
 const unpackFor = (v: bigint, size: number): Locator => unpack(size === 32 ? v : v << C_BITS)
 
-/** Digests and the mask's input, reused from call to call (encodeId). */
+/** Digests, the head's message and the mask's input, reused from call to call (encodeId). */
 const digestScratch = new Uint8Array(32)
+const headInput = new Uint8Array(128)
 const maskInput = new Uint8Array(64)
+
+/** The start of the head's message, `${seed}|id|${network}|${size}|`, as bytes; null where it is not ASCII. */
+const headStarts = new Map<number, Map<string, { 32: Uint8Array | null; 20: Uint8Array | null }>>()
+const ascii = (s: string): Uint8Array | null => (/^[\x00-\x7f]*$/.test(s) && s.length < 64 ? Buffer.from(s, "latin1") : null)
+const headStart = (seed: number, network: string, size: 32 | 20): Uint8Array | null => {
+  let bySeed = headStarts.get(seed)
+  if (bySeed === undefined) headStarts.set(seed, (bySeed = new Map()))
+  let starts = bySeed.get(network)
+  if (starts === undefined) bySeed.set(network, (starts = { 32: ascii(`${seed}|id|${network}|32|`), 20: ascii(`${seed}|id|${network}|20|`) }))
+  return starts[size]
+}
+
+/**
+ * Writes the decimal digits of high · 2^32 + low (high < 2^30, low < 2^32), as a bigint prints
+ * them, into `out` at `at`; returns the position after them. Divided by 10^9 16 bits at a time
+ * (each step stays below 2^53), then the two parts' digits.
+ */
+const writeDecimal = (high: number, low: number, out: Uint8Array, at: number): number => {
+  let rem = 0
+  let q = 0
+  for (let i = 0; i < 4; i++) {
+    const word = i === 0 ? Math.floor(high / 0x10000) : i === 1 ? high % 0x10000 : i === 2 ? Math.floor(low / 0x10000) : low % 0x10000
+    const cur = rem * 0x10000 + word
+    const d = Math.floor(cur / 1e9)
+    rem = cur - d * 1e9
+    q = q * 0x10000 + d
+  }
+  if (q > 0) {
+    at = writeDigits(q, out, at, 0)
+    return writeDigits(rem, out, at, 9)
+  }
+  return writeDigits(rem, out, at, 0)
+}
+
+/** The decimal digits of an integer v < 2^53, at least `width` of them (zeros before), into out at `at`. */
+const writeDigits = (v: number, out: Uint8Array, at: number, width: number): number => {
+  let n = 1
+  for (let p = 10; p <= v; p *= 10) n++
+  if (n < width) n = width
+  for (let i = at + n - 1; i >= at; i--) {
+    const q = Math.floor(v / 10)
+    out[i] = 0x30 + (v - q * 10)
+    v = q
+  }
+  return at + n
+}
 
 /**
  * The id bytes (32 for txs/blocks, 20 for nodes/addresses) naming `loc` in one network: the
@@ -123,37 +170,28 @@ export const encodeId = (seed: number, network: string, loc: Locator, size: 32 |
   // the packed locator's low 56 (20-byte ids) or 64 bits (32-byte ids) as two numbers: bits 32 and up, bits 0-31
   const high = size === 32 ? kind * 0x1000000 + Math.floor(a / 16) : kind * 0x10000 + Math.floor(a / 0x1000)
   const low = size === 32 ? (a % 16) * 0x10000000 + b * 0x100 + c : (a % 0x1000) * 0x100000 + b
+  const start = headStart(seed, network, size)
+  if (start === null) return encodeIdSlowly(seed, network, loc, size)
+  // the head's message written as bytes, not made as a string and read back a character at a time
+  headInput.set(start, 0)
+  let at = writeDecimal(high, low, headInput, start.length)
+  headInput[at++] = 0x7c // "|0": counter 0
+  headInput[at++] = 0x30
+  sha256Into(headInput, at, digestScratch)
   const out = new Uint8Array(size)
-  if (!sha256Ascii(`${seed}|id|${network}|${size}|${decimal(high, low)}|0`, digestScratch)) return encodeIdSlowly(seed, network, loc, size)
   out.set(digestScratch.subarray(0, headSize), 0)
   let suffix = maskSuffixes.get(seed)
   if (suffix === undefined) maskSuffixes.set(seed, (suffix = Buffer.from(`|mask|${seed}`)))
   maskInput.set(digestScratch.subarray(0, headSize), 0)
   maskInput.set(suffix, headSize)
-  sha256Bytes(maskInput.subarray(0, headSize + suffix.length), digestScratch)
+  sha256Into(maskInput, headSize + suffix.length, digestScratch)
   for (let i = 0; i < tail; i++) {
     const shift = 8 * (tail - 1 - i)
-    const byte = shift >= 32 ? Math.floor(high / 2 ** (shift - 32)) % 256 : Math.floor(low / 2 ** shift) % 256
+    // high < 2^30 and low < 2^32: their bytes by shifts (>>> reads low as unsigned)
+    const byte = shift >= 32 ? (high >>> (shift - 32)) & 0xff : (low >>> shift) & 0xff
     out[headSize + i] = byte ^ digestScratch[i]!
   }
   return out
-}
-
-/**
- * The decimal digits of high · 2^32 + low (high < 2^30, low < 2^32), as a bigint prints them:
- * divided by 10^9 16 bits at a time (each step stays below 2^53).
- */
-const decimal = (high: number, low: number): string => {
-  const words = [Math.floor(high / 0x10000), high % 0x10000, Math.floor(low / 0x10000), low % 0x10000]
-  let rem = 0
-  let q = 0
-  for (const w of words) {
-    const cur = rem * 0x10000 + w
-    const d = Math.floor(cur / 1e9)
-    rem = cur - d * 1e9
-    q = q * 0x10000 + d
-  }
-  return q === 0 ? String(rem) : `${q}${String(rem).padStart(9, "0")}`
 }
 
 /** encodeId as the layout states it (a network name that is not ASCII, which no network has). */

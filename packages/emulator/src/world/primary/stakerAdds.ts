@@ -117,7 +117,7 @@ export class StakerAdds {
   private validationBytes(v: Validation, id: string, ids: IdBytesMap): Uint8Array {
     const { ctx } = this
     const n = v.node
-    const owner = ctx.address(n.wallet, 0)
+    const owner = ctx.addressView(n.wallet, 0)
     const fee = ctx.cfg.txFee
     const change = this.txs.change("v", n.index, v.j, 0)
     const prev = this.staking.validation(n, v.j - 1)
@@ -162,7 +162,7 @@ export class StakerAdds {
   private delegationBytes(d: Delegation, id: string): Uint8Array {
     const { ctx } = this
     const v = d.validation
-    const owner = ctx.address(d.wallet, 0)
+    const owner = ctx.addressView(d.wallet, 0)
     const change = this.txs.change("d", v.node.index, v.j, d.k)
     const funding = ctx.idBytes(Kind.GenesisAllocation, v.node.index, v.j, 1 + d.k)
     return writeTxStart(ctx, "P", d.permissionless ? P_TX.AddPermissionlessDelegatorTx : P_TX.AddDelegatorTx, (w, avax) => {
