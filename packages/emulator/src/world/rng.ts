@@ -53,12 +53,17 @@ export const hashKey = (h: number, k: Key): number => {
   return mix32(h ^ 0x2f)
 }
 
+/** A path's 32-bit hash as a uniform float in [0, 1): every draw's one rule (the network's, the wallets' held paths). */
+export const unitOfHash = (h: number): number => h / 0x1_0000_0000
+
+/** A uniform float in [0, 1) as an integer in [lo, hi] (inclusive). */
+export const intOfUnit = (lo: number, hi: number, u: number): number => lo + Math.floor(u * (hi - lo + 1))
+
 /** Uniform float in [0, 1). */
-export const unit = (seed: number, ...keys: ReadonlyArray<Key>): number => hashPath(seed, keys) / 0x1_0000_0000
+export const unit = (seed: number, ...keys: ReadonlyArray<Key>): number => unitOfHash(hashPath(seed, keys))
 
 /** Uniform integer in [lo, hi] (inclusive). */
-export const intIn = (seed: number, lo: number, hi: number, ...keys: ReadonlyArray<Key>): number =>
-  lo + Math.floor((hashPath(seed, keys) / 0x1_0000_0000) * (hi - lo + 1))
+export const intIn = (seed: number, lo: number, hi: number, ...keys: ReadonlyArray<Key>): number => intOfUnit(lo, hi, unitOfHash(hashPath(seed, keys)))
 
 /** Picks one element of a non-empty list. */
 export const pick = <T>(seed: number, list: ReadonlyArray<T>, ...keys: ReadonlyArray<string | number | bigint>): T =>

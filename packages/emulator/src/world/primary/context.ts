@@ -3,7 +3,7 @@
  * chains' timelines, seeded randomness scoped to the network, and the id codec.
  */
 import { AVAX_ASSET_ID, BECH32_HRP, BLOCKCHAIN_ID, NETWORK_ID, type NetworkName } from "../constants.ts"
-import { bytes, bytesOnce, hash32, hashKey, hashPath } from "../rng.ts"
+import { bytes, bytesOnce, hash32, hashKey, hashPath, intOfUnit, unitOfHash } from "../rng.ts"
 import { networkConfig, type NetworkConfig } from "./config.ts"
 import { Kind, bech32, cb58, chainAddress, decodeId, encodeId, fromCb58, type Locator } from "./ids.ts"
 import { Lru } from "./lru.ts"
@@ -129,10 +129,10 @@ export class NetCtx {
   // — randomness scoped to this network —
   // (the key paths are hashed as they came: spreading them on into rng.ts's unit and intIn copied each twice a draw)
   unit(...keys: Key[]): number {
-    return hashPath(this.seedN, keys) / 0x1_0000_0000
+    return unitOfHash(hashPath(this.seedN, keys))
   }
   int(lo: number, hi: number, ...keys: Key[]): number {
-    return lo + Math.floor((hashPath(this.seedN, keys) / 0x1_0000_0000) * (hi - lo + 1))
+    return intOfUnit(lo, hi, unitOfHash(hashPath(this.seedN, keys)))
   }
   /** The hash of a key path, from which rng.ts's hashKey draws the paths one key longer: draws sharing a start hash it once. */
   path(...keys: Key[]): number {

@@ -6,14 +6,12 @@
  * again; from the held path only the event (and output) is hashed.
  */
 import type { NetCtx } from "./context.ts"
-import { hashKey } from "../rng.ts"
+import { hashKey, intOfUnit, unitOfHash } from "../rng.ts"
 import type { StreamChain } from "./walletStreams.ts"
 
 /** The tags drawn from held paths (walletStreams.ts, walletOutputs.ts). */
 export const PATH_TAGS = ["jitter", "type", "n-out", "lock", "spend", "offset"] as const
 export type PathTag = (typeof PATH_TAGS)[number]
-
-const UNIT = 0x1_0000_0000
 
 export class WalletPaths {
   /** By chain and tag, by wallet (NaN: not hashed yet). */
@@ -39,16 +37,16 @@ export class WalletPaths {
 
   /** ctx.unit(tag, chain, w, e). */
   unit(tag: PathTag, chain: StreamChain, w: number, e: number): number {
-    return hashKey(this.path(tag, chain, w), e) / UNIT
+    return unitOfHash(hashKey(this.path(tag, chain, w), e))
   }
 
   /** ctx.unit(tag, chain, w, e, o). */
   unitOf(tag: PathTag, chain: StreamChain, w: number, e: number, o: number): number {
-    return hashKey(hashKey(this.path(tag, chain, w), e), o) / UNIT
+    return unitOfHash(hashKey(hashKey(this.path(tag, chain, w), e), o))
   }
 
   /** ctx.int(lo, hi, tag, chain, w, e). */
   int(lo: number, hi: number, tag: PathTag, chain: StreamChain, w: number, e: number): number {
-    return lo + Math.floor(this.unit(tag, chain, w, e) * (hi - lo + 1))
+    return intOfUnit(lo, hi, this.unit(tag, chain, w, e))
   }
 }

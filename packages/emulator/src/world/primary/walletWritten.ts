@@ -99,7 +99,7 @@ export class WalletWriter {
   private credentials(w: Writer, id: string, thresholds: ReadonlyArray<number>): Uint8Array {
     w.u32(thresholds.length)
     thresholds.forEach((n, k) => {
-      w.u32(9)
+      w.u32(SECP.Credential)
       w.u32(n)
       for (let s = 0; s < n; s++) w.raw(this.ctx.bytesOnce(65, "sig", id, k, s))
     })
